@@ -1,0 +1,74 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Swift 5 language mode: the server and client are built on Dispatch queues and C callbacks
+// (libedit), whose isolation Swift 6's checker cannot see; each such place documents the
+// queue it runs on instead.
+let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "MessageAI",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "messageai-server", targets: ["messageai-server"]),
+        .executable(name: "messageai", targets: ["messageai"]),
+        .executable(name: "messageai-bench", targets: ["messageai-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
+    ],
+    targets: [
+        // C libraries, each imported only by the module that needs it.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CEditline", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+
+        // The wire protocol: frames, fields, messages, compression. No I/O.
+        .target(name: "MessageAIProtocol", dependencies: ["CZlib"], swiftSettings: swift5),
+
+        .target(
+            name: "MessageAIServer",
+            dependencies: [
+                "MessageAIProtocol", "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swift5),
+        .target(
+            name: "MessageAIClient",
+            dependencies: ["MessageAIProtocol", "CSQLite", "CEditline"],
+            swiftSettings: swift5),
+
+        .executableTarget(
+            name: "messageai-server",
+            dependencies: [
+                "MessageAIServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swift5),
+        .executableTarget(
+            name: "messageai",
+            dependencies: [
+                "MessageAIClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swift5),
+        .executableTarget(
+            name: "messageai-bench",
+            dependencies: [
+                "MessageAIProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: swift5),
+
+        .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol"], swiftSettings: swift5),
+        .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer"], swiftSettings: swift5),
+        .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient"], swiftSettings: swift5),
+    ]
+)

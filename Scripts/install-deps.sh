@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build needs, only when one is missing (a fresh machine lacks
+# libedit-dev and libsqlite3-dev). Runs as root on CI; elsewhere it uses sudo if it has to.
+set -euo pipefail
+need=()
+for p in libedit-dev zlib1g-dev libsqlite3-dev pkg-config; do
+  dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "installing: ${need[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi

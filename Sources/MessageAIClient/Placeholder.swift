@@ -1,0 +1,3 @@
+import MessageAIProtocol
+import CSQLite
+@preconcurrency import CEditline

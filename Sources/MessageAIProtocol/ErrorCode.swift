@@ -1,0 +1,79 @@
+/// The `code` of an ERROR frame. Codes never change meaning; new ones may be added, and a client
+/// treats an unknown code by its `closesConnection` field and shows the message.
+public enum ErrorCode: UInt16, CaseIterable, Sendable {
+    case malformedFrame = 1
+    case frameTooLarge = 2
+    case unsupportedVersion = 3
+    case handshakeRequired = 4
+    case unknownFrameType = 5
+    case badRequest = 6
+    case invalidUTF8 = 7
+    case tooLong = 8
+    case notAuthenticated = 9
+    case alreadyAuthenticated = 10
+    case invalidCredentials = 11
+    case throttled = 12
+    case usernameTaken = 13
+    case emailTaken = 14
+    case invalidUsername = 15
+    case invalidEmail = 16
+    case weakPassword = 17
+    case invalidToken = 18
+    case notFound = 19
+    case notAContact = 20
+    case notAMember = 21
+    case rateLimited = 22
+    case internalError = 23
+    case storageFull = 24
+    case idleTimeout = 25
+    case outputOverflow = 26
+    case decompressionFailed = 27
+    case shuttingDown = 28
+    case invalidArgument = 29
+
+    /// Whether the server closes the connection after sending this error.
+    public var closesConnection: Bool {
+        switch self {
+        case .malformedFrame, .frameTooLarge, .unsupportedVersion, .handshakeRequired,
+             .idleTimeout, .outputOverflow, .decompressionFailed, .shuttingDown:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The name used in the spec and in logs.
+    public var name: String {
+        switch self {
+        case .malformedFrame: return "malformed_frame"
+        case .frameTooLarge: return "frame_too_large"
+        case .unsupportedVersion: return "unsupported_version"
+        case .handshakeRequired: return "handshake_required"
+        case .unknownFrameType: return "unknown_frame_type"
+        case .badRequest: return "bad_request"
+        case .invalidUTF8: return "invalid_utf8"
+        case .tooLong: return "too_long"
+        case .notAuthenticated: return "not_authenticated"
+        case .alreadyAuthenticated: return "already_authenticated"
+        case .invalidCredentials: return "invalid_credentials"
+        case .throttled: return "throttled"
+        case .usernameTaken: return "username_taken"
+        case .emailTaken: return "email_taken"
+        case .invalidUsername: return "invalid_username"
+        case .invalidEmail: return "invalid_email"
+        case .weakPassword: return "weak_password"
+        case .invalidToken: return "invalid_token"
+        case .notFound: return "not_found"
+        case .notAContact: return "not_a_contact"
+        case .notAMember: return "not_a_member"
+        case .rateLimited: return "rate_limited"
+        case .internalError: return "internal_error"
+        case .storageFull: return "storage_full"
+        case .idleTimeout: return "idle_timeout"
+        case .outputOverflow: return "output_overflow"
+        case .decompressionFailed: return "decompression_failed"
+        case .shuttingDown: return "shutting_down"
+        case .invalidArgument: return "invalid_argument"
+        }
+    }
+}

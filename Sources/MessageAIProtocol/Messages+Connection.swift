@@ -1,0 +1,123 @@
+/// Capability bits announced in HELLO and WELCOME. WELCOME answers with the ones both sides have.
+public struct Capabilities: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    /// The peer accepts frames with the `compressed` flag (zlib).
+    public static let zlib = Capabilities(rawValue: 1)
+}
+
+/// Protocol versions this library speaks.
+public enum ProtocolVersion {
+    public static let current: UInt64 = 1
+    public static let minimum: UInt64 = 1
+}
+
+/// HELLO: the first frame a client sends.
+public struct Hello: WireMessage {
+    public static let frameType = FrameType.hello
+    public var maxVersion: UInt64
+    public var minVersion: UInt64
+    public var capabilities: Capabilities
+    /// Free text for logs, such as "messageai/0.1.0".
+    public var client: String
+
+    public init(maxVersion: UInt64 = ProtocolVersion.current, minVersion: UInt64 = ProtocolVersion.minimum,
+                capabilities: Capabilities, client: String) {
+        self.maxVersion = maxVersion; self.minVersion = minVersion; self.capabilities = capabilities; self.client = client
+    }
+    public init(from f: FieldReader) throws(ProtocolError) {
+        maxVersion = try f.uint(1, "max_version"); minVersion = try f.uint(2, "min_version")
+        capabilities = Capabilities(rawValue: try f.optionalUInt(3, "capabilities"))
+        client = try f.optionalString(4, "client")
+    }
+    public func encode(to w: inout FieldWriter) {
+        w.uint(1, maxVersion); w.uint(2, minVersion); w.optionalUInt(3, capabilities.rawValue); w.optionalString(4, client)
+    }
+}
+
+/// WELCOME: the server's answer to HELLO, with the version chosen and its limits.
+public struct Welcome: WireMessage {
+    public static let frameType = FrameType.welcome
+    public var version: UInt64
+    public var capabilities: Capabilities
+    public var maxFrameLength: UInt64
+    /// A client sends PING after this long without sending anything.
+    public var pingInterval: UInt64
+    /// The server closes a connection that sent nothing for this long (ms).
+    public var idleTimeout: UInt64
+    public var maxMessageLength: UInt64
+    public var server: String
+
+    public init(version: UInt64, capabilities: Capabilities, maxFrameLength: UInt64, pingInterval: UInt64,
+                idleTimeout: UInt64, maxMessageLength: UInt64, server: String) {
+        self.version = version; self.capabilities = capabilities; self.maxFrameLength = maxFrameLength
+        self.pingInterval = pingInterval; self.idleTimeout = idleTimeout
+        self.maxMessageLength = maxMessageLength; self.server = server
+    }
+    public init(from f: FieldReader) throws(ProtocolError) {
+        version = try f.uint(1, "version")
+        capabilities = Capabilities(rawValue: try f.optionalUInt(2, "capabilities"))
+        maxFrameLength = try f.uint(3, "max_frame_length"); pingInterval = try f.uint(4, "ping_interval_ms")
+        idleTimeout = try f.uint(5, "idle_timeout_ms"); maxMessageLength = try f.uint(6, "max_message_length")
+        server = try f.optionalString(7, "server")
+    }
+    public func encode(to w: inout FieldWriter) {
+        w.uint(1, version); w.optionalUInt(2, capabilities.rawValue); w.uint(3, maxFrameLength)
+        w.uint(4, pingInterval); w.uint(5, idleTimeout); w.uint(6, maxMessageLength); w.optionalString(7, server)
+    }
+}
+
+/// PING and PONG carry no fields: PONG echoes PING's request id.
+public struct Ping: WireMessage {
+    public static let frameType = FrameType.ping
+    public init() {}
+    public init(from f: FieldReader) {}
+    public func encode(to w: inout FieldWriter) {}
+}
+
+public struct Pong: WireMessage {
+    public static let frameType = FrameType.pong
+    public init() {}
+    public init(from f: FieldReader) {}
+    public func encode(to w: inout FieldWriter) {}
+}
+
+/// OK: success for a request that has nothing else to return.
+public struct OK: WireMessage {
+    public static let frameType = FrameType.ok
+    public init() {}
+    public init(from f: FieldReader) {}
+    public func encode(to w: inout FieldWriter) {}
+}
+
+/// ERROR: a request failed, or the connection is about to close.
+public struct ErrorFrame: WireMessage, Error {
+    public static let frameType = FrameType.error
+    /// An `ErrorCode` raw value; unknown codes are kept so a newer server's errors still show.
+    public var code: UInt64
+    public var message: String
+    /// For rate_limited and throttled: wait this long before retrying (ms).
+    public var retryAfter: UInt64
+    /// For too_long: the limit that was passed.
+    public var limit: UInt64
+    /// The request field the error is about, when there is one.
+    public var field: String
+    /// Set when the server closes the connection after this frame.
+    public var closes: Bool
+
+    public init(_ code: ErrorCode, _ message: String, retryAfter: UInt64 = 0, limit: UInt64 = 0, field: String = "") {
+        self.code = UInt64(code.rawValue); self.message = message; self.retryAfter = retryAfter
+        self.limit = limit; self.field = field; self.closes = code.closesConnection
+    }
+    public init(from f: FieldReader) throws(ProtocolError) {
+        code = try f.uint(1, "code"); message = try f.optionalString(2, "message")
+        retryAfter = try f.optionalUInt(3, "retry_after_ms"); limit = try f.optionalUInt(4, "limit")
+        field = try f.optionalString(5, "field"); closes = try f.bool(6, "closes")
+    }
+    public func encode(to w: inout FieldWriter) {
+        w.uint(1, code); w.optionalString(2, message); w.optionalUInt(3, retryAfter)
+        w.optionalUInt(4, limit); w.optionalString(5, field); w.optionalBool(6, closes)
+    }
+
+    public var errorCode: ErrorCode? { UInt16(exactly: code).flatMap(ErrorCode.init(rawValue:)) }
+}

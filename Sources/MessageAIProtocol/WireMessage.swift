@@ -1,0 +1,35 @@
+/// A frame payload with a fixed frame type. Encoding and decoding go through `FieldCodable`.
+public protocol WireMessage: FieldCodable, Equatable {
+    static var frameType: FrameType { get }
+}
+
+extension WireMessage {
+    /// This message as a frame, compressed when `compress` is set and it pays off.
+    public func frame(requestID: UInt32, compress: Bool = false) -> Frame {
+        var w = FieldWriter()
+        encode(to: &w)
+        if compress, w.bytes.count >= Compression.worthwhileSize {
+            return Frame(type: Self.frameType, flags: .compressed, requestID: requestID, payload: Compression.deflate(w.bytes))
+        }
+        return Frame(type: Self.frameType, requestID: requestID, payload: w.bytes)
+    }
+
+    /// The field-list bytes of this message (the uncompressed payload).
+    public var payloadBytes: [UInt8] {
+        var w = FieldWriter()
+        encode(to: &w)
+        return w.bytes
+    }
+}
+
+extension Frame {
+    /// The payload as a field list, inflated first when the frame is compressed.
+    public func fieldBytes(maxInflated: Int = Compression.defaultMaxInflated) throws(ProtocolError) -> [UInt8] {
+        flags.contains(.compressed) ? try Compression.inflate(payload, limit: maxInflated) : payload
+    }
+
+    /// Decodes the payload as `T`. The frame's type is not checked: callers dispatch on it first.
+    public func decode<T: WireMessage>(_ type: T.Type = T.self, maxInflated: Int = Compression.defaultMaxInflated) throws(ProtocolError) -> T {
+        try T(from: FieldReader(fieldBytes(maxInflated: maxInflated)))
+    }
+}

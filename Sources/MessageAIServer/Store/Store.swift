@@ -1,0 +1,164 @@
+import MessageAIProtocol
+
+// The server's storage seam. One SQLite implementation (`SQLiteStore`); tests run the same
+// bodies against an in-memory and a temp-file database. Not thread-safe: the server calls it
+// from one serial queue (the store queue), which is also what makes group commit simple.
+//
+// Time values are milliseconds since the Unix epoch. Ids are SQLite rowids (> 0).
+
+public struct UserRecord: Equatable, Sendable {
+    public var id: UInt64
+    public var username: String
+    public var email: String
+    public var displayName: String
+    /// Encoded password hash (algorithm, parameters, salt and hash); never the password.
+    public var passwordHash: String
+    public var createdAt: UInt64
+    /// 0 when never seen.
+    public var lastSeen: UInt64
+
+    public var info: UserInfo { UserInfo(userID: id, username: username, displayName: displayName) }
+
+    public init(id: UInt64, username: String, email: String, displayName: String, passwordHash: String, createdAt: UInt64, lastSeen: UInt64) {
+        self.id = id; self.username = username; self.email = email; self.displayName = displayName
+        self.passwordHash = passwordHash; self.createdAt = createdAt; self.lastSeen = lastSeen
+    }
+}
+
+public struct SessionRecord: Equatable, Sendable {
+    public var id: UInt64
+    public var userID: UInt64
+    /// SHA-256 of the token; the token itself is never stored.
+    public var tokenHash: [UInt8]
+    public var device: String
+    public var createdAt: UInt64
+    public var lastUsedAt: UInt64
+
+    public init(id: UInt64, userID: UInt64, tokenHash: [UInt8], device: String, createdAt: UInt64, lastUsedAt: UInt64) {
+        self.id = id; self.userID = userID; self.tokenHash = tokenHash; self.device = device
+        self.createdAt = createdAt; self.lastUsedAt = lastUsedAt
+    }
+}
+
+public struct ConversationRecord: Equatable, Sendable {
+    public var id: UInt64
+    public var kind: ConversationKind
+    public var name: String
+    public var createdAt: UInt64
+    public var lastSeq: UInt64
+    public var lastActivity: UInt64
+
+    public init(id: UInt64, kind: ConversationKind, name: String, createdAt: UInt64, lastSeq: UInt64, lastActivity: UInt64) {
+        self.id = id; self.kind = kind; self.name = name; self.createdAt = createdAt
+        self.lastSeq = lastSeq; self.lastActivity = lastActivity
+    }
+}
+
+/// A message to store, as received in SEND.
+public struct NewMessage: Sendable {
+    public var conversationID: UInt64
+    public var senderID: UInt64
+    public var clientID: [UInt8]
+    public var text: String
+    public var serverTime: UInt64
+
+    public init(conversationID: UInt64, senderID: UInt64, clientID: [UInt8], text: String, serverTime: UInt64) {
+        self.conversationID = conversationID; self.senderID = senderID; self.clientID = clientID
+        self.text = text; self.serverTime = serverTime
+    }
+}
+
+public enum AppendOutcome: Equatable, Sendable {
+    /// Newly stored with the next seq of its conversation.
+    case stored(ChatMessage)
+    /// (sender, client id) was stored before: the original message, unchanged.
+    case duplicate(ChatMessage)
+}
+
+public struct MemberMarker: Equatable, Sendable {
+    public var user: UserInfo
+    public var deliveredSeq: UInt64
+    public var readSeq: UInt64
+    public init(user: UserInfo, deliveredSeq: UInt64, readSeq: UInt64) {
+        self.user = user; self.deliveredSeq = deliveredSeq; self.readSeq = readSeq
+    }
+}
+
+public enum StoreError: Error, Equatable, Sendable {
+    case usernameTaken
+    case emailTaken
+    case notFound
+    /// The disk is full (SQLITE_FULL): nothing was written; the caller answers storage_full.
+    case diskFull
+    /// Any other SQLite failure, with its result code and message.
+    case sqlite(code: Int32, message: String)
+}
+
+public protocol Store: AnyObject {
+    // MARK: Accounts
+    /// Throws `.usernameTaken` (case-insensitive) or `.emailTaken` (case-insensitive).
+    func createUser(email: String, username: String, displayName: String, passwordHash: String, now: UInt64) throws -> UserRecord
+    func user(id: UInt64) throws -> UserRecord?
+    /// By username (case-insensitive) or by email (case-insensitive).
+    func user(login: String) throws -> UserRecord?
+    func user(username: String) throws -> UserRecord?
+    func setDisplayName(userID: UInt64, _ name: String) throws
+    func setPasswordHash(userID: UInt64, _ hash: String) throws
+    func setLastSeen(userID: UInt64, _ time: UInt64) throws
+
+    // MARK: Sessions
+    func createSession(userID: UInt64, tokenHash: [UInt8], device: String, now: UInt64) throws -> SessionRecord
+    func session(tokenHash: [UInt8]) throws -> SessionRecord?
+    func sessions(userID: UInt64) throws -> [SessionRecord]
+    func touchSession(id: UInt64, now: UInt64) throws
+    /// False when no such session of that user exists.
+    func deleteSession(id: UInt64, userID: UInt64) throws -> Bool
+    /// Deletes all the user's sessions except `keep`; returns the ids deleted.
+    func deleteSessions(userID: UInt64, except keep: UInt64) throws -> [UInt64]
+
+    // MARK: People
+    /// Usernames starting with `prefix` (case-insensitive), ordered by username, through an index.
+    func searchUsers(prefix: String, limit: Int) throws -> [UserRecord]
+    /// Idempotent.
+    func addContact(owner: UInt64, contact: UInt64, now: UInt64) throws
+    func removeContact(owner: UInt64, contact: UInt64) throws -> Bool
+    func contacts(owner: UInt64) throws -> [UserRecord]
+    func isContact(owner: UInt64, other: UInt64) throws -> Bool
+    func sharesConversation(_ a: UInt64, _ b: UInt64) throws -> Bool
+    /// Who sees this user's presence: users who have them as a contact, and conversation partners.
+    func presenceAudience(userID: UInt64) throws -> [UInt64]
+
+    // MARK: Conversations
+    /// The one direct conversation of the pair, created on first use.
+    func directConversation(_ a: UInt64, _ b: UInt64, now: UInt64) throws -> (ConversationRecord, created: Bool)
+    func createGroup(name: String, creator: UInt64, members: [UInt64], now: UInt64) throws -> ConversationRecord
+    func addMembers(conversationID: UInt64, userIDs: [UInt64], now: UInt64) throws
+    func renameGroup(conversationID: UInt64, name: String) throws
+    func removeMember(conversationID: UInt64, userID: UInt64) throws
+    func conversation(id: UInt64) throws -> ConversationRecord?
+    func members(conversationID: UInt64) throws -> [UserInfo]
+    func isMember(conversationID: UInt64, userID: UInt64) throws -> Bool
+    /// The user's conversations, most recent activity first, each with last message, unread
+    /// count (messages from others above the user's read marker) and the user's own markers.
+    func conversationList(userID: UInt64) throws -> [Conversation]
+    /// One conversation as `userID` sees it (same fields as in the list).
+    func conversationView(id: UInt64, userID: UInt64) throws -> Conversation?
+
+    // MARK: Messages
+    /// Stores a batch in ONE transaction (group commit). Each message gets the next seq of its
+    /// conversation; a (sender, client id) seen before yields `.duplicate` with the original.
+    /// All or nothing: on error nothing of the batch is stored.
+    func append(_ batch: [NewMessage]) throws -> [AppendOutcome]
+    /// Ascending by seq, seq > afterSeq, at most `limit`.
+    func messages(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [ChatMessage]
+    /// The `limit` messages just before `beforeSeq` (0: the newest), ascending by seq.
+    func messages(conversationID: UInt64, beforeSeq: UInt64, limit: Int) throws -> [ChatMessage]
+    /// Full-text search (FTS5) in the user's conversations, newest first.
+    func search(userID: UInt64, query: String, conversationID: UInt64?, offset: Int, limit: Int) throws -> [ChatMessage]
+
+    // MARK: Markers
+    /// Raises the member's markers (never lowers; read implies delivered; capped at last seq).
+    /// Returns the markers after the change, and whether anything changed.
+    func raiseMarkers(conversationID: UInt64, userID: UInt64, delivered: UInt64, read: UInt64) throws -> (delivered: UInt64, read: UInt64, changed: Bool)
+    func markers(conversationID: UInt64) throws -> [MemberMarker]
+}
