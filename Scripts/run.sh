@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs the product with its embedded defaults: installs missing Debian packages, builds (release),
+# starts messageai-server (SQLite in ~/.local/share/messageai-server, port 7878) unless one is
+# already listening there, then the messageai client in this terminal. The server stops when the
+# client exits (if this script started it). Extra arguments go to the client.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./Scripts/install-deps.sh
+swift build -c release --product messageai-server
+swift build -c release --product messageai
+bin=$(swift build -c release --show-bin-path)
+port=${MESSAGEAI_PORT:-7878}
+server_pid=""
+if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+  log=${TMPDIR:-/tmp}/messageai-server.$$.log
+  "$bin/messageai-server" --port "$port" 2>"$log" &
+  server_pid=$!
+  trap 'kill -TERM $server_pid 2>/dev/null; wait $server_pid 2>/dev/null || true' EXIT
+  for _ in $(seq 1 100); do
+    grep -q "listening on" "$log" 2>/dev/null && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "server started (pid $server_pid, log $log)" >&2
+fi
+"$bin/messageai" --server "127.0.0.1:$port" "$@"

@@ -1,0 +1,78 @@
+import XCTest
+@testable import MessageAIProtocol
+
+final class FieldTests: XCTestCase {
+    /// A newer peer's extra field (tag 9, unknown to this version) is skipped, not an error.
+    func testUnknownTagsAreSkipped() throws {
+        var w = FieldWriter()
+        w.uint(1, 7)
+        w.string(9, "from the future")
+        w.bytes(2, Vectors.clientID)
+        w.uint(200, 123456)
+        w.string(3, "hello")
+        let send = try Send(from: FieldReader(w.bytes))
+        XCTAssertEqual(send, Send(conversationID: 7, clientID: Vectors.clientID, text: "hello"))
+    }
+
+    func testMissingRequiredFieldNamesIt() {
+        var w = FieldWriter()
+        w.uint(1, 7)
+        XCTAssertThrowsError(try Send(from: FieldReader(w.bytes))) {
+            XCTAssertEqual($0 as? ProtocolError, .missingField(tag: 2, name: "client_id"))
+        }
+    }
+
+    func testInvalidUTF8IsItsOwnError() {
+        var w = FieldWriter()
+        w.uint(1, 7); w.bytes(2, Vectors.clientID); w.bytes(3, [0x68, 0xC3, 0x28])
+        XCTAssertThrowsError(try Send(from: FieldReader(w.bytes))) {
+            XCTAssertEqual(($0 as? ProtocolError)?.errorCode, .invalidUTF8)
+        }
+    }
+
+    func testWrongTypesAreBadRequests() {
+        var w = FieldWriter()
+        w.string(1, "seven")  // a string where a varint belongs: trailing bytes
+        w.bytes(2, [1, 2, 3])  // 3 bytes where 16 belong
+        w.string(3, "x")
+        XCTAssertThrowsError(try Send(from: FieldReader(w.bytes))) {
+            XCTAssertEqual(($0 as? ProtocolError)?.errorCode, .badRequest)
+        }
+        var b = FieldWriter(); b.uint(2, 2)
+        XCTAssertThrowsError(try ErrorFrame(from: FieldReader({ var x = FieldWriter(); x.uint(1, 1); x.uint(6, 2); return x.bytes }())))
+        _ = b
+    }
+
+    func testTruncatedAndZeroTagPayloadsAreRejected() {
+        XCTAssertThrowsError(try FieldReader([1, 5, 0, 0]))            // declares 5, has 2
+        XCTAssertThrowsError(try FieldReader([0, 1, 0]))               // tag 0
+        XCTAssertThrowsError(try FieldReader([1, 0x80]))               // length varint never ends
+        XCTAssertNoThrow(try FieldReader([]))
+    }
+
+    func testVarintEdges() {
+        for v: UInt64 in [0, 1, 127, 128, 300, 16_383, 16_384, UInt64(UInt32.max), UInt64.max] {
+            var out: [UInt8] = []
+            Varint.append(v, to: &out)
+            XCTAssertEqual(out.count, Varint.size(of: v))
+            let r = Varint.read(out[...])
+            XCTAssertEqual(r?.0, v); XCTAssertEqual(r?.1, out.count)
+        }
+        XCTAssertEqual(Varint.read([0xAC, 0x02][...])?.0, 300)
+        XCTAssertNil(Varint.read([UInt8](repeating: 0xFF, count: 10)[...]), "overflows 64 bits")
+        XCTAssertNil(Varint.read([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02][...]))
+        XCTAssertNil(Varint.read([0x80, 0x80][...]), "truncated")
+    }
+
+    func testRepeatedTagsKeepTheirOrder() throws {
+        let g = GroupCreate(name: "g", usernames: ["carol", "bob", "dave"])
+        XCTAssertEqual(try GroupCreate(from: FieldReader(g.payloadBytes)).usernames, ["carol", "bob", "dave"])
+    }
+
+    func testErrorCodesKnowWhetherTheyClose() {
+        XCTAssertTrue(ErrorCode.frameTooLarge.closesConnection)
+        XCTAssertFalse(ErrorCode.rateLimited.closesConnection)
+        XCTAssertFalse(ErrorCode.unknownFrameType.closesConnection)
+        XCTAssertEqual(Set(ErrorCode.allCases.map(\.name)).count, ErrorCode.allCases.count)
+    }
+}

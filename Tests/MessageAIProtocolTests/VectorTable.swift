@@ -1,0 +1,87 @@
+import MessageAIProtocol
+
+/// The spec's examples: one per frame type, plus a few that show a rule (compression, an error
+/// with retry guidance). Each is a file `Protocol/vectors/NAME.hex` and a hex block in
+/// PROTOCOL.md; `VectorTests` checks all three agree byte for byte.
+struct Vector {
+    let name: String
+    let requestID: UInt32
+    let message: any WireMessage
+    var compressed = false
+}
+
+enum Vectors {
+    static let clientID: [UInt8] = [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff]
+    static let token: [UInt8] = (0..<32).map { UInt8($0) }
+    static let alice = UserInfo(userID: 1, username: "alice", displayName: "Alice")
+    static let bob = UserInfo(userID: 2, username: "bob", displayName: "Bob")
+    static let carol = UserInfo(userID: 3, username: "carol", displayName: "Carol")
+    static let time: UInt64 = 1_795_000_000_000
+    static let hi = ChatMessage(conversationID: 7, seq: 42, clientID: clientID, senderID: 1,
+                                senderUsername: "alice", serverTime: time, text: "hi bob")
+    static let dm = Conversation(conversationID: 7, kind: .direct, name: "", members: [alice, bob],
+                                 lastSeq: 42, lastActivity: time, unread: 1, lastMessage: hi,
+                                 deliveredSeq: 42, readSeq: 41)
+
+    static let all: [Vector] = [
+        Vector(name: "hello", requestID: 1, message: Hello(maxVersion: 1, minVersion: 1, capabilities: .zlib, client: "messageai/0.1.0")),
+        Vector(name: "welcome", requestID: 1, message: Welcome(version: 1, capabilities: .zlib, maxFrameLength: 1 << 20,
+                                                               pingInterval: 15_000, idleTimeout: 45_000, maxMessageLength: 10_000, server: "messageai-server/0.1.0")),
+        Vector(name: "ping", requestID: 9, message: Ping()),
+        Vector(name: "pong", requestID: 9, message: Pong()),
+        Vector(name: "error", requestID: 5, message: ErrorFrame(.usernameTaken, "username is taken", field: "username")),
+        Vector(name: "error-rate-limited", requestID: 12, message: ErrorFrame(.rateLimited, "rate limit: 100 messages a minute", retryAfter: 1_500)),
+        Vector(name: "error-closes", requestID: 0, message: ErrorFrame(.frameTooLarge, "frame length 16777216 exceeds the maximum of 1048576 bytes", limit: 1 << 20)),
+        Vector(name: "ok", requestID: 6, message: OK()),
+        Vector(name: "register", requestID: 2, message: Register(email: "alice@example.com", username: "alice", password: "correct horse", displayName: "Alice", device: "laptop")),
+        Vector(name: "login", requestID: 2, message: Login(login: "alice", password: "correct horse", device: "laptop")),
+        Vector(name: "resume", requestID: 2, message: Resume(token: token)),
+        Vector(name: "session", requestID: 2, message: SessionGranted(token: token, sessionID: 3, user: alice)),
+        Vector(name: "logout", requestID: 20, message: Logout()),
+        Vector(name: "sessions-list", requestID: 21, message: SessionsList()),
+        Vector(name: "sessions", requestID: 21, message: Sessions(sessions: [
+            SessionInfo(sessionID: 3, device: "laptop", created: time, lastUsed: time + 1000, current: true)])),
+        Vector(name: "session-revoke", requestID: 22, message: SessionRevoke(sessionID: 4)),
+        Vector(name: "profile-update", requestID: 23, message: ProfileUpdate(displayName: "Alice A.")),
+        Vector(name: "password-change", requestID: 24, message: PasswordChange(oldPassword: "correct horse", newPassword: "battery staple")),
+        Vector(name: "user-search", requestID: 3, message: UserSearch(prefix: "bo", limit: 10)),
+        Vector(name: "users", requestID: 3, message: Users(users: [bob])),
+        Vector(name: "contact-add", requestID: 4, message: ContactAdd(username: "bob")),
+        Vector(name: "contact-remove", requestID: 4, message: ContactRemove(username: "bob")),
+        Vector(name: "contacts-list", requestID: 5, message: ContactsList()),
+        Vector(name: "contacts", requestID: 5, message: Contacts(contacts: [Profile(user: bob, online: true, lastSeen: 0)])),
+        Vector(name: "profile-get", requestID: 6, message: ProfileGet(username: "bob")),
+        Vector(name: "profile", requestID: 6, message: Profile(user: bob, online: false, lastSeen: time)),
+        Vector(name: "dm-open", requestID: 7, message: DMOpen(username: "bob")),
+        Vector(name: "conversation", requestID: 7, message: dm),
+        Vector(name: "group-create", requestID: 8, message: GroupCreate(name: "design", usernames: ["bob", "carol"])),
+        Vector(name: "group-add", requestID: 8, message: GroupAdd(conversationID: 8, usernames: ["dave"])),
+        Vector(name: "group-rename", requestID: 8, message: GroupRename(conversationID: 8, name: "design review")),
+        Vector(name: "group-leave", requestID: 8, message: GroupLeave(conversationID: 8)),
+        Vector(name: "conversations-list", requestID: 10, message: ConversationsList()),
+        Vector(name: "conversations", requestID: 10, message: Conversations(conversations: [
+            Conversation(conversationID: 8, kind: .group, name: "design", members: [alice, bob, carol], lastActivity: time)])),
+        Vector(name: "send", requestID: 11, message: Send(conversationID: 7, clientID: clientID, text: "hi bob")),
+        Vector(name: "send-ack", requestID: 11, message: SendAck(conversationID: 7, clientID: clientID, seq: 42, serverTime: time)),
+        Vector(name: "message", requestID: 0, message: hi),
+        Vector(name: "mark", requestID: 0, message: Mark(conversationID: 7, deliveredSeq: 42, readSeq: 42)),
+        Vector(name: "receipt", requestID: 0, message: Receipt(conversationID: 7, userID: 2, username: "bob", deliveredSeq: 42, readSeq: 42)),
+        Vector(name: "history", requestID: 13, message: HistoryRequest(conversationID: 7, beforeSeq: 42, limit: 50)),
+        Vector(name: "history-page", requestID: 13, message: HistoryPage(conversationID: 7, messages: [hi], hasMore: true)),
+        Vector(name: "sync", requestID: 14, message: SyncRequest(positions: [SyncPosition(conversationID: 7, lastSeq: 41)])),
+        Vector(name: "sync-batch", requestID: 14, message: SyncBatch(conversations: [dm], messages: [hi],
+                                                                     receipts: [Receipt(conversationID: 7, userID: 2, username: "bob", deliveredSeq: 41, readSeq: 40)])),
+        Vector(name: "sync-batch-compressed", requestID: 14, message: SyncBatch(conversations: [], messages: (1...8).map { i in
+            ChatMessage(conversationID: 7, seq: UInt64(i), clientID: clientID.map { $0 ^ UInt8(i) }, senderID: 1,
+                        senderUsername: "alice", serverTime: time + UInt64(i), text: "message number \(i) of the morning stand-up notes")
+        }, receipts: []), compressed: true),
+        Vector(name: "sync-done", requestID: 14, message: SyncDone(messageCount: 1, conversationCount: 1)),
+        Vector(name: "search", requestID: 15, message: SearchRequest(query: "deploy friday", limit: 20)),
+        Vector(name: "search-results", requestID: 15, message: SearchResults(messages: [hi], hasMore: false)),
+        Vector(name: "readers", requestID: 16, message: ReadersRequest(conversationID: 8, seq: 3)),
+        Vector(name: "readers-result", requestID: 16, message: ReadersResult(conversationID: 8, seq: 3, recipientCount: 2, deliveredTo: [bob, carol], readBy: [bob])),
+        Vector(name: "presence", requestID: 0, message: Presence(user: bob, online: false, lastSeen: time)),
+        Vector(name: "typing", requestID: 0, message: Typing(conversationID: 7)),
+        Vector(name: "typing-event", requestID: 0, message: TypingEvent(conversationID: 7, user: bob, ttl: 5_000)),
+    ]
+}
