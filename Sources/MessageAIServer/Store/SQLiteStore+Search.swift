@@ -11,9 +11,9 @@ extension SQLiteStore {
             SELECT \(Self.messageColumns)
             FROM messages_fts f
             JOIN messages m ON m.id = f.rowid
-            JOIN members mb ON mb.conversation_id = m.conversation_id AND mb.user_id = ?2
             JOIN users u ON u.id = m.sender_id
             WHERE messages_fts MATCH ?1 AND (?3 = 0 OR m.conversation_id = ?3)
+              AND m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?2)
             ORDER BY f.rowid DESC LIMIT ?4 OFFSET ?5
             """, match, userID, conversationID ?? 0, Self.clamp(limit, max: 500), Swift.max(0, offset)) { Self.chatMessage($0) }
     }
@@ -23,7 +23,8 @@ extension SQLiteStore {
     /// are ANDed; the last term also matches as a prefix ("hel" finds "hello"), so results
     /// follow what is being typed. Nil when there is nothing to search for.
     static func ftsQuery(_ text: String) -> String? {
-        let terms = text.split(whereSeparator: { $0.isWhitespace }).map { term in
+        // Control characters separate words too: a NUL would end the FTS5 query text early.
+        let terms = text.split(whereSeparator: { $0.isWhitespace || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }).map { term in
             "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         guard !terms.isEmpty else { return nil }
