@@ -59,6 +59,14 @@ final class StoreSearchTests: XCTestCase {
         }
     }
 
+    func testSearchWalksTheIndexNewestFirstWithoutSorting() {
+        forEachStore { store, _ in
+            let plan = try store.searchPlan().joined(separator: " | ")
+            XCTAssertTrue(plan.contains("VIRTUAL TABLE"), plan)
+            XCTAssertFalse(plan.contains("TEMP B-TREE"), "no sort of all matches: \(plan)")
+        }
+    }
+
     func testSearchIsCaseAndAccentInsensitive() {
         forEachStore { store, _ in
             let ann = try store.makeUser("ann"), ben = try store.makeUser("ben")

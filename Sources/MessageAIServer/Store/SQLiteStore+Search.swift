@@ -3,19 +3,28 @@ import MessageAIProtocol
 
 // Full-text search over the user's own conversations.
 extension SQLiteStore {
+    /// FTS5 walks its matches by rowid descending (newest first, as ids grow with time) with no
+    /// sort step, and the query stops after offset+limit rows of the user's conversations.
+    /// ?1 match, ?2 user, ?3 conversation (0: all), ?4 limit, ?5 offset.
+    static let searchSQL = """
+        SELECT \(messageColumns)
+        FROM messages_fts f
+        JOIN messages m ON m.id = f.rowid
+        JOIN users u ON u.id = m.sender_id
+        WHERE messages_fts MATCH ?1 AND (?3 = 0 OR m.conversation_id = ?3)
+          AND m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?2)
+        ORDER BY f.rowid DESC LIMIT ?4 OFFSET ?5
+        """
+
     public func search(userID: UInt64, query: String, conversationID: UInt64?, offset: Int, limit: Int) throws -> [ChatMessage] {
         guard let match = Self.ftsQuery(query) else { return [] }
-        // FTS5 walks its matches by rowid descending (newest first, as ids grow with time) and
-        // stops after offset+limit rows of the user's conversations.
-        return try db.query("""
-            SELECT \(Self.messageColumns)
-            FROM messages_fts f
-            JOIN messages m ON m.id = f.rowid
-            JOIN users u ON u.id = m.sender_id
-            WHERE messages_fts MATCH ?1 AND (?3 = 0 OR m.conversation_id = ?3)
-              AND m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?2)
-            ORDER BY f.rowid DESC LIMIT ?4 OFFSET ?5
-            """, match, userID, conversationID ?? 0, Self.clamp(limit, max: 500), Swift.max(0, offset)) { Self.chatMessage($0) }
+        return try db.query(Self.searchSQL, match, userID, conversationID ?? 0, Self.clamp(limit, max: 500),
+                            Swift.max(0, offset)) { Self.chatMessage($0) }
+    }
+
+    /// The query plan of `search`, for the test that it needs no sort.
+    func searchPlan() throws -> [String] {
+        try db.query("EXPLAIN QUERY PLAN " + Self.searchSQL, "\"x\"", 1, 0, 10, 0) { $0.string(3) }
     }
 
     /// The user's words as an FTS5 query that cannot be a syntax error: every term is a
@@ -24,7 +33,9 @@ extension SQLiteStore {
     /// follow what is being typed. Nil when there is nothing to search for.
     static func ftsQuery(_ text: String) -> String? {
         // Control characters separate words too: a NUL would end the FTS5 query text early.
-        let terms = text.split(whereSeparator: { $0.isWhitespace || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }).map { term in
+        let terms = text.split(whereSeparator: { c in
+            c.isWhitespace || c.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        }).map { term in
             "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         guard !terms.isEmpty else { return nil }
