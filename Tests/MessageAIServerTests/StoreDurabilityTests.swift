@@ -85,6 +85,31 @@ final class StoreDurabilityTests: XCTestCase {
         XCTAssertThrowsError(try Migrations.apply(to: store.db, now: 5, migrations: Migrations.all))
     }
 
+    func testUpgradeFromSchemaV1ReindexesExistingMessages() throws {
+        let dir = try TempDirectory()
+        let old = try Database(path: dir.databasePath)
+        try Migrations.apply(to: old, now: 1, migrations: Array(Migrations.all.prefix(1)))
+        try old.execute("""
+            INSERT INTO users (id, username, username_lower, email, email_lower, display_name, password_hash, created_at)
+                VALUES (1, 'ann', 'ann', 'a@x', 'a@x', 'Ann', 'h', 1), (2, 'ben', 'ben', 'b@x', 'b@x', 'Ben', 'h', 1);
+            INSERT INTO conversations (id, kind, name, created_at, last_seq, last_activity) VALUES (7, 1, '', 1, 1, 5);
+            INSERT INTO direct_pairs VALUES (1, 2, 7);
+            INSERT INTO members (conversation_id, user_id, joined_at) VALUES (7, 1, 1), (7, 2, 1);
+            INSERT INTO messages (conversation_id, seq, sender_id, client_id, text, server_time)
+                VALUES (7, 1, 1, x'00112233445566778899aabbccddeeff', 'written before the upgrade', 5);
+            """)
+        old.close()
+
+        let store = try SQLiteStore(path: dir.databasePath)
+        defer { store.close() }
+        XCTAssertEqual(try store.appliedMigrations(), Migrations.all.map(\.name))
+        XCTAssertEqual(try store.search(userID: 2, query: "upgrade", conversationID: nil, offset: 0, limit: 5).map(\.text),
+                       ["written before the upgrade"])
+        let ann = try XCTUnwrap(try store.user(id: 1))
+        _ = try store.send(ann, 7, "written after the upgrade", time: 6)
+        XCTAssertEqual(try store.search(userID: 2, query: "written", conversationID: 7, offset: 0, limit: 5).map(\.seq), [2, 1])
+    }
+
     func testMemoryDatabasesAreIndependent() throws {
         let a = try SQLiteStore(path: ":memory:"), b = try SQLiteStore(path: ":memory:")
         defer { a.close(); b.close() }

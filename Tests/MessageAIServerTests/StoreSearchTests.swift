@@ -59,6 +59,25 @@ final class StoreSearchTests: XCTestCase {
         }
     }
 
+    func testSearchOfAUserInManyConversations() {
+        forEachStore { store, kind in
+            let ann = try store.makeUser("ann"), ben = try store.makeUser("ben"), cal = try store.makeUser("cal")
+            let count = SQLiteStore.searchScopeTokenLimit + 6
+            var batch: [NewMessage] = []
+            for i in 0..<count {
+                let g = try store.createGroup(name: "g\(i)", creator: ann.id, members: [ben.id, cal.id], now: 1)
+                batch.append(NewMessage(conversationID: g.id, senderID: ben.id, clientID: newClientID(),
+                                        text: "report \(i)", serverTime: UInt64(10 + i)))
+            }
+            let outsider = try store.createGroup(name: "x", creator: ben.id, members: [cal.id, cal.id], now: 1)
+            batch.append(NewMessage(conversationID: outsider.id, senderID: ben.id, clientID: newClientID(), text: "report x", serverTime: 999))
+            _ = try store.append(batch)
+            let hits = try store.search(userID: ann.id, query: "report", conversationID: nil, offset: 0, limit: 500)
+            XCTAssertEqual(hits.map(\.text), (0..<count).reversed().map { "report \($0)" }, "\(kind)")
+            XCTAssertEqual(try store.search(userID: cal.id, query: "report", conversationID: nil, offset: 0, limit: 500).count, count + 1)
+        }
+    }
+
     func testSearchWalksTheIndexNewestFirstWithoutSorting() {
         forEachStore { store, _ in
             let plan = try store.searchPlan().joined(separator: " | ")

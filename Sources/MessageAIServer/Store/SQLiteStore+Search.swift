@@ -3,8 +3,13 @@ import MessageAIProtocol
 
 // Full-text search over the user's own conversations.
 extension SQLiteStore {
+    /// Above this many conversations the index is not narrowed by conversation (an OR of that
+    /// many tokens costs more than it saves); the membership test in SQL still applies.
+    static let searchScopeTokenLimit = 64
+
     /// FTS5 walks its matches by rowid descending (newest first, as ids grow with time) with no
-    /// sort step, and the query stops after offset+limit rows of the user's conversations.
+    /// sort step, and the query stops after offset+limit rows. The membership test is what
+    /// guarantees a user only sees their own conversations, whatever the MATCH expression.
     /// ?1 match, ?2 user, ?3 conversation (0: all), ?4 limit, ?5 offset.
     static let searchSQL = """
         SELECT \(messageColumns)
@@ -17,14 +22,26 @@ extension SQLiteStore {
         """
 
     public func search(userID: UInt64, query: String, conversationID: UInt64?, offset: Int, limit: Int) throws -> [ChatMessage] {
-        guard let match = Self.ftsQuery(query) else { return [] }
+        guard let words = Self.ftsQuery(query) else { return [] }
+        let scope: [UInt64]
+        if let conversationID {
+            scope = [conversationID]
+        } else {
+            scope = try db.query("SELECT conversation_id FROM members WHERE user_id = ? LIMIT ?",
+                                 userID, Self.searchScopeTokenLimit + 1) { $0.uint64(0) }
+            if scope.isEmpty { return [] }
+        }
+        var match = "text : (\(words))"
+        if scope.count <= Self.searchScopeTokenLimit {
+            match += " AND conv : (" + scope.map { "\"c\($0)\"" }.joined(separator: " OR ") + ")"
+        }
         return try db.query(Self.searchSQL, match, userID, conversationID ?? 0, Self.clamp(limit, max: 500),
                             Swift.max(0, offset)) { Self.chatMessage($0) }
     }
 
     /// The query plan of `search`, for the test that it needs no sort.
     func searchPlan() throws -> [String] {
-        try db.query("EXPLAIN QUERY PLAN " + Self.searchSQL, "\"x\"", 1, 0, 10, 0) { $0.string(3) }
+        try db.query("EXPLAIN QUERY PLAN " + Self.searchSQL, "text : (\"x\")", 1, 0, 10, 0) { $0.string(3) }
     }
 
     /// The user's words as an FTS5 query that cannot be a syntax error: every term is a
