@@ -171,9 +171,9 @@ final class Connection {
 
     /// Sends `error` (if any), stops reading, and closes once the output is flushed or after
     /// a grace period, whichever comes first.
-    func close(after error: ErrorFrame?, reason: CloseReason = .server, grace: DispatchTimeInterval = .seconds(2)) {
+    func close(after error: ErrorFrame?, requestID: UInt32 = 0, reason: CloseReason = .server, grace: DispatchTimeInterval = .seconds(2)) {
         guard !isClosing else { return }
-        if let error { send(error.frame(requestID: 0)) }
+        if let error { send(error.frame(requestID: requestID)) }
         isClosing = true
         closeReason = reason
         if pendingOutputBytes == 0 { closeNow(reason); return }
