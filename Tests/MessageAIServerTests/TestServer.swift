@@ -119,9 +119,14 @@ final class ChildServer {
     private var stderrText = ""
     private(set) var port = 0
 
+    /// Next to the test bundle in the build products directory (`swift build` builds it).
     static var executable: URL {
         let bundle = Bundle(for: ChildServer.self).bundleURL
-        return bundle.deletingLastPathComponent().appendingPathComponent("messageai-server")
+        let argv0 = URL(fileURLWithPath: CommandLine.arguments[0])
+        let candidates = [bundle, bundle.deletingLastPathComponent(), argv0.deletingLastPathComponent(),
+                          argv0.deletingLastPathComponent().deletingLastPathComponent()]
+            .map { $0.appendingPathComponent("messageai-server") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
     init(dataDir: String, arguments: [String] = [], port: Int = 0) throws {
