@@ -65,9 +65,11 @@ extension ChatServer {
         for (pending, outcome) in zip(batch, outcomes) {
             switch outcome {
             case .duplicate(let m):
+                pending.peer.noteHasLive(m.conversationID, m.seq)
                 pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
                                                               seq: m.seq, serverTime: m.serverTime, duplicate: true))
             case .stored(let m):
+                pending.peer.noteHasLive(m.conversationID, m.seq)
                 pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
                                                               seq: m.seq, serverTime: m.serverTime))
                 if membersOf[m.conversationID] == nil {
