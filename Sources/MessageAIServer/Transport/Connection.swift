@@ -28,6 +28,7 @@ final class Connection {
     private let readBuffer: ReadBuffer
     private var decoder: FrameDecoder
     private var readSource: DispatchSourceRead?
+    private var readPaused = false
     private var writeSource: DispatchSourceWrite?
     private var writeSourceSuspended = true
     private var output = OutputBuffer()
@@ -99,6 +100,20 @@ final class Connection {
                 return
             }
         }
+    }
+
+    /// Stops taking input (backpressure while earlier requests are still being worked on).
+    /// Frames already decoded keep coming; at most one read's worth.
+    func pauseReading() {
+        guard !readPaused, !isClosed, let rs = readSource else { return }
+        readPaused = true
+        rs.suspend()
+    }
+
+    func resumeReading() {
+        guard readPaused, !isClosed, let rs = readSource else { return }
+        readPaused = false
+        rs.resume()
     }
 
     private func deliverFrames() {
@@ -203,7 +218,10 @@ final class Connection {
         closeReason = reason
         onFrame = nil
         onDrain = nil
-        readSource?.cancel()
+        if let rs = readSource {
+            if readPaused { readPaused = false; rs.resume() }
+            rs.cancel()
+        }
         if let ws = writeSource {
             // Resume before cancel: a suspended source never runs its cancel handler.
             if writeSourceSuspended { writeSourceSuspended = false; ws.resume() }
