@@ -115,6 +115,7 @@ extension TestClient {
 final class ChildServer {
     let process = Process()
     private let stderrPipe = Pipe()
+    private let stdoutPipe = Pipe()
     private let lock = NSLock()
     private var stderrText = ""
     private(set) var port = 0
@@ -133,7 +134,7 @@ final class ChildServer {
         process.executableURL = ChildServer.executable
         process.arguments = ["--port", String(port), "--data-dir", dataDir, "--log-level", "warning"] + arguments
         process.standardError = stderrPipe
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = stdoutPipe
         try process.run()
         let handle = stderrPipe.fileHandleForReading
         Thread.detachNewThread { [lock] in
@@ -158,6 +159,11 @@ final class ChildServer {
     }
 
     var stderr: String { lock.lock(); defer { lock.unlock() }; return stderrText }
+
+    /// Everything the server wrote to stdout (call after it exited): the contract says nothing.
+    func stdoutAfterExit() -> String {
+        String(decoding: stdoutPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
 
     func kill9() {
         kill(process.processIdentifier, SIGKILL)
