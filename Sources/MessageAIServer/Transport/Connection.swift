@@ -89,11 +89,12 @@ final class Connection {
                 lastReceivedAt = Clock.uptimeMillis()
                 decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 deliverFrames()
-                if isClosing || n < buffer.count { return }
+                if isClosing || readPaused || n < buffer.count { return }
             case .wouldBlock:
                 return
             case .endOfStream:
-                closeNow(.peerClosed)
+                // The peer may have only half-closed: answers already queued still go out.
+                close(after: nil, reason: .peerClosed)
                 return
             case .failed(let e):
                 closeNow(.ioError(e))
@@ -111,7 +112,7 @@ final class Connection {
     }
 
     func resumeReading() {
-        guard readPaused, !isClosed, let rs = readSource else { return }
+        guard readPaused, !isClosing, let rs = readSource else { return }
         readPaused = false
         rs.resume()
     }
@@ -205,6 +206,8 @@ final class Connection {
         if let error { send(error.frame(requestID: requestID)) }
         isClosing = true
         closeReason = reason
+        // Unread input would keep the level-triggered read source firing: stop watching it.
+        pauseReading()
         if pendingOutputBytes == 0 { closeNow(reason); return }
         wakeWriter()
         queue.asyncAfter(deadline: .now() + grace) { [self] in closeNow(reason) }
