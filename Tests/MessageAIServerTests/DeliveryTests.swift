@@ -97,6 +97,35 @@ final class DeliveryTests: XCTestCase {
         _ = carol
     }
 
+    func testLongMessagesAreSplitToFitFrames() throws {
+        try start()
+        let dm = try alice.openDM(with: "bob")
+        let long = "needle " + String(repeating: "ü🙂x", count: 3_000) // 9,007 scalars, ~21,000 bytes
+        try burst(alice, 120, in: dm.conversationID, prefix: long)
+        // 120 x 21 KB is 2.5 MB: more than one frame may carry. Pages and batches split it.
+        var seqs: [UInt64] = []
+        var before: UInt64 = 0
+        var pages = 0
+        repeat {
+            let page: HistoryPage = try bob.request(HistoryRequest(conversationID: dm.conversationID, beforeSeq: before, limit: 500))
+            XCTAssertFalse(page.messages.isEmpty)
+            XCTAssertTrue(page.messages.allSatisfy { $0.text.hasPrefix(long) })
+            seqs = page.messages.map(\.seq) + seqs
+            before = page.messages.first!.seq
+            pages += 1
+            if !page.hasMore { break }
+        } while pages < 100
+        XCTAssertEqual(seqs, Array(1...120))
+        XCTAssertGreaterThan(pages, 1)
+        let plain = try server.client(capabilities: [])
+        let _: SessionGranted = try plain.request(Resume(token: bob.token))
+        let synced = try plain.sync().batches.flatMap(\.messages)
+        XCTAssertEqual(synced.map(\.seq), Array(1...120))
+        let found: SearchResults = try plain.request(SearchRequest(query: "needle", limit: 100))
+        XCTAssertTrue(found.hasMore)
+        XCTAssertFalse(found.messages.isEmpty)
+    }
+
     func testRateLimitRefusesWithRetryAfterAndStoresNothing() throws {
         try start { $0.rateLimit = 5; $0.rateWindowSeconds = 60 }
         let dm = try alice.openDM(with: "bob")

@@ -120,8 +120,10 @@ final class ChildServer {
     private var stderrText = ""
     private(set) var port = 0
 
-    /// Next to the test bundle in the build products directory (`swift build` builds it).
+    /// Next to the test bundle in the build products directory (`swift build` builds it), or
+    /// $MESSAGEAI_SERVER_BIN (e.g. a release build).
     static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["MESSAGEAI_SERVER_BIN"] { return URL(fileURLWithPath: path) }
         let bundle = Bundle(for: ChildServer.self).bundleURL
         let argv0 = URL(fileURLWithPath: CommandLine.arguments[0])
         let candidates = [bundle, bundle.deletingLastPathComponent(), argv0.deletingLastPathComponent(),
