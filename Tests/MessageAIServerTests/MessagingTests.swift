@@ -118,6 +118,20 @@ final class MessagingTests: XCTestCase {
         XCTAssertFalse(fromAlice.hasMore)
     }
 
+    func testPipelinedSendsAreCommittedInGroups() throws {
+        let dm = try alice.openDM(with: "bob")
+        let before = server.server.queue.sync { server.server.commitStats }
+        let frames = (0..<200).map {
+            Send(conversationID: dm.conversationID, clientID: TestClient.newClientID(), text: "group \($0)").frame(requestID: UInt32(1_000 + $0)).encoded()
+        }
+        alice.sendRaw(Array(frames.joined()))
+        let acks: [SendAck] = try (0..<200).map { try alice.answer(UInt32(1_000 + $0)) }
+        XCTAssertEqual(acks.map(\.seq), Array(1...200))
+        let after = server.server.queue.sync { server.server.commitStats }
+        XCTAssertEqual(after.messages - before.messages, 200)
+        XCTAssertLessThan(after.transactions - before.transactions, 50, "200 SENDs arriving together share transactions")
+    }
+
     func testGroupOfThreeAttributionAndPerMemberReadState() throws {
         let carol = try TestUsers.register(["carol"], port: server.port)[0]
         let group: Conversation = try alice.request(GroupCreate(name: "trip", usernames: ["bob", "carol"]))

@@ -34,6 +34,8 @@ public final class ChatServer {
     var rateLimiter: RateLimiter
     var pendingSends: [PendingSend] = []
     var commitScheduled = false
+    /// Transactions and messages committed by group commit (for logs and tests).
+    var commitStats = (transactions: 0, messages: 0)
     private(set) var isShuttingDown = false
 
     public init(configuration: ServerConfiguration, store: Store, logger: Logger = Logger(label: "messageai-server")) {
