@@ -126,6 +126,32 @@ final class DeliveryTests: XCTestCase {
         XCTAssertFalse(found.messages.isEmpty)
     }
 
+    func testFullStorageRefusesWithStorageFullAndLosesNothing() throws {
+        try start()
+        let dm = try alice.openDM(with: "bob")
+        _ = try alice.sendText("fits", in: dm.conversationID)
+        // The database may not grow: the next commit fails as on a full disk.
+        let pages = try server.server.queue.sync { try server.store.db.queryOne("PRAGMA page_count") { $0.int64(0) } ?? 0 }
+        try server.server.queue.sync { try server.store.db.execute("PRAGMA max_page_count = \(pages)") }
+        var clientID = TestClient.newClientID()
+        let big = String(repeating: "z", count: 10_000)
+        var refused: ErrorFrame?
+        for _ in 0..<50 where refused == nil {
+            clientID = TestClient.newClientID()
+            let f = try alice.wait(for: "send answer") { [id = alice.send(Send(conversationID: dm.conversationID, clientID: clientID, text: big))] in $0.requestID == id }
+            if f.type == .error { refused = try f.decode(ErrorFrame.self) }
+        }
+        XCTAssertEqual(refused?.errorCode, .storageFull)
+        XCTAssertEqual(refused?.closes, false)
+        // Room again: the same message (same client id) goes through once.
+        try server.server.queue.sync { try server.store.db.execute("PRAGMA max_page_count = 1073741823") }
+        let ack = try alice.sendText(big, in: dm.conversationID, clientID: clientID)
+        let page: HistoryPage = try bob.request(HistoryRequest(conversationID: dm.conversationID))
+        XCTAssertEqual(page.messages.filter { $0.clientID == clientID }.map(\.seq), [ack.seq])
+        XCTAssertEqual(page.messages.first?.text, "fits")
+        XCTAssertEqual(page.messages.last?.clientID, clientID, "the refused message was not stored until its resend")
+    }
+
     func testRateLimitRefusesWithRetryAfterAndStoresNothing() throws {
         try start { $0.rateLimit = 5; $0.rateWindowSeconds = 60 }
         let dm = try alice.openDM(with: "bob")
