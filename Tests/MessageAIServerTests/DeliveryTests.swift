@@ -77,7 +77,7 @@ final class DeliveryTests: XCTestCase {
 
     func testClientThatNeverReadsIsDisconnectedAndOthersAreFine() throws {
         try start { $0.rateLimit = 100_000; $0.maxOutputBytes = 512 * 1024 }
-        let carol = try TestUsers.register(["carol"], port: server.port)[0]
+        let carol = try TestUsers.register(["carol"], port: server.port, receiveBuffer: 16 * 1024)[0]
         let group: Conversation = try alice.request(GroupCreate(name: "firehose", usernames: ["bob", "carol"]))
         // carol stops reading: her pushes pile up in the server until it cuts her off.
         let big = String(repeating: "x", count: 9_000)

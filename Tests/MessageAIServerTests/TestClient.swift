@@ -23,8 +23,13 @@ final class TestClient {
     var user: UserInfo?
     var token: [UInt8] = []
 
-    init(port: Int, host: String = "127.0.0.1") throws {
+    /// `receiveBuffer` shrinks the kernel's receive buffer (set before connecting), so that a
+    /// client that stops reading fills up the same way on any machine.
+    init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -58,8 +58,8 @@ enum TestUsers {
     static let password = "correct horse battery"
 
     /// Registers one client per name, all at once (hashing runs in parallel on the server).
-    static func register(_ names: [String], port: Int) throws -> [TestClient] {
-        let clients = try names.map { _ in try TestClient(port: port) }
+    static func register(_ names: [String], port: Int, receiveBuffer: Int32? = nil) throws -> [TestClient] {
+        let clients = try names.map { _ in try TestClient(port: port, receiveBuffer: receiveBuffer) }
         for c in clients { try c.hello() }
         let ids = zip(clients, names).map { c, name in
             c.send(Register(email: "\(name)@example.org", username: name, password: password, displayName: name.capitalized, device: "test"))
