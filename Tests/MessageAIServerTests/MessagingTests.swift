@@ -155,6 +155,8 @@ final class MessagingTests: XCTestCase {
         XCTAssertEqual(readers.readBy.map(\.username), ["bob"])
         XCTAssertEqual(try alice.push(Receipt.self).username, "bob")
 
+        let same: Conversation = try bob.request(GroupAdd(conversationID: group.conversationID, usernames: ["carol"]))
+        XCTAssertEqual(same.members.count, 3, "adding a member again changes nothing")
         let renamed: Conversation = try carol.request(GroupRename(conversationID: group.conversationID, name: "trip 2026"))
         XCTAssertEqual(renamed.name, "trip 2026")
         XCTAssertEqual(try alice.push(Conversation.self) { $0.name == "trip 2026" }.conversationID, group.conversationID)
@@ -206,11 +208,12 @@ final class MessagingTests: XCTestCase {
 
     func testTypingIsRelayedToOthersOnly() throws {
         let dm = try alice.openDM(with: "bob")
-        alice.send(Typing(conversationID: dm.conversationID).frame(requestID: 0))
+        alice.send(Typing(conversationID: dm.conversationID)) // a non-zero id: still no answer
         let event = try bob.push(TypingEvent.self)
         XCTAssertEqual(event.user.username, "alice")
         XCTAssertEqual(event.ttl, 5_000)
         let _: Pong = try alice.request(Ping())
         XCTAssertFalse(alice.inbox.contains { $0.type == .typingEvent })
+        XCTAssertEqual(alice.inbox.filter { $0.requestID != 0 }.count, 0, "TYPING is never answered")
     }
 }

@@ -16,6 +16,11 @@ extension ChatServer {
                                   requestID: frame.requestID, reason: .protocolError(.handshakeRequired))
             return
         }
+        if frame.flags.contains(.compressed), !peer.zlib {
+            peer.connection.close(after: ErrorFrame(.malformedFrame, "compressed frame, but zlib was not agreed in the handshake"),
+                                  requestID: frame.requestID, reason: .protocolError(.malformedFrame))
+            return
+        }
         guard let route = ChatServer.routes[frame.type] else {
             peer.fail(frame.requestID, ErrorFrame(.unknownFrameType, "unknown frame type 0x\(String(frame.type.rawValue, radix: 16))"))
             return
