@@ -73,6 +73,7 @@ final class ConnectionTests: XCTestCase {
         let utf = try c.wait(for: "invalid_utf8") { $0.requestID == 6 }
         let e = try utf.decode(ErrorFrame.self)
         XCTAssertEqual(e.errorCode, .invalidUTF8)
+        XCTAssertEqual(e.field, "login")
         XCTAssertFalse(e.closes)
         let _: Pong = try c.request(Ping())
     }
