@@ -1,0 +1,248 @@
+import Dispatch
+import MessageAIProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client connection: frames in through a read source, frames out through a bounded,
+/// coalescing output buffer and a write source. Everything runs on the `queue` it was given
+/// (the server's hub queue), so its state needs no locks.
+///
+/// Output: `send` only appends to a buffer and wakes the write source, so every frame queued
+/// during one turn of the queue leaves in a single `send()` call. A client that stops reading
+/// lets the buffer grow; past `maxOutputBytes` it is disconnected, and nobody else waits for it.
+final class Connection {
+    enum CloseReason: Equatable {
+        case peerClosed
+        case ioError(Int32)
+        case protocolError(ErrorCode)
+        case outputOverflow
+        case server
+    }
+
+    let id: UInt64
+    let address: String
+    private let transport: ByteTransport
+    private let queue: DispatchQueue
+    private let maxOutputBytes: Int
+    private let readBuffer: ReadBuffer
+    private var decoder: FrameDecoder
+    private var readSource: DispatchSourceRead?
+    private var readPaused = false
+    private var writeSource: DispatchSourceWrite?
+    private var writeSourceSuspended = true
+    private var output = OutputBuffer()
+    private var cancelledSources = 0
+    /// Set once the connection stops taking input; it may still be flushing output.
+    private(set) var isClosing = false
+    private(set) var isClosed = false
+    private var closeReason: CloseReason = .server
+
+    /// Uptime (ms, monotonic) of the last byte received: drives the idle timeout.
+    private(set) var lastReceivedAt: UInt64
+
+    /// A decoded frame. Not called after the connection started closing.
+    var onFrame: ((Frame) -> Void)?
+    /// Called once, when the connection is gone (sources cancelled, descriptor closed soon).
+    var onClose: ((CloseReason) -> Void)?
+    /// Called when buffered output drops below `lowWaterMark` (lets a sync produce its next batch).
+    var onDrain: (() -> Void)?
+    static let lowWaterMark = 256 * 1024
+
+    init(id: UInt64, address: String, transport: ByteTransport, queue: DispatchQueue, readBuffer: ReadBuffer,
+         maxFrameLength: Int, maxOutputBytes: Int) {
+        self.id = id
+        self.readBuffer = readBuffer
+        self.address = address
+        self.transport = transport
+        self.queue = queue
+        self.maxOutputBytes = maxOutputBytes
+        self.decoder = FrameDecoder(maxLength: maxFrameLength)
+        self.lastReceivedAt = Clock.uptimeMillis()
+    }
+
+    var pendingOutputBytes: Int { output.pendingCount }
+
+    func start() {
+        let rs = DispatchSource.makeReadSource(fileDescriptor: transport.fileDescriptor, queue: queue)
+        let ws = DispatchSource.makeWriteSource(fileDescriptor: transport.fileDescriptor, queue: queue)
+        rs.setEventHandler { [weak self] in self?.readAvailable() }
+        ws.setEventHandler { [weak self] in self?.flush() }
+        // Strong captures on purpose: the connection must outlive its sources' cancellation.
+        rs.setCancelHandler { self.sourceCancelled() }
+        ws.setCancelHandler { self.sourceCancelled() }
+        readSource = rs
+        writeSource = ws
+        rs.resume()
+        // The write source stays suspended while there is nothing to write.
+    }
+
+    // MARK: Input
+
+    private func readAvailable() {
+        guard !isClosing else { return }
+        let buffer = readBuffer.bytes
+        // A few reads per event, then yield the queue to other connections.
+        for _ in 0..<4 {
+            switch transport.read(into: buffer) {
+            case .bytes(let n):
+                lastReceivedAt = Clock.uptimeMillis()
+                decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                deliverFrames()
+                if isClosing || readPaused || n < buffer.count { return }
+            case .wouldBlock:
+                return
+            case .endOfStream:
+                // The peer may have only half-closed: answers already queued still go out.
+                close(after: nil, reason: .peerClosed)
+                return
+            case .failed(let e):
+                closeNow(.ioError(e))
+                return
+            }
+        }
+    }
+
+    /// Stops taking input (backpressure while earlier requests are still being worked on).
+    /// Frames already decoded keep coming; at most one read's worth.
+    func pauseReading() {
+        guard !readPaused, !isClosed, let rs = readSource else { return }
+        readPaused = true
+        rs.suspend()
+    }
+
+    func resumeReading() {
+        guard readPaused, !isClosing, let rs = readSource else { return }
+        readPaused = false
+        rs.resume()
+    }
+
+    private func deliverFrames() {
+        while !isClosing {
+            do {
+                guard let frame = try decoder.next() else { return }
+                onFrame?(frame)
+            } catch {
+                // The stream lost its framing: say why, then close.
+                let code = error.errorCode
+                var limit: UInt64 = 0
+                if case let .frameTooLarge(_, max) = error { limit = UInt64(max) }
+                close(after: ErrorFrame(code, error.description, limit: limit), reason: .protocolError(code))
+                return
+            }
+        }
+    }
+
+    // MARK: Output
+
+    /// Queues a frame. Returns false when the connection is closing or just overflowed.
+    @discardableResult
+    func send(_ frame: Frame) -> Bool {
+        // After a closing ERROR nothing more goes out.
+        guard !isClosing else { return false }
+        output.append(frame)
+        if pendingOutputBytes > maxOutputBytes {
+            overflow()
+            return false
+        }
+        wakeWriter()
+        return true
+    }
+
+    /// The peer is not reading. Drop every frame it has not started to receive, queue ERROR
+    /// output_overflow behind the one in flight (best effort: it arrives only if the peer
+    /// reads again within the grace period), and close.
+    private func overflow() {
+        output.dropUnstartedFrames()
+        output.append(ErrorFrame(.outputOverflow, "output queue passed \(maxOutputBytes) bytes: the client is not reading").frame(requestID: 0))
+        isClosing = true
+        closeReason = .outputOverflow
+        wakeWriter()
+        queue.asyncAfter(deadline: .now() + .seconds(1)) { [self] in closeNow(.outputOverflow) }
+    }
+
+    private func wakeWriter() {
+        if writeSourceSuspended, let ws = writeSource {
+            writeSourceSuspended = false
+            ws.resume()
+        }
+    }
+
+    private func flush() {
+        var spins = 0
+        var blocked = false
+        var failure: Int32?
+        let transport = self.transport
+        while !output.isEmpty, !blocked, failure == nil, spins < 16 {
+            spins += 1
+            // The closure touches nothing of `self`: `output` is being mutated.
+            output.drain { bytes in
+                switch transport.write(bytes) {
+                case .bytes(let n): return n
+                case .wouldBlock, .endOfStream: blocked = true // the write source fires again when it drains
+                case .failed(let e): failure = e
+                }
+                return 0
+            }
+        }
+        if let failure {
+            closeNow(.ioError(failure))
+            return
+        }
+        if output.isEmpty {
+            if !writeSourceSuspended, let ws = writeSource {
+                writeSourceSuspended = true
+                ws.suspend()
+            }
+            if isClosing { closeNow(closeReason); return }
+        }
+        if pendingOutputBytes < Connection.lowWaterMark, !isClosing { onDrain?() }
+    }
+
+    // MARK: Closing
+
+    /// Sends `error` (if any), stops reading, and closes once the output is flushed or after
+    /// a grace period, whichever comes first.
+    func close(after error: ErrorFrame?, requestID: UInt32 = 0, reason: CloseReason = .server, grace: DispatchTimeInterval = .seconds(2)) {
+        guard !isClosing else { return }
+        if let error { send(error.frame(requestID: requestID)) }
+        isClosing = true
+        closeReason = reason
+        // Unread input would keep the level-triggered read source firing: stop watching it.
+        pauseReading()
+        if pendingOutputBytes == 0 { closeNow(reason); return }
+        wakeWriter()
+        queue.asyncAfter(deadline: .now() + grace) { [self] in closeNow(reason) }
+    }
+
+    /// Closes at once; unsent output is dropped.
+    func closeNow(_ reason: CloseReason) {
+        guard !isClosed else { return }
+        isClosing = true
+        isClosed = true
+        closeReason = reason
+        onFrame = nil
+        onDrain = nil
+        if let rs = readSource {
+            if readPaused { readPaused = false; rs.resume() }
+            rs.cancel()
+        }
+        if let ws = writeSource {
+            // Resume before cancel: a suspended source never runs its cancel handler.
+            if writeSourceSuspended { writeSourceSuspended = false; ws.resume() }
+            ws.cancel()
+        }
+        let handler = onClose
+        onClose = nil
+        handler?(reason)
+    }
+
+    private func sourceCancelled() {
+        cancelledSources += 1
+        if cancelledSources == 2 {
+            transport.close()
+            readSource = nil
+            writeSource = nil
+        }
+    }
+}
