@@ -29,6 +29,10 @@ public final class Client {
     var offlineAnnounced = false
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
+    /// Set by the runner at end of input (/follow without SECONDS stops then).
+    public internal(set) var inputEnded = false
+    /// Asks for a password without echo (the REPL sets it; scripts must pass passwords).
+    public var passwordPrompt: ((String) -> String?)?
     /// Called when what the prompt shows may have changed.
     public var onChange: () -> Void = {}
 
