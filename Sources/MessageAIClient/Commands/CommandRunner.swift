@@ -79,6 +79,8 @@ public final class CommandRunner {
                 client.whenReady(needsSession: spec.needsLogin) { [weak self] error in
                     if let error { self?.report(name, error); done() } else { run() }
                 }
+            } else if spec.needsSync {
+                client.whenSynced(run)
             } else {
                 run()
             }

@@ -9,6 +9,8 @@ public enum ClientApp {
 
     public static func run(_ config: ClientConfiguration) -> Never {
         signal(SIGPIPE, SIG_IGN)
+        // The data dir holds the session token and private messages: owner-only files.
+        umask(0o077)
         let interactive = isatty(0) == 1
         let output = Output(json: config.json)
         let client = Client(config: config, output: output)
