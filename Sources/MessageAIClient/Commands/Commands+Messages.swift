@@ -22,12 +22,12 @@ enum MessageCommands {
     }
 
     static func history(_ inv: Invocation) {
-        guard let cid = currentConversation(inv) else { return }
         var limit = 20
         if let a = inv.args.first {
             guard let n = Int(a), n > 0, n <= 500 else { inv.fail(.usage("/history [N] with N from 1 to 500")); return }
             limit = n
         }
+        guard let cid = currentConversation(inv) else { return }
         let client = inv.client
         // Online: fetch the page so the cache holds it; offline: the cache alone.
         guard client.authenticated else { showHistory(inv, cid, limit); return }

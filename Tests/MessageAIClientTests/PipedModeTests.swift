@@ -1,0 +1,88 @@
+import XCTest
+
+/// The client as scripts drive it: real server process, real client processes, pipes.
+final class PipedModeTests: XCTestCase {
+    var root: String!
+    var server: ServerProcess!
+    var clients: ClientRunner!
+
+    override func setUpWithError() throws {
+        root = temporaryDirectory("piped")
+        server = try ServerProcess(dataDir: root + "/server")
+        clients = ClientRunner(server: server, root: root)
+    }
+
+    override func tearDownWithError() throws {
+        server?.stop()
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    func testTwoClientsExchangeMessagesInPlainAndJSONMode() throws {
+        try clients.register("alice", "bob")
+        let bob = try clients.start("bob", json: true)
+        bob.send("/dm alice")
+        bob.send("/follow")
+        bob.waitForStdout(#""command":"/dm""#)
+
+        let alice = try clients.run("alice", ["/dm bob", "hello bob", "/wait read 10"])
+        XCTAssertEqual(alice.status, 0, alice.err)
+        XCTAssertTrue(alice.out.contains("alice: hello bob (sending)"), alice.out)
+        XCTAssertTrue(alice.out.contains("read: hello bob"), alice.out)
+
+        bob.waitForStdout(#""text":"hello bob""#)
+        let message = try XCTUnwrap(jsonLines(bob.stdout).first { $0["type"] as? String == "message" })
+        XCTAssertEqual(message["conversation"] as? String, "alice")
+        XCTAssertEqual(message["sender"] as? String, "alice")
+        XCTAssertEqual(message["seq"] as? Int, 1)
+        XCTAssertEqual((message["client_id"] as? String)?.count, 32)
+        XCTAssertGreaterThan(message["server_time"] as? Int ?? 0, 1_600_000_000_000)
+
+        bob.send("hi alice")
+        bob.closeInput()
+        XCTAssertEqual(bob.waitExit(), 0, bob.stderr)
+        let states = jsonLines(bob.stdout).filter { $0["type"] as? String == "state" }.compactMap { $0["state"] as? String }
+        XCTAssertEqual(Array(states.prefix(2)), ["sending", "sent"])
+        XCTAssertTrue(jsonLines(bob.stdout).allSatisfy { $0["type"] is String }, "every JSON line has a type")
+
+        let back = try clients.run("alice", ["/dm bob", "/history"])
+        XCTAssertEqual(back.status, 0, back.err)
+        // /history starts with a date separator (the sync may print bob's reply before it).
+        let lines = back.out.split(separator: "\n").drop { !$0.hasPrefix("--- ") }
+        let hello = try XCTUnwrap(lines.firstIndex { $0.hasSuffix("alice: hello bob (read)") }, back.out)
+        let reply = try XCTUnwrap(lines.firstIndex { $0.hasSuffix("bob: hi alice") }, back.out)
+        XCTAssertLessThan(hello, reply)
+        XCTAssertNotNil(lines[reply].range(of: #"^\[bob\] \d\d:\d\d bob: hi alice$"#, options: .regularExpression))
+    }
+
+    func testBadLinesFailTheExitStatusButTheScriptCarriesOn() throws {
+        try clients.register("alice")
+        let r = try clients.run("alice", ["/nonsense", "/history 0", "/dm", "/whoami"], json: true)
+        XCTAssertNotEqual(r.status, 0)
+        let errors = jsonLines(r.out).filter { $0["type"] as? String == "error" }
+        XCTAssertEqual(errors.compactMap { $0["code"] as? String }, ["unknown_command", "usage", "usage"])
+        XCTAssertEqual(jsonLines(r.out).first { $0["type"] as? String == "whoami" }?["username"] as? String, "alice")
+        XCTAssertTrue(r.err.contains("unknown command /nonsense"), r.err)
+    }
+
+    func testWaitTimesOutWithNonZeroExitWhenNobodyReads() throws {
+        try clients.register("alice", "bob")
+        let r = try clients.run("alice", ["/dm bob", "anyone?", "/wait read 1"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.err.contains("not yet read"), r.err)
+        XCTAssertTrue(r.out.contains("sent: anyone?"), r.out)
+    }
+
+    func testSavedSessionResumesWithoutPasswordAndIsOwnerOnly() throws {
+        try clients.register("alice")
+        var st = stat()
+        XCTAssertEqual(stat(clients.dir("alice") + "/session.json", &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o600)
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: clients.dir("alice") + "/session.json"))
+        let token = try XCTUnwrap((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["token"] as? String)
+        XCTAssertEqual(token.count, 64)
+        let r = try clients.run("alice", ["/whoami", "/profile"], json: true)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(jsonLines(r.out).first { $0["type"] as? String == "profile" }?["username"] as? String, "alice")
+        XCTAssertFalse(r.out.contains(token) || r.err.contains(token), "the token is never printed")
+    }
+}
