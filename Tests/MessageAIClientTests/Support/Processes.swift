@@ -50,10 +50,16 @@ final class Child {
         try process.run()
     }
 
+    private var closedStreams = 0
+
     private func append(_ d: Data, toErr: Bool) {
         lock.lock(); defer { lock.unlock() }
+        if d.isEmpty { closedStreams += 1 }
         if toErr { err.append(d) } else { out.append(d) }
     }
+
+    /// Both output pipes reached end of file: everything the process wrote is captured.
+    private var outputComplete: Bool { lock.lock(); defer { lock.unlock() }; return closedStreams >= 2 }
 
     var stdout: String { lock.lock(); defer { lock.unlock() }; return String(decoding: out, as: UTF8.self) }
     var stderr: String { lock.lock(); defer { lock.unlock() }; return String(decoding: err, as: UTF8.self) }
@@ -72,12 +78,21 @@ final class Child {
     func waitExit(timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line) -> Int32 {
         eventually(timeout, "exit of \(process.executableURL?.lastPathComponent ?? "")", file: file, line: line) { !process.isRunning }
         if process.isRunning { kill(pid, SIGKILL); process.waitUntilExit() }
+        waitForOutputEnd()
         return process.terminationStatus
     }
 
     func kill9() {
         kill(pid, SIGKILL)
         process.waitUntilExit()
+        waitForOutputEnd()
+    }
+
+    /// Waits briefly for the pipes' end of file so the last bytes written are captured. Not
+    /// an assertion: a grandchild that inherited a pipe can hold it open.
+    private func waitForOutputEnd() {
+        let deadline = Date().addingTimeInterval(2)
+        while !outputComplete && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
     }
 
     deinit { if process.isRunning { kill(pid, SIGKILL) } }
