@@ -86,3 +86,48 @@ final class PipedModeTests: XCTestCase {
         XCTAssertFalse(r.out.contains(token) || r.err.contains(token), "the token is never printed")
     }
 }
+
+extension PipedModeTests {
+    /// A message outside the current conversation runs --notify-command with the text as one
+    /// argument: shell syntax in the message stays text.
+    func testNotifyCommandGetsTheTextAsOneArgumentWithoutAShell() throws {
+        try clients.register("alice", "bob")
+        let root: String = self.root
+        let log = root + "/notified.txt"
+        let script = root + "/notify.sh"
+        try "#!/bin/sh\nprintf '%s|%s\\n' \"$#\" \"$1\" >> '\(log)'\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let bob = try clients.start("bob", extra: ["--notify-command", script])
+        bob.send("/follow")
+        bob.waitForStdout("* connected")
+        let hostile = "hi $(touch \(root)/pwned); `touch \(root)/pwned2` 'q\" && exit 1"
+        XCTAssertEqual(try clients.run("alice", ["/dm bob", hostile]).status, 0)
+        bob.waitForStdout("alice: \(hostile)")
+        eventually(10, "the notification") { (try? String(contentsOfFile: log, encoding: .utf8))?.contains(hostile) ?? false }
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines, ["1|alice: \(hostile)"[...]])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/pwned"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/pwned2"))
+        bob.closeInput()
+        XCTAssertEqual(bob.waitExit(), 0, bob.stderr)
+    }
+
+    /// The acceptance scenario: a message turns read once the other side opens the conversation.
+    func testMessageBecomesReadWhenTheOtherOpensTheConversation() throws {
+        try clients.register("alice", "bob")
+        let alice = try clients.start("alice", json: true)
+        alice.send("/dm bob")
+        alice.send("are you there?")
+        alice.send("/wait delivered 20")
+        alice.send("/wait read 20")
+        alice.closeInput()
+        alice.waitForStdout(#""state":"sent""#)
+        XCTAssertEqual(try clients.run("bob", ["/follow 0"]).status, 0, "bob's client comes online: delivered")
+        alice.waitForStdout(#""state":"delivered""#)
+        XCTAssertFalse(alice.stdout.contains(#""state":"read""#), "not read before bob opens it")
+        XCTAssertEqual(try clients.run("bob", ["/open alice"]).status, 0)
+        XCTAssertEqual(alice.waitExit(), 0, alice.stderr)
+        let states = jsonLines(alice.stdout).filter { $0["type"] as? String == "state" }.compactMap { $0["state"] as? String }
+        XCTAssertEqual(states, ["sending", "sent", "delivered", "read"])
+    }
+}

@@ -41,14 +41,18 @@ extension Client {
         }
     }
 
+    /// A connection attempt or its sync is under way (offline between attempts is not).
+    var isSyncing: Bool {
+        session != nil && (link.state == .connecting || (link.state == .online && !synced))
+    }
+
     /// For commands that read the local cache: while a connection or its sync is in progress,
     /// waits (up to `config.connectWait`) so a script's first /list sees what the server has.
     /// Offline it goes ahead at once.
     func whenSynced(_ then: @escaping () -> Void) {
         let deadline = DispatchTime.now() + config.connectWait
         func check() {
-            let syncing = session != nil && (link.state == .connecting || (link.state == .online && !synced))
-            if !syncing || DispatchTime.now() >= deadline { then(); return }
+            if !isSyncing || DispatchTime.now() >= deadline { then(); return }
             DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { check() }
         }
         check()

@@ -108,6 +108,15 @@ extension Client {
         }
     }
 
+    /// Called as the user edits the input line: tells the others at most every 3 s that the
+    /// user is typing a message (not a command) in the current conversation.
+    public func userTyping(_ line: String) {
+        guard !line.isEmpty, !line.hasPrefix("/"), authenticated, let cid = currentConversation else { return }
+        if let last = lastTypingSent, last + 3 > .now() { return }
+        lastTypingSent = .now()
+        link.sendNoReply(Typing(conversationID: cid))
+    }
+
     /// /retry: reconnect now if offline, and send queued messages without waiting.
     public func retryNow() {
         rateLimitedUntil = nil

@@ -27,6 +27,7 @@ public final class Client {
     var rateLimitAnnounced = false
     var retryScheduled = false
     var offlineAnnounced = false
+    var lastTypingSent: DispatchTime?
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
     /// Set by the runner at end of input (/follow without SECONDS stops then).

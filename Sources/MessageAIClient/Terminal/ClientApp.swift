@@ -15,9 +15,14 @@ public enum ClientApp {
         let output = Output(json: config.json)
         let client = Client(config: config, output: output)
         let runner = CommandRunner(client: client)
-        let editor: LineEditor = interactive
-            ? EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client) })
-            : PlainLineReader()
+        let editor: LineEditor
+        if interactive {
+            let e = EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client) })
+            e.onEdit = { client.userTyping($0) }
+            editor = e
+        } else {
+            editor = PlainLineReader()
+        }
         output.write = { text, stream in editor.printAbove(text, stream) }
         client.passwordPrompt = { editor.readPassword($0) }
         client.onChange = { editor.setPrompt(prompt(client)) }
