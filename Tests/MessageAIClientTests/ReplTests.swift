@@ -96,3 +96,25 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: clients.dir("bob") + "/history"), "input history is saved")
     }
 }
+
+extension ReplTests {
+    /// /login without a password asks for it with echo off; the password never shows.
+    func testLoginPromptsForThePasswordWithoutEcho() throws {
+        try clients.register("bob")
+        XCTAssertEqual(try clients.run("bob", ["/logout"]).status, 0)
+        let pty = try PseudoTerminal()
+        let bob = try startRepl("bob", pty)
+        defer { if bob.isRunning { kill(bob.processIdentifier, SIGKILL) } }
+        eventually(15, "the logged-out prompt; got: \(pty.output)") { pty.output.contains("[not logged in|online]> ") }
+        pty.type("/login bob\r")
+        eventually(10, "the password prompt; got: \(pty.output)") { pty.output.contains("password: ") }
+        pty.type("password-bob\r")
+        eventually(15, "the login; got: \(pty.output)") { pty.output.contains("logged in as bob") }
+        XCTAssertFalse(pty.output.contains("password-bob"), "the password is not echoed")
+        pty.type("/whoami\r")
+        eventually(10, "whoami; got: \(pty.output)") { pty.output.contains("bob (online)") }
+        pty.type("/quit\r")
+        eventually(15, "exit") { !bob.isRunning }
+        XCTAssertEqual(bob.terminationStatus, 0, pty.output)
+    }
+}

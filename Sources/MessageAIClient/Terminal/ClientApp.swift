@@ -25,8 +25,11 @@ public enum ClientApp {
         }
         output.write = { text, stream in editor.printAbove(text, stream) }
         client.passwordPrompt = { editor.readPassword($0) }
-        client.onChange = { editor.setPrompt(prompt(client)) }
-        runner.onIdle = { editor.setPrompt(prompt(client)) }
+        if interactive {
+            // The prompt reads the store; piped mode has no prompt, so skip the work.
+            client.onChange = { editor.setPrompt(prompt(client)) }
+            runner.onIdle = { editor.setPrompt(prompt(client)) }
+        }
         runner.onExit = { code in
             editor.stop()
             exit(code)
