@@ -64,6 +64,21 @@ final class AccountTests: XCTestCase {
         XCTAssertEqual(try server.client().requestError(Resume(token: [UInt8](repeating: 7, count: 32))).errorCode, .invalidToken)
     }
 
+    func testRequestsPipelinedBehindLoginAreAnsweredInOrder() throws {
+        _ = try TestUsers.register(["ivan"], port: server.port)
+        let c = try server.client()
+        let login = c.send(Login(login: "ivan", password: TestUsers.password))
+        let pings = (0..<200).map { _ in c.send(Ping()) }
+        let contacts = c.send(ContactsList())
+        var order: [UInt32] = []
+        while order.count < 202 {
+            guard let f = try c.readFrame() else { break }
+            XCTAssertNotEqual(f.type, .error, "nothing is refused as not logged in")
+            if f.requestID != 0 { order.append(f.requestID) }
+        }
+        XCTAssertEqual(order, [login] + pings + [contacts])
+    }
+
     func testWrongPasswordAndUnknownUserGetTheSameError() throws {
         _ = try TestUsers.register(["bob"], port: server.port)
         let c = try server.client()

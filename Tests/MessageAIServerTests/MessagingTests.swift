@@ -81,6 +81,20 @@ final class MessagingTests: XCTestCase {
         XCTAssertEqual(try back.push(ChatMessage.self).seq, 7)
     }
 
+    func testSyncLeavesOutWhatThisConnectionAlreadyReceivedLive() throws {
+        let dm = try alice.openDM(with: "bob")
+        _ = try alice.sendText("1", in: dm.conversationID)
+        // A push that overtakes the client's SYNC request: the sync must not repeat it.
+        _ = try bob.push(ChatMessage.self)
+        _ = try bob.sendText("2 (bob's own, acked on this connection)", in: dm.conversationID)
+        _ = try alice.sendText("3", in: dm.conversationID)
+        _ = try bob.push(ChatMessage.self)
+        XCTAssertEqual(try bob.sync().batches.flatMap(\.messages).map(\.seq), [], "bob's connection has 1...3 already")
+        // A new connection has nothing yet: it gets everything.
+        let fresh = try TestUsers.secondSession(of: bob, port: server.port)
+        XCTAssertEqual(try fresh.sync().batches.flatMap(\.messages).map(\.seq), [1, 2, 3])
+    }
+
     func testRapidFireFromTwoSendersAtOnceGivesOneOrderWithoutDuplicates() throws {
         let dm = try alice.openDM(with: "bob")
         _ = try bob.push(Conversation.self)

@@ -115,20 +115,26 @@ extension TestClient {
 final class ChildServer {
     let process = Process()
     private let stderrPipe = Pipe()
+    private let stdoutPipe = Pipe()
     private let lock = NSLock()
     private var stderrText = ""
     private(set) var port = 0
 
+    /// Next to the test bundle in the build products directory (`swift build` builds it).
     static var executable: URL {
         let bundle = Bundle(for: ChildServer.self).bundleURL
-        return bundle.deletingLastPathComponent().appendingPathComponent("messageai-server")
+        let argv0 = URL(fileURLWithPath: CommandLine.arguments[0])
+        let candidates = [bundle, bundle.deletingLastPathComponent(), argv0.deletingLastPathComponent(),
+                          argv0.deletingLastPathComponent().deletingLastPathComponent()]
+            .map { $0.appendingPathComponent("messageai-server") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
     init(dataDir: String, arguments: [String] = [], port: Int = 0) throws {
         process.executableURL = ChildServer.executable
         process.arguments = ["--port", String(port), "--data-dir", dataDir, "--log-level", "warning"] + arguments
         process.standardError = stderrPipe
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = stdoutPipe
         try process.run()
         let handle = stderrPipe.fileHandleForReading
         Thread.detachNewThread { [lock] in
@@ -153,6 +159,11 @@ final class ChildServer {
     }
 
     var stderr: String { lock.lock(); defer { lock.unlock() }; return stderrText }
+
+    /// Everything the server wrote to stdout (call after it exited): the contract says nothing.
+    func stdoutAfterExit() -> String {
+        String(decoding: stdoutPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
 
     func kill9() {
         kill(process.processIdentifier, SIGKILL)

@@ -66,11 +66,13 @@ extension ChatServer {
             .frame(requestID: cursor.requestID))
         let held = peer.deferredMessages
         peer.deferredMessages = []
+        peer.forgetLive()
         for m in held { peer.pushMessage(m, frame: m.frame(requestID: 0)) }
     }
 
     /// The first batch carries every conversation and every member's markers; the following
-    /// ones carry up to 500 messages, conversation by conversation, ascending by seq.
+    /// ones carry up to 500 messages, conversation by conversation, ascending by seq (a batch
+    /// may hold fewer when some were already delivered live on this connection).
     private func nextSyncBatch(_ cursor: SyncCursor, userID: UInt64, into peer: Peer) throws -> SyncBatch {
         if !cursor.metadataSent {
             cursor.metadataSent = true
@@ -88,7 +90,8 @@ extension ChatServer {
             let conversationID = cursor.conversations[cursor.index].conversationID
             let want = SyncCursor.messagesPerBatch - messages.count
             let got = try store.messages(conversationID: conversationID, afterSeq: cursor.sentThrough, limit: want)
-            messages += got
+            // What this connection already received live is left out.
+            messages += got.filter { !peer.hasLive(conversationID, $0.seq) }
             if let last = got.last { cursor.sentThrough = last.seq }
             peer.syncedThrough[conversationID] = max(peer.syncedThrough[conversationID] ?? 0, cursor.sentThrough)
             if got.count < want { cursor.advance() }

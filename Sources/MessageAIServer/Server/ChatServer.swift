@@ -24,6 +24,7 @@ public final class ChatServer {
     private var listener: ListeningSocket?
     private var keepaliveTimer: DispatchSourceTimer?
     private var nextConnectionID: UInt64 = 1
+    private let readBuffer = ReadBuffer()
     var peers: [UInt64: Peer] = [:]
     /// Logged-in connections by user id: a user is online while this holds any.
     var online: [UInt64: [UInt64: Peer]] = [:]
@@ -90,7 +91,7 @@ public final class ChatServer {
         let id = nextConnectionID
         nextConnectionID += 1
         let connection = Connection(
-            id: id, address: accepted.address, transport: SocketTransport(fileDescriptor: accepted.fd), queue: queue,
+            id: id, address: accepted.address, transport: SocketTransport(fileDescriptor: accepted.fd), queue: queue, readBuffer: readBuffer,
             maxFrameLength: configuration.maxFrameLength, maxOutputBytes: configuration.maxOutputBytes)
         let peer = Peer(connection: connection)
         peers[id] = peer
