@@ -27,6 +27,20 @@ final class OutboxTests: XCTestCase {
         XCTAssertEqual(reopened.entries(in: 9), [c])
     }
 
+    /// An acknowledged entry leaves memory at once and the file at the next flush; a crash in
+    /// between leaves it on disk, to be resent (the server dedupes), never lost.
+    func testDeferredRemovalReachesTheFileOnFlush() throws {
+        let path = dir + "/outbox.json"
+        let box = try Outbox(path: path)
+        let a = entry("acked"), b = entry("pending")
+        try box.append(a); try box.append(b)
+        box.removeDeferred(clientID: a.clientID)
+        XCTAssertEqual(box.entries, [b])
+        XCTAssertEqual(try Outbox(path: path).entries, [a, b], "as after a crash before the flush")
+        try box.flush()
+        XCTAssertEqual(try Outbox(path: path).entries, [b])
+    }
+
     func testWriteIsAtomicOwnerOnlyAndLeavesNoTempFiles() throws {
         let path = dir + "/outbox.json"
         let box = try Outbox(path: path)

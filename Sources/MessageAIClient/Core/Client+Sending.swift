@@ -64,7 +64,8 @@ extension Client {
                             senderID: session.userID, senderUsername: session.username, serverTime: ack.serverTime, text: entry.text)
         do {
             try store.insert([m], sentHere: [entry.clientID])
-            try outbox.remove(clientID: entry.clientID)
+            outbox.removeDeferred(clientID: entry.clientID)
+            scheduleOutboxFlush()
         } catch {
             output.error(command: "", ClientError("storage", "cannot record the sent message: \(error)"))
             return
@@ -96,6 +97,22 @@ extension Client {
             drainOutbox()
         default:
             retrySoon(after: 1)
+        }
+    }
+
+    /// Coalesces the file rewrites for acknowledged messages: at most one per 100 ms.
+    private func scheduleOutboxFlush() {
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { [weak self] in
+            self?.flushScheduled = false
+            self?.flushOutbox()
+        }
+    }
+
+    func flushOutbox() {
+        do { try outbox?.flush() } catch {
+            output.error(command: "", ClientError("storage", "cannot write the outbox: \(error)"))
         }
     }
 

@@ -28,6 +28,7 @@ public final class Client {
     var retryScheduled = false
     var offlineAnnounced = false
     var lastTypingSent: DispatchTime?
+    var flushScheduled = false
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
     /// Set by the runner at end of input (/follow without SECONDS stops then).
@@ -71,6 +72,7 @@ public final class Client {
     }
 
     func closeAccount() {
+        flushOutbox()
         store = nil
         outbox = nil
         session = nil
@@ -157,6 +159,7 @@ public final class Client {
 
     /// Ends the session with the server politely (outbox kept on disk).
     public func shutdown() {
+        flushOutbox()
         link.stop()
     }
 }

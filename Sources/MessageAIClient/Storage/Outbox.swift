@@ -37,6 +37,7 @@ public final class Outbox {
     public private(set) var entries: [OutboxEntry] = []
     /// Set when the file on disk was corrupt: says where it was moved. Shown to the user once.
     public private(set) var recoveryNotice: String?
+    private var dirty = false
 
     public init(path: String) throws {
         self.path = path
@@ -69,12 +70,28 @@ public final class Outbox {
         try save(entries.filter { $0.clientID != clientID })
     }
 
+    /// Removes an acknowledged entry in memory only; `flush()` writes it later. Losing that
+    /// write in a crash only means a resend, which the server answers as a duplicate, so
+    /// acks need not pay a file rewrite and fsync each.
+    public func removeDeferred(clientID: String) {
+        let before = entries.count
+        entries.removeAll { $0.clientID == clientID }
+        if entries.count != before { dirty = true }
+    }
+
+    /// Writes removals made with `removeDeferred`, if any.
+    public func flush() throws {
+        guard dirty else { return }
+        try save(entries)
+    }
+
     private func save(_ new: [OutboxEntry]) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(FileFormat(version: 1, entries: new))
         try AtomicFile.write(data, to: path)
         entries = new
+        dirty = false
     }
 
     /// `outbox.json.corrupt-20261122T052100Z`, with a counter when that name is taken.
