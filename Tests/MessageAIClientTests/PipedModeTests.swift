@@ -131,3 +131,25 @@ extension PipedModeTests {
         XCTAssertEqual(states, ["sending", "sent", "delivered", "read"])
     }
 }
+
+extension PipedModeTests {
+    /// Escape sequences in someone's message cannot drive the reader's terminal; a message
+    /// over the limit is refused before it is queued.
+    func testControlCharactersAreNeutralisedAndOverlongMessagesRefused() throws {
+        try clients.register("alice", "bob")
+        let evil = "clear \u{1B}[2J\u{1B}]0;pwned\u{07} done"
+        let tooLong = String(repeating: "x", count: 10_001)
+        let sent = try clients.run("alice", ["/dm bob", evil, tooLong, "/wait sent", "/queue"], json: true)
+        XCTAssertNotEqual(sent.status, 0, "the overlong line fails")
+        XCTAssertEqual(jsonLines(sent.out).first { $0["type"] as? String == "error" }?["code"] as? String, "too_long")
+        XCTAssertEqual((jsonLines(sent.out).first { $0["type"] as? String == "queue" }?["messages"] as? [Any])?.count, 0)
+
+        let r = try clients.run("bob", ["/open alice", "/history"])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertFalse(r.out.contains("\u{1B}"), "no escape character reaches the terminal")
+        XCTAssertTrue(r.out.contains("alice: clear \u{FFFD}[2J\u{FFFD}]0;pwned\u{FFFD} done"), r.out)
+        let json = try clients.run("bob", ["/open alice", "/history"], json: true)
+        let texts = (jsonLines(json.out).first { $0["type"] as? String == "history" }?["messages"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+        XCTAssertEqual(texts, [evil], "JSON keeps the exact text")
+    }
+}
