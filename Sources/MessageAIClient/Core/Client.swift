@@ -65,6 +65,12 @@ public final class Client {
         try AtomicFile.makeDirectory(paths.directory)
         store = try LocalStore(path: paths.store, userID: s.userID)
         let box = try Outbox(path: paths.outbox)
+        // An entry whose ack was stored but whose removal had not reached the file yet (a
+        // crash within the coalescing window) is done: drop it rather than show it twice.
+        for e in box.entries where (try? store?.hasOwnMessage(clientID: e.clientID)) == true {
+            box.removeDeferred(clientID: e.clientID)
+        }
+        try box.flush()
         outbox = box
         if let notice = box.recoveryNotice {
             output.error(command: "", ClientError("outbox_corrupt", notice))

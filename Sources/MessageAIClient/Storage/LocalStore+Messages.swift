@@ -71,6 +71,13 @@ extension LocalStore {
                      [.u(conversationID)], LocalStore.row)
     }
 
+    /// Whether a message of this user with this client id is stored (it was acknowledged).
+    public func hasOwnMessage(clientID: String) throws -> Bool {
+        guard let bytes = Hex.decode(clientID) else { return false }
+        return try !db.query("SELECT 1 FROM messages WHERE client_id=? AND sender_id=? LIMIT 1",
+                             [.blob(bytes), .u(userID)]) { $0.int(0) }.isEmpty
+    }
+
     public func count(in conversationID: UInt64) throws -> Int {
         Int(try db.query("SELECT count(*) FROM messages WHERE conversation_id=?", [.u(conversationID)]) { $0.int(0) }.first ?? 0)
     }
