@@ -94,16 +94,17 @@ public final class Client {
     private func linkReady() {
         guard let s = session, let token = Hex.decode(s.token) else { return }
         link.request(Resume(token: token)) { [weak self] result in
-            self?.sessionAnswer(result, saving: nil)
+            self?.sessionAnswer(result, fromLogin: false)
             return true
         }
     }
 
-    /// SESSION after RESUME, LOGIN or REGISTER. `saving` is nil for RESUME.
-    func sessionAnswer(_ result: Result<Frame, ClientError>, saving login: Bool?) {
+    /// The answer to RESUME (`fromLogin` false) or to LOGIN/REGISTER (true): on SESSION the
+    /// account is opened (and saved after a login), then the sync starts.
+    func sessionAnswer(_ result: Result<Frame, ClientError>, fromLogin: Bool) {
         guard case .success(let frame) = result else { return }
         if frame.type == .error, let e = try? frame.decode(ErrorFrame.self) {
-            if e.errorCode == .invalidToken && login == nil {
+            if e.errorCode == .invalidToken && !fromLogin {
                 SavedSession.remove(dataDir: config.dataDir)
                 closeAccount()
                 output.error(command: "", ClientError("invalid_token", "the saved session has expired or was revoked: please /login again"))
@@ -111,22 +112,20 @@ public final class Client {
             return
         }
         guard frame.type == .session, let granted = try? frame.decode(SessionGranted.self) else { return }
-        authenticated = true
-        if login != nil, let current = session, current.userID != granted.user.userID || store == nil {
-            closeAccount()
-        }
-        if login != nil {
+        if fromLogin {
+            if let current = session, current.userID != granted.user.userID { closeAccount() }
             let saved = SavedSession(username: granted.user.username, userID: granted.user.userID,
                                      token: Hex.encode(granted.token))
             do {
                 try saved.save(dataDir: config.dataDir)
                 if store == nil { try openAccount(saved) }
                 session = saved
-                authenticated = true
             } catch {
-                output.error(command: "", ClientError("storage", "cannot save the session: \(error)"))
+                output.error(command: "", ClientError("storage", "cannot open the account: \(error)"))
+                return
             }
         }
+        authenticated = true
         onChange()
         startSync()
     }
