@@ -27,6 +27,7 @@ public final class Client {
     var rateLimitAnnounced = false
     var retryScheduled = false
     var offlineAnnounced = false
+    var reconnectingAnnounced = false
     var lastTypingSent: DispatchTime?
     var flushScheduled = false
     /// Who is typing where, until when.
@@ -140,8 +141,14 @@ public final class Client {
     }
 
     private func linkStateChanged(_ state: LinkState) {
+        if state == .connecting && offlineAnnounced && !reconnectingAnnounced {
+            // Once per outage, not per attempt: the plain line about the loss said it already.
+            reconnectingAnnounced = true
+            output.emit("connection", ["state": "reconnecting"], plain: nil)
+        }
         if state == .online {
             offlineAnnounced = false
+            reconnectingAnnounced = false
             output.emit("connection", ["state": "online"], plain: "* connected to \(config.host):\(config.port)")
         } else if state == .offline && !offlineAnnounced {
             offlineAnnounced = true
