@@ -118,6 +118,20 @@ final class MessagingTests: XCTestCase {
         XCTAssertFalse(fromAlice.hasMore)
     }
 
+    func testPipelinedSendsAreCommittedInGroups() throws {
+        let dm = try alice.openDM(with: "bob")
+        let before = server.server.queue.sync { server.server.commitStats }
+        let frames = (0..<200).map {
+            Send(conversationID: dm.conversationID, clientID: TestClient.newClientID(), text: "group \($0)").frame(requestID: UInt32(1_000 + $0)).encoded()
+        }
+        alice.sendRaw(Array(frames.joined()))
+        let acks: [SendAck] = try (0..<200).map { try alice.answer(UInt32(1_000 + $0)) }
+        XCTAssertEqual(acks.map(\.seq), Array(1...200))
+        let after = server.server.queue.sync { server.server.commitStats }
+        XCTAssertEqual(after.messages - before.messages, 200)
+        XCTAssertLessThan(after.transactions - before.transactions, 50, "200 SENDs arriving together share transactions")
+    }
+
     func testGroupOfThreeAttributionAndPerMemberReadState() throws {
         let carol = try TestUsers.register(["carol"], port: server.port)[0]
         let group: Conversation = try alice.request(GroupCreate(name: "trip", usernames: ["bob", "carol"]))
@@ -141,6 +155,8 @@ final class MessagingTests: XCTestCase {
         XCTAssertEqual(readers.readBy.map(\.username), ["bob"])
         XCTAssertEqual(try alice.push(Receipt.self).username, "bob")
 
+        let same: Conversation = try bob.request(GroupAdd(conversationID: group.conversationID, usernames: ["carol"]))
+        XCTAssertEqual(same.members.count, 3, "adding a member again changes nothing")
         let renamed: Conversation = try carol.request(GroupRename(conversationID: group.conversationID, name: "trip 2026"))
         XCTAssertEqual(renamed.name, "trip 2026")
         XCTAssertEqual(try alice.push(Conversation.self) { $0.name == "trip 2026" }.conversationID, group.conversationID)
@@ -192,11 +208,12 @@ final class MessagingTests: XCTestCase {
 
     func testTypingIsRelayedToOthersOnly() throws {
         let dm = try alice.openDM(with: "bob")
-        alice.send(Typing(conversationID: dm.conversationID).frame(requestID: 0))
+        alice.send(Typing(conversationID: dm.conversationID)) // a non-zero id: still no answer
         let event = try bob.push(TypingEvent.self)
         XCTAssertEqual(event.user.username, "alice")
         XCTAssertEqual(event.ttl, 5_000)
         let _: Pong = try alice.request(Ping())
         XCTAssertFalse(alice.inbox.contains { $0.type == .typingEvent })
+        XCTAssertEqual(alice.inbox.filter { $0.requestID != 0 }.count, 0, "TYPING is never answered")
     }
 }

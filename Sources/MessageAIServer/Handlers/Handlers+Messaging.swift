@@ -72,6 +72,9 @@ extension ChatServer {
             }
             return
         }
+        commitStats.transactions += 1
+        commitStats.messages += batch.count
+        logger.trace("committed \(batch.count) message(s) in one transaction")
         var membersOf: [UInt64: [UInt64]] = [:]
         for (pending, outcome) in zip(batch, outcomes) {
             switch outcome {

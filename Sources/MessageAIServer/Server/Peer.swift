@@ -25,6 +25,8 @@ final class Peer {
     /// Per conversation, the highest seq a sync sent on this connection: a live push at or
     /// below it would be a duplicate.
     var syncedThrough: [UInt64: UInt64] = [:]
+    /// When this connection last relayed TYPING, per conversation (uptime ms).
+    var lastTyping: [UInt64: UInt64] = [:]
 
     /// Per conversation, the seqs this connection already has live (pushed, or acked to it as
     /// the sender) since its last sync: a SYNC leaves them out, so a push that raced ahead of
