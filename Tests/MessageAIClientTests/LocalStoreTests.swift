@@ -36,6 +36,15 @@ final class LocalStoreTests: XCTestCase {
         }
     }
 
+    func testUnknownMessageKindsAreStoredAsUnsupported() throws {
+        try eachStore { s in
+            var file = msg(5, 1, from: bob, "raw file reference")
+            file.kind = 2
+            try s.insert([file])
+            XCTAssertEqual(try s.message(in: 5, seq: 1)?.text, "(unsupported message)")
+        }
+    }
+
     func testStatesFollowTheOtherMembersMarkersAndNeverGoBack() throws {
         try eachStore { s in
             try s.upsert(Conversation(conversationID: 5, kind: .direct, name: "", members: [alice, bob]))

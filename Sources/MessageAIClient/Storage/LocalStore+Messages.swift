@@ -34,6 +34,12 @@ extension LocalStore {
                       sender: r.text(4), text: r.text(5), serverTime: r.uint(6), sentHere: r.int(7) != 0)
     }
 
+    /// Kinds other than text (files, in later protocol versions) are shown as unsupported, as
+    /// the spec asks; the seq is still stored so sync positions stay gapless.
+    static func shownText(_ m: ChatMessage) -> String {
+        m.kind == 1 ? m.text : "(unsupported message)"
+    }
+
     /// Stores the messages not held yet and returns those, in the order given.
     @discardableResult
     public func insert(_ messages: [ChatMessage], sentHere: Set<String> = []) throws -> [ChatMessage] {
@@ -44,7 +50,7 @@ extension LocalStore {
                 let hex = Hex.encode(m.clientID)
                 try db.run("INSERT OR IGNORE INTO messages(\(LocalStore.columns)) VALUES(?,?,?,?,?,?,?,?)",
                            [.u(m.conversationID), .u(m.seq), .blob(m.clientID), .u(m.senderID), .text(m.senderUsername),
-                            .text(m.text), .u(m.serverTime), .int(sentHere.contains(hex) ? 1 : 0)])
+                            .text(LocalStore.shownText(m)), .u(m.serverTime), .int(sentHere.contains(hex) ? 1 : 0)])
                 if db.changes > 0 {
                     added.append(m)
                     try db.run("UPDATE conversations SET last_activity=max(last_activity, ?) WHERE id=?",
