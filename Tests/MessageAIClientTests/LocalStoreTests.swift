@@ -29,6 +29,8 @@ final class LocalStoreTests: XCTestCase {
             XCTAssertEqual(try s.count(in: 5), 3)
             XCTAssertEqual(try s.syncPositions(), [SyncPosition(conversationID: 5, lastSeq: 3)])
             XCTAssertEqual(try s.messages(in: 5, limit: 2).map(\.seq), [2, 3])
+            XCTAssertEqual(try s.messages(in: 5, limit: 2, before: 3).map(\.seq), [1, 2])
+            XCTAssertEqual(try s.messages(in: 5, limit: 2, before: 1).map(\.seq), [])
             XCTAssertEqual(try s.conversation(5)?.name, "bob", "a direct conversation is named after the other member")
             XCTAssertEqual(try s.findConversation("BOB")?.id, 5)
             XCTAssertEqual(try s.findConversation("5")?.id, 5)

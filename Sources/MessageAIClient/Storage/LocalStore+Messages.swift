@@ -61,10 +61,10 @@ extension LocalStore {
         }
     }
 
-    /// The newest `limit` messages, oldest first.
-    public func messages(in conversationID: UInt64, limit: Int) throws -> [StoredMessage] {
-        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? ORDER BY seq DESC LIMIT ?",
-                     [.u(conversationID), .int(Int64(limit))], LocalStore.row).reversed()
+    /// The newest `limit` messages below `before` (0: the newest of all), oldest first.
+    public func messages(in conversationID: UInt64, limit: Int, before: UInt64 = 0) throws -> [StoredMessage] {
+        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND seq<? ORDER BY seq DESC LIMIT ?",
+                     [.u(conversationID), .u(before == 0 ? UInt64(Int64.max) : before), .int(Int64(limit))], LocalStore.row).reversed()
     }
 
     public func message(in conversationID: UInt64, seq: UInt64) throws -> StoredMessage? {
