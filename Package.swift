@@ -26,13 +26,16 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CEditline", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
 
+        // The SQLite wrapper shared by the server's store and the client's local cache.
+        .target(name: "MessageAISQLite", dependencies: ["CSQLite"], swiftSettings: swift5),
+
         // The wire protocol: frames, fields, messages, compression. No I/O.
         .target(name: "MessageAIProtocol", dependencies: ["CZlib"], swiftSettings: swift5),
 
         .target(
             name: "MessageAIServer",
             dependencies: [
-                "MessageAIProtocol", "CSQLite",
+                "MessageAIProtocol", "MessageAISQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -40,7 +43,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "MessageAIClient",
-            dependencies: ["MessageAIProtocol", "CSQLite", "CEditline"],
+            dependencies: ["MessageAIProtocol", "MessageAISQLite", "CEditline"],
             swiftSettings: swift5),
 
         .executableTarget(
@@ -68,7 +71,7 @@ let package = Package(
             swiftSettings: swift5),
 
         .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol"], swiftSettings: swift5),
-        .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer"], swiftSettings: swift5),
+        .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite"], swiftSettings: swift5),
         .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient"], swiftSettings: swift5),
     ]
 )

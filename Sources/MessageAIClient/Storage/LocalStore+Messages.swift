@@ -1,4 +1,5 @@
 import Foundation
+import MessageAISQLite
 import MessageAIProtocol
 
 /// A message as the local cache holds it.
@@ -29,9 +30,9 @@ public enum MessageState: String {
 extension LocalStore {
     private static let columns = "conversation_id, seq, client_id, sender_id, sender, text, server_time, sent_here"
 
-    private static func row(_ r: SQLiteRow) -> StoredMessage {
-        StoredMessage(conversationID: r.uint(0), seq: r.uint(1), clientID: Hex.encode(r.blob(2)), senderID: r.uint(3),
-                      sender: r.text(4), text: r.text(5), serverTime: r.uint(6), sentHere: r.int(7) != 0)
+    private static func row(_ r: Statement) -> StoredMessage {
+        StoredMessage(conversationID: r.uint64(0), seq: r.uint64(1), clientID: Hex.encode(r.blob(2)), senderID: r.uint64(3),
+                      sender: r.string(4), text: r.string(5), serverTime: r.uint64(6), sentHere: r.int64(7) != 0)
     }
 
     /// Kinds other than text (files, in later protocol versions) are shown as unsupported, as
@@ -48,13 +49,12 @@ extension LocalStore {
             var added: [ChatMessage] = []
             for m in messages {
                 let hex = Hex.encode(m.clientID)
-                try db.run("INSERT OR IGNORE INTO messages(\(LocalStore.columns)) VALUES(?,?,?,?,?,?,?,?)",
-                           [.u(m.conversationID), .u(m.seq), .blob(m.clientID), .u(m.senderID), .text(m.senderUsername),
-                            .text(LocalStore.shownText(m)), .u(m.serverTime), .int(sentHere.contains(hex) ? 1 : 0)])
-                if db.changes > 0 {
+                let inserted = try db.run("INSERT OR IGNORE INTO messages(\(LocalStore.columns)) VALUES(?,?,?,?,?,?,?,?)",
+                                          m.conversationID, m.seq, m.clientID, m.senderID, m.senderUsername,
+                                          LocalStore.shownText(m), m.serverTime, sentHere.contains(hex))
+                if inserted > 0 {
                     added.append(m)
-                    try db.run("UPDATE conversations SET last_activity=max(last_activity, ?) WHERE id=?",
-                               [.u(m.serverTime), .u(m.conversationID)])
+                    try db.run("UPDATE conversations SET last_activity=max(last_activity, ?) WHERE id=?", m.serverTime, m.conversationID)
                 }
             }
             return added
@@ -63,29 +63,26 @@ extension LocalStore {
 
     /// The newest `limit` messages below `before` (0: the newest of all), oldest first.
     public func messages(in conversationID: UInt64, limit: Int, before: UInt64 = 0) throws -> [StoredMessage] {
-        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND seq<? ORDER BY seq DESC LIMIT ?",
-                     [.u(conversationID), .u(before == 0 ? UInt64(Int64.max) : before), .int(Int64(limit))], LocalStore.row).reversed()
+        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND seq<? ORDER BY seq DESC LIMIT ?", 
+                     conversationID, before == 0 ? UInt64(Int64.max) : before, limit, row: LocalStore.row).reversed()
     }
 
     public func message(in conversationID: UInt64, seq: UInt64) throws -> StoredMessage? {
-        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND seq=?",
-                     [.u(conversationID), .u(seq)], LocalStore.row).first
+        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND seq=?", conversationID, seq, row: LocalStore.row).first
     }
 
     public func messages(sentHereIn conversationID: UInt64) throws -> [StoredMessage] {
-        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND sent_here=1 ORDER BY seq",
-                     [.u(conversationID)], LocalStore.row)
+        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND sent_here=1 ORDER BY seq", conversationID, row: LocalStore.row)
     }
 
     /// Whether a message of this user with this client id is stored (it was acknowledged).
     public func hasOwnMessage(clientID: String) throws -> Bool {
         guard let bytes = Hex.decode(clientID) else { return false }
-        return try !db.query("SELECT 1 FROM messages WHERE client_id=? AND sender_id=? LIMIT 1",
-                             [.blob(bytes), .u(userID)]) { $0.int(0) }.isEmpty
+        return try !db.query("SELECT 1 FROM messages WHERE client_id=? AND sender_id=? LIMIT 1", bytes, userID) { $0.int64(0) }.isEmpty
     }
 
     public func count(in conversationID: UInt64) throws -> Int {
-        Int(try db.query("SELECT count(*) FROM messages WHERE conversation_id=?", [.u(conversationID)]) { $0.int(0) }.first ?? 0)
+        Int(try db.query("SELECT count(*) FROM messages WHERE conversation_id=?", conversationID) { $0.int64(0) }.first ?? 0)
     }
 
     /// Substring search (case-insensitive for ASCII), newest first; works offline.
@@ -95,18 +92,18 @@ extension LocalStore {
         return try db.query("""
             SELECT \(LocalStore.columns) FROM messages WHERE text LIKE ? ESCAPE '\\'
             ORDER BY server_time DESC, seq DESC LIMIT ?
-            """, [.text("%" + escaped + "%"), .int(Int64(limit))], LocalStore.row)
+            """, "%" + escaped + "%", limit, row: LocalStore.row)
     }
 
     /// What SYNC sends: the highest seq held per conversation.
     public func syncPositions() throws -> [SyncPosition] {
         try db.query("""
             SELECT c.id, coalesce((SELECT max(seq) FROM messages m WHERE m.conversation_id=c.id), 0) FROM conversations c
-            """) { SyncPosition(conversationID: $0.uint(0), lastSeq: $0.uint(1)) }
+            """) { SyncPosition(conversationID: $0.uint64(0), lastSeq: $0.uint64(1)) }
     }
 
     public func lastSeq(in conversationID: UInt64) throws -> UInt64 {
-        try db.query("SELECT coalesce(max(seq),0) FROM messages WHERE conversation_id=?", [.u(conversationID)]) { $0.uint(0) }.first ?? 0
+        try db.query("SELECT coalesce(max(seq),0) FROM messages WHERE conversation_id=?", conversationID) { $0.uint64(0) }.first ?? 0
     }
 
     // MARK: Markers and states
@@ -119,15 +116,13 @@ extension LocalStore {
         let newRead = max(old.read, read)
         let new = Marker(userID: userID, username: username, delivered: max(old.delivered, delivered, newRead), read: newRead)
         if new != old {
-            try db.run("INSERT OR REPLACE INTO markers VALUES(?,?,?,?,?)",
-                       [.u(conversationID), .u(userID), .text(username), .u(new.delivered), .u(new.read)])
+            try db.run("INSERT OR REPLACE INTO markers VALUES(?,?,?,?,?)", conversationID, userID, username, new.delivered, new.read)
         }
         return (old, new)
     }
 
     public func marker(_ conversationID: UInt64, userID: UInt64) throws -> Marker? {
-        try db.query("SELECT user_id, username, delivered_seq, read_seq FROM markers WHERE conversation_id=? AND user_id=?",
-                     [.u(conversationID), .u(userID)]) { Marker(userID: $0.uint(0), username: $0.text(1), delivered: $0.uint(2), read: $0.uint(3)) }.first
+        try db.query("SELECT user_id, username, delivered_seq, read_seq FROM markers WHERE conversation_id=? AND user_id=?", conversationID, userID) { Marker(userID: $0.uint64(0), username: $0.string(1), delivered: $0.uint64(2), read: $0.uint64(3)) }.first
     }
 
     /// The markers of every member but this user (0 for a member with none yet).
@@ -156,8 +151,7 @@ extension LocalStore {
     /// Messages from others above this user's read marker.
     public func unread(in conversationID: UInt64) throws -> Int {
         let read = try marker(conversationID, userID: userID)?.read ?? 0
-        return Int(try db.query("SELECT count(*) FROM messages WHERE conversation_id=? AND seq>? AND sender_id != ?",
-                                [.u(conversationID), .u(read), .u(userID)]) { $0.int(0) }.first ?? 0)
+        return Int(try db.query("SELECT count(*) FROM messages WHERE conversation_id=? AND seq>? AND sender_id != ?", conversationID, read, userID) { $0.int64(0) }.first ?? 0)
     }
 }
 
@@ -167,9 +161,9 @@ extension LocalStore {
         try db.query("""
             SELECT conversation_id, seq, client_id, sender_id, sender, text, server_time, sent_here FROM messages
             WHERE conversation_id=? AND sender_id=? AND seq>? AND seq<=? ORDER BY seq
-            """, [.u(conversationID), .u(userID), .u(after), .u(upTo)]) {
-            StoredMessage(conversationID: $0.uint(0), seq: $0.uint(1), clientID: Hex.encode($0.blob(2)), senderID: $0.uint(3),
-                          sender: $0.text(4), text: $0.text(5), serverTime: $0.uint(6), sentHere: $0.int(7) != 0)
+            """, conversationID, userID, after, upTo) {
+            StoredMessage(conversationID: $0.uint64(0), seq: $0.uint64(1), clientID: Hex.encode($0.blob(2)), senderID: $0.uint64(3),
+                          sender: $0.string(4), text: $0.string(5), serverTime: $0.uint64(6), sentHere: $0.int64(7) != 0)
         }
     }
 }

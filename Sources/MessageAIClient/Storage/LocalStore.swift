@@ -1,4 +1,5 @@
 import Foundation
+import MessageAISQLite
 import MessageAIProtocol
 
 /// A conversation as the local cache holds it.
@@ -23,13 +24,13 @@ public struct ConversationSummary: Equatable {
 /// SYNC the last seq held per conversation. (conversation_id, seq) identifies a message, so a
 /// message seen twice (a push and a sync) is stored once.
 public final class LocalStore {
-    let db: SQLiteDatabase
+    let db: Database
     /// The account's user id; direct conversations are named after the other member.
     public let userID: UInt64
     public static let schemaVersion = 1
 
     public init(path: String, userID: UInt64) throws {
-        db = try SQLiteDatabase(path: path)
+        db = try Database(path: path)
         self.userID = userID
         try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
         try db.execute("""
@@ -65,11 +66,10 @@ public final class LocalStore {
                 INSERT INTO conversations(id, kind, name, last_activity) VALUES(?,?,?,?)
                 ON CONFLICT(id) DO UPDATE SET kind=excluded.kind, name=excluded.name,
                     last_activity=max(last_activity, excluded.last_activity)
-                """, [.u(c.conversationID), .u(c.kind.rawValue), .text(c.name), .u(c.lastActivity)])
-            try db.run("DELETE FROM members WHERE conversation_id=?", [.u(c.conversationID)])
+                """, c.conversationID, c.kind.rawValue, c.name, c.lastActivity)
+            try db.run("DELETE FROM members WHERE conversation_id=?", c.conversationID)
             for m in c.members {
-                try db.run("INSERT OR REPLACE INTO members VALUES(?,?,?,?)",
-                           [.u(c.conversationID), .u(m.userID), .text(m.username), .text(m.displayName)])
+                try db.run("INSERT OR REPLACE INTO members VALUES(?,?,?,?)", c.conversationID, m.userID, m.username, m.displayName)
             }
             if let me = c.members.first(where: { $0.userID == userID }) {
                 try raiseMarker(c.conversationID, userID: me.userID, username: me.username,
@@ -79,12 +79,11 @@ public final class LocalStore {
     }
 
     public func conversation(_ id: UInt64) throws -> StoredConversation? {
-        let rows = try db.query("SELECT id, kind, name, last_activity FROM conversations WHERE id=?", [.u(id)]) { r in
-            (r.uint(0), r.uint(1), r.text(2), r.uint(3))
+        let rows = try db.query("SELECT id, kind, name, last_activity FROM conversations WHERE id=?", id) { r in
+            (r.uint64(0), r.uint64(1), r.string(2), r.uint64(3))
         }
         guard let (cid, kind, name, last) = rows.first else { return nil }
-        let members = try db.query("SELECT user_id, username, display_name FROM members WHERE conversation_id=? ORDER BY username",
-                                   [.u(cid)]) { UserInfo(userID: $0.uint(0), username: $0.text(1), displayName: $0.text(2)) }
+        let members = try db.query("SELECT user_id, username, display_name FROM members WHERE conversation_id=? ORDER BY username", cid) { UserInfo(userID: $0.uint64(0), username: $0.string(1), displayName: $0.string(2)) }
         let k = ConversationKind(rawValue: kind) ?? .group
         var shown = name
         if k == .direct {
@@ -94,15 +93,14 @@ public final class LocalStore {
     }
 
     public func conversationIDs() throws -> [UInt64] {
-        try db.query("SELECT id FROM conversations ORDER BY last_activity DESC, id DESC") { $0.uint(0) }
+        try db.query("SELECT id FROM conversations ORDER BY last_activity DESC, id DESC") { $0.uint64(0) }
     }
 
     /// Most recent activity first, as /list shows them.
     public func summaries() throws -> [ConversationSummary] {
         try conversationIDs().compactMap { id in
             guard let c = try conversation(id) else { return nil }
-            let last = try db.query("SELECT text FROM messages WHERE conversation_id=? ORDER BY seq DESC LIMIT 1",
-                                    [.u(id)]) { $0.text(0) }.first ?? ""
+            let last = try db.query("SELECT text FROM messages WHERE conversation_id=? ORDER BY seq DESC LIMIT 1", id) { $0.string(0) }.first ?? ""
             return ConversationSummary(conversation: c, unread: try unread(in: id), lastText: last)
         }
     }
@@ -120,8 +118,8 @@ public final class LocalStore {
 
     /// Usernames and conversation names the user has seen, for tab completion.
     public func knownNames() throws -> [String] {
-        let users = try db.query("SELECT DISTINCT username FROM members WHERE user_id != ?", [.u(userID)]) { $0.text(0) }
-        let groups = try db.query("SELECT name FROM conversations WHERE kind=2") { $0.text(0) }
+        let users = try db.query("SELECT DISTINCT username FROM members WHERE user_id != ?", userID) { $0.string(0) }
+        let groups = try db.query("SELECT name FROM conversations WHERE kind=2") { $0.string(0) }
         return Array(Set(users + groups)).sorted()
     }
 }

@@ -1,3 +1,4 @@
+import MessageAISQLite
 import MessageAIProtocol
 
 // Users and sessions.

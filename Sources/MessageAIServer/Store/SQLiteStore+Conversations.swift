@@ -1,4 +1,4 @@
-import CSQLite
+import MessageAISQLite
 import MessageAIProtocol
 
 // Direct conversations, groups and membership.

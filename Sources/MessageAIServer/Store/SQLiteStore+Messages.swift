@@ -1,3 +1,4 @@
+import MessageAISQLite
 import MessageAIProtocol
 
 // Appending (group commit), history and markers.

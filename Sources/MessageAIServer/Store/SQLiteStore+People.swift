@@ -1,3 +1,4 @@
+import MessageAISQLite
 import MessageAIProtocol
 
 // User search, contacts, and who may see whom.

@@ -1,3 +1,4 @@
+import MessageAISQLite
 import Foundation
 import MessageAIProtocol
 

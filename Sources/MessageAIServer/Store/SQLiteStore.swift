@@ -1,4 +1,4 @@
-import CSQLite
+import MessageAISQLite
 import Foundation
 import MessageAIProtocol
 
@@ -24,7 +24,7 @@ public final class SQLiteStore: Store {
     }
 
     public init(path: String, synchronous: Synchronous) throws {
-        db = try Database(path: path)
+        db = try Database(path: path, translate: StoreError.init(sqlite:))
         sqlite3_busy_timeout(db.handle, 5_000)
         // journal_mode answers with the mode in effect; ":memory:" stays "memory", which is fine.
         let mode = try db.queryOne("PRAGMA journal_mode = WAL") { $0.string(0) } ?? ""

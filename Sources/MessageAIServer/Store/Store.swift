@@ -1,3 +1,4 @@
+import MessageAISQLite
 import MessageAIProtocol
 
 // The server's storage seam. One SQLite implementation (`SQLiteStore`); tests run the same
@@ -167,4 +168,12 @@ public protocol Store: AnyObject {
     func message(conversationID: UInt64, seq: UInt64) throws -> ChatMessage?
     /// Closes the database cleanly (shutdown); the store cannot be used afterwards. Idempotent.
     func close()
+}
+
+extension StoreError {
+    /// How the SQLite wrapper's errors surface from the store: a full disk is its own case,
+    /// because the server answers it with storage_full (retry later) rather than a fault.
+    init(sqlite e: SQLiteError) {
+        self = e.isDiskFull ? .diskFull : .sqlite(code: e.code, message: e.description)
+    }
 }

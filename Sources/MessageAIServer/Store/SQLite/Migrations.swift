@@ -1,3 +1,4 @@
+import MessageAISQLite
 /// A named schema change. Migrations are append-only: once released, a migration's name and
 /// SQL never change; a new change is a new entry at the end of `Migrations.all`.
 struct Migration {
