@@ -70,10 +70,14 @@ def test_framing_errors(live):
     still_serving("truncated frames")
 
 
+KNOWN_TYPES = [0x0001, 0x0003, 0x0101, 0x0102, 0x0103, 0x0106, 0x0109, 0x0201, 0x0203, 0x0207,
+               0x0301, 0x0303, 0x0304, 0x0307, 0x0401, 0x0404, 0x0406, 0x0408, 0x040B, 0x040D, 0x0502]
+
+
 def test_random_bytes(live):
     server, still_serving = live
     rng = random.Random(int(os.environ.get("BAD_INPUT_SEED", "21")))
-    for i in range(60):
+    for i in range(60):  # raw noise: mostly absurd lengths
         c = raw(server)
         prefix = wire.hello() if i % 2 else b""
         try:
@@ -82,6 +86,20 @@ def test_random_bytes(live):
             pass  # the server may close as soon as it sees garbage
         c.close()
     still_serving("random bytes")
+    # Well-framed noise: a real header with a known type and random payload bytes, which goes
+    # past the framing into every payload decoder, before and after login.
+    for i in range(6):
+        c = wire.login_raw(server.host, server.port, f"fuzz{i}") if i % 2 else raw(server)
+        if i % 2 == 0:
+            c.send_bytes(wire.hello())
+        try:
+            for n in range(150):
+                payload = bytes(rng.getrandbits(8) for _ in range(rng.randint(0, 200)))
+                c.send_bytes(wire.frame(rng.choice(KNOWN_TYPES), n + 10, payload, flags=rng.choice([0, 0, 0, 2])))
+        except OSError:
+            pass  # closed on a framing error (reserved flag bits): fine
+        c.close()
+    still_serving("well-framed random payloads")
 
 
 def test_valid_frames_with_garbage_fields(live):
