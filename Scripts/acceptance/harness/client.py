@@ -17,6 +17,8 @@ RESULT_TYPES = {
     "/whoami": "whoami",
 }
 PASSWORD = "correct-horse-42"
+# The client accepts /history N up to 500 (CONTRACT.md names no bound); larger runs stay below it.
+HISTORY_MAX = 500
 SERVER_ERROR_CODES = {"username_taken", "email_taken", "invalid_username", "invalid_email",
                       "weak_password", "throttled", "invalid_credentials"}
 
@@ -130,7 +132,8 @@ class Client:
 
         def answers(e):
             if e.get("type") == "error":
-                return _command_word(e.get("command")) == word or not e.get("command")
+                # Errors without a command are asynchronous (sync, a refused send), not answers.
+                return bool(e.get("command")) and _command_word(e.get("command")) == word
             if e.get("type") != want:
                 return False
             return want != "ok" or _command_word(e.get("command")) == word
@@ -171,8 +174,10 @@ class Client:
             self.wait_online(timeout)
             return self.cmd(line, timeout)
 
-    def history(self, n=1000, timeout=15):
-        return self.cmd(f"/history {n}", timeout)["messages"]
+    def history(self, n=HISTORY_MAX, timeout=15):
+        """The last n messages of the current conversation, oldest first (and, with seq 0 and
+        state "sending", what is still in the outbox)."""
+        return self.cmd(f"/history {min(n, HISTORY_MAX)}", timeout)["messages"]
 
     def conversations(self, timeout=15):
         return self.cmd("/list", timeout)["conversations"]
