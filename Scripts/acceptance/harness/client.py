@@ -14,7 +14,7 @@ from .waiting import EventLog, Timeout
 RESULT_TYPES = {
     "/list": "conversations", "/history": "history", "/find": "search", "/queue": "queue",
     "/info": "info", "/search": "users", "/contacts": "contacts", "/profile": "profile",
-    "/whoami": "whoami",
+    "/whoami": "whoami", "/group members": "members", "/help": "help",
 }
 PASSWORD = "correct-horse-42"
 # The client accepts /history N up to 500 (CONTRACT.md names no bound); larger runs stay below it.
@@ -126,7 +126,8 @@ class Client:
         expect_error). Commands run one after another, so the first matching event after
         the write is this command's answer."""
         word = _command_word(line)
-        want = RESULT_TYPES.get(word, "ok")
+        words = line.split()
+        want = RESULT_TYPES.get(" ".join(words[:2]).lower(), RESULT_TYPES.get(word, "ok"))
         since = len(self.events)
         self.write(line)
 
