@@ -27,7 +27,9 @@ public final class ChatServer {
     var peers: [UInt64: Peer] = [:]
     /// Logged-in connections by user id: a user is online while this holds any.
     var online: [UInt64: [UInt64: Peer]] = [:]
+    /// Failed logins per account name, and per client address (more lenient: addresses are shared).
     var loginThrottle: LoginThrottle
+    var addressThrottle: LoginThrottle
     var rateLimiter: RateLimiter
     var pendingSends: [PendingSend] = []
     var commitScheduled = false
@@ -38,6 +40,7 @@ public final class ChatServer {
         self.store = store
         self.logger = logger
         self.loginThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute)
+        self.addressThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute * 4)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
     }
 

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Runs input lines one after another (a command that waits, like /wait or a server request,
+/// holds the next line back), and at end of input waits for the outbox to drain and exits.
+/// The exit status is 0 only when every line succeeded and nothing is left queued.
+public final class CommandRunner {
+    public let client: Client
+    private var pending: [String] = []
+    private var busy = false
+    private var ending = false
+    public private(set) var failures = 0
+    /// Called with the exit status once input has ended and the outbox drained (or timed out).
+    public var onExit: (Int32) -> Void = { exit($0) }
+    /// Called when a line finished (the REPL redraws its prompt).
+    public var onIdle: () -> Void = {}
+
+    public init(client: Client) { self.client = client }
+
+    public var isBusy: Bool { busy }
+
+    public func submit(_ line: String) {
+        guard !ending else { return }
+        pending.append(line)
+        pump()
+    }
+
+    public func endOfInput() {
+        client.inputEnded = true
+        pump()
+    }
+
+    private func pump() {
+        guard !busy else { return }
+        guard !pending.isEmpty else {
+            if client.inputEnded && !ending { ending = true; drainAndExit() }
+            return
+        }
+        let line = pending.removeFirst()
+        busy = true
+        execute(line) { [weak self] in
+            // Next line on a fresh turn of the queue, never recursively.
+            DispatchQueue.main.async {
+                self?.busy = false
+                self?.onIdle()
+                self?.pump()
+            }
+        }
+    }
+
+    /// Runs one line; `done` after it finished (successfully or not).
+    func execute(_ line: String, done: @escaping () -> Void) {
+        switch InputLine.parse(line) {
+        case .empty:
+            done()
+        case .message(let text):
+            if case .failure(let e) = client.queueMessage(text) { report("send", e) }
+            done()
+        case .command(let name, let args):
+            guard let spec = CommandTable.spec(name) else {
+                report(name, ClientError("unknown_command", "unknown command \(name); /help lists the commands"))
+                done(); return
+            }
+            guard args.count >= spec.minArgs && args.count <= spec.maxArgs else {
+                report(name, .usage(spec.usage)); done(); return
+            }
+            guard !spec.needsLogin || client.session != nil else { report(name, .notLoggedIn); done(); return }
+            if name == "/quit" {
+                pending.removeAll()
+                client.inputEnded = true
+            }
+            let run = { [self] in
+                let inv = Invocation(client: client, name: name, args: args) { [weak self] error in
+                    if let error { self?.report(name, error) }
+                    done()
+                }
+                spec.run(inv)
+            }
+            if spec.needsServer {
+                client.whenReady(needsSession: spec.needsLogin) { [weak self] error in
+                    if let error { self?.report(name, error); done() } else { run() }
+                }
+            } else {
+                run()
+            }
+        }
+    }
+
+    private func report(_ command: String, _ error: ClientError) {
+        failures += 1
+        client.output.error(command: command, error)
+    }
+
+    /// End of input: wait up to --drain-timeout for the outbox to empty, then exit.
+    private func drainAndExit() {
+        let timeout = client.config.drainTimeout
+        ScriptCommands.poll(timeout, { [client] in client.outbox?.isEmpty ?? true }) { [self] _ in
+            let left = client.outbox?.entries.count ?? 0
+            if left > 0 {
+                client.output.write("\(left) message(s) still queued in the outbox; they are sent on the next start\n", .err)
+                if client.output.json {
+                    client.output.emit("error", ["command": "", "code": "queued", "message": "\(left) message(s) still queued"], plain: nil)
+                }
+            }
+            let ok = failures == 0 && left == 0 && client.failedMessages == 0
+            client.shutdown()
+            onExit(ok ? 0 : 1)
+        }
+    }
+}

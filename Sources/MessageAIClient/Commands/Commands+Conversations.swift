@@ -1,0 +1,116 @@
+import Foundation
+import MessageAIProtocol
+
+/// /dm, /group ..., /list, /open
+enum ConversationCommands {
+    static let specs: [CommandSpec] = [
+        CommandSpec("/dm", "/dm USER", "open the direct conversation with USER (it becomes the current one)",
+                    args: 1...1, run: dm),
+        CommandSpec("/group create", "/group create NAME USER USER...", "create a group with at least two others",
+                    server: true, args: 3...Int.max, run: groupCreate),
+        CommandSpec("/group add", "/group add USER...", "add members to the current group", server: true, args: 1...Int.max, run: groupAdd),
+        CommandSpec("/group rename", "/group rename NAME...", "rename the current group", server: true, args: 1...Int.max, run: groupRename),
+        CommandSpec("/group leave", "/group leave", "leave the current group", server: true, run: groupLeave),
+        CommandSpec("/group members", "/group members", "list the members of the current conversation", run: groupMembers),
+        CommandSpec("/list", "/list", "conversations with unread counts, most recent first (works offline)", run: list),
+        CommandSpec("/open", "/open NAME-OR-USER-OR-ID", "make a conversation the current one and mark it read",
+                    args: 1...1, run: open),
+    ]
+
+    /// Stores the conversation the server returned, makes it current, reports it.
+    static func opened(_ inv: Invocation, _ c: Conversation) {
+        let client = inv.client
+        try? client.store?.upsert(c)
+        client.open(c.conversationID) {
+            let name = client.conversationName(c.conversationID, fallback: c.name)
+            inv.succeed("ok", ["conversation_id": c.conversationID, "conversation": name,
+                               "members": c.members.map(\.username)], plain: "now in [\(name)]")
+        }
+    }
+
+    static func dm(_ inv: Invocation) {
+        let client = inv.client
+        let user = inv.args[0]
+        // Offline, a known direct conversation still opens (messages queue in the outbox).
+        if !client.authenticated, let local = try? client.store?.findConversation(user), local.kind == .direct {
+            client.open(local.id) { inv.succeed("ok", ["conversation_id": local.id, "conversation": local.name], plain: "now in [\(local.name)]") }
+            return
+        }
+        client.call(DMOpen(username: user), for: inv, expect: Conversation.self) { opened(inv, $0) }
+    }
+
+    static func groupCreate(_ inv: Invocation) {
+        let msg = GroupCreate(name: inv.args[0], usernames: Array(inv.args.dropFirst()))
+        inv.client.call(msg, for: inv, expect: Conversation.self) { opened(inv, $0) }
+    }
+
+    private static func currentGroup(_ inv: Invocation) -> StoredConversation? {
+        guard let cid = inv.client.currentConversation, let c = try? inv.client.store?.conversation(cid) else {
+            inv.fail("no_conversation", "no conversation is open: use /open NAME first")
+            return nil
+        }
+        guard c.kind == .group else { inv.fail("invalid_argument", "[\(c.name)] is a direct conversation, not a group"); return nil }
+        return c
+    }
+
+    static func groupAdd(_ inv: Invocation) {
+        guard let g = currentGroup(inv) else { return }
+        inv.client.call(GroupAdd(conversationID: g.id, usernames: inv.args), for: inv, expect: Conversation.self) { c in
+            try? inv.client.store?.upsert(c)
+            inv.succeed("ok", ["conversation_id": c.conversationID, "members": c.members.map(\.username)],
+                        plain: "members of [\(c.name)]: \(c.members.map(\.username).joined(separator: ", "))")
+        }
+    }
+
+    static func groupRename(_ inv: Invocation) {
+        guard let g = currentGroup(inv) else { return }
+        inv.client.call(GroupRename(conversationID: g.id, name: inv.rest(from: 0)), for: inv, expect: Conversation.self) { c in
+            try? inv.client.store?.upsert(c)
+            inv.client.onChange()
+            inv.succeed("ok", ["conversation_id": c.conversationID, "conversation": c.name], plain: "renamed to [\(c.name)]")
+        }
+    }
+
+    static func groupLeave(_ inv: Invocation) {
+        guard let g = currentGroup(inv) else { return }
+        inv.client.call(GroupLeave(conversationID: g.id), for: inv, expect: OK.self) { _ in
+            inv.client.currentConversation = nil
+            inv.client.onChange()
+            inv.succeed("ok", ["conversation_id": g.id], plain: "left [\(g.name)]")
+        }
+    }
+
+    static func groupMembers(_ inv: Invocation) {
+        guard let cid = inv.client.currentConversation, let c = try? inv.client.store?.conversation(cid) else {
+            inv.fail("no_conversation", "no conversation is open: use /open NAME first")
+            return
+        }
+        inv.succeed("members", ["conversation_id": cid, "members": c.members.map { ["username": $0.username, "display_name": $0.displayName] }],
+                    plain: "[\(c.name)] \(c.members.map(\.username).joined(separator: ", "))")
+    }
+
+    static func list(_ inv: Invocation) {
+        guard let store = inv.client.store, let all = try? store.summaries() else { inv.fail(.notLoggedIn); return }
+        let rows: [[String: Any]] = all.map {
+            ["conversation_id": $0.conversation.id, "name": $0.conversation.name, "unread": $0.unread,
+             "last_activity": $0.conversation.lastActivity, "last_text": $0.lastText,
+             "kind": $0.conversation.kind == .group ? "group" : "direct"]
+        }
+        let lines = all.map { s -> String in
+            let mark = s.conversation.id == inv.client.currentConversation ? "*" : " "
+            let unread = s.unread > 0 ? " (\(s.unread) unread)" : ""
+            return "\(mark) [\(s.conversation.name)]\(unread) \(s.lastText.prefix(50))"
+        }
+        inv.succeed("conversations", ["conversations": rows], plain: lines.isEmpty ? "no conversations yet: /dm USER" : lines.joined(separator: "\n"))
+    }
+
+    static func open(_ inv: Invocation) {
+        let key = inv.args[0]
+        if let c = try? inv.client.store?.findConversation(key) {
+            inv.client.open(c.id) { inv.succeed("ok", ["conversation_id": c.id, "conversation": c.name], plain: "now in [\(c.name)]") }
+            return
+        }
+        guard UInt64(key) == nil else { inv.fail("not_found", "no conversation \(key)"); return }
+        inv.client.call(DMOpen(username: key), for: inv, expect: Conversation.self) { opened(inv, $0) }
+    }
+}

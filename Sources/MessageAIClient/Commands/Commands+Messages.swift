@@ -1,0 +1,123 @@
+import Foundation
+import MessageAIProtocol
+
+/// /history, /find, /info, /queue, /retry
+enum MessageCommands {
+    static let specs: [CommandSpec] = [
+        CommandSpec("/history", "/history [N]", "the last N messages of the current conversation (default 20; works offline)",
+                    args: 0...1, run: history),
+        CommandSpec("/find", "/find QUERY...", "search messages in the local cache (works offline)", args: 1...Int.max, run: find),
+        CommandSpec("/info", "/info [SEQ]", "a message's state and who has it (default: your last message here)",
+                    args: 0...1, run: info),
+        CommandSpec("/queue", "/queue", "messages waiting in the outbox", run: queue),
+        CommandSpec("/retry", "/retry", "reconnect now and send queued messages", run: retry),
+    ]
+
+    static func currentConversation(_ inv: Invocation) -> UInt64? {
+        guard let cid = inv.client.currentConversation else {
+            inv.fail("no_conversation", "no conversation is open: use /dm USER or /open NAME")
+            return nil
+        }
+        return cid
+    }
+
+    static func history(_ inv: Invocation) {
+        guard let cid = currentConversation(inv) else { return }
+        var limit = 20
+        if let a = inv.args.first {
+            guard let n = Int(a), n > 0, n <= 500 else { inv.fail(.usage("/history [N] with N from 1 to 500")); return }
+            limit = n
+        }
+        let client = inv.client
+        // Online: fetch the page so the cache holds it; offline: the cache alone.
+        guard client.authenticated else { showHistory(inv, cid, limit); return }
+        client.link.request(HistoryRequest(conversationID: cid, limit: UInt64(limit))) { result in
+            if case .success(let f) = result, f.type == .historyPage, let page = try? f.decode(HistoryPage.self) {
+                let ids = Set(client.outbox?.entries.map(\.clientID) ?? [])
+                _ = try? client.store?.insert(page.messages, sentHere: ids)
+            }
+            showHistory(inv, cid, limit)
+            return true
+        }
+    }
+
+    private static func showHistory(_ inv: Invocation, _ cid: UInt64, _ limit: Int) {
+        let client = inv.client
+        guard let store = client.store, let messages = try? store.messages(in: cid, limit: limit) else { inv.fail(.notLoggedIn); return }
+        let name = client.conversationName(cid, fallback: "")
+        var rows: [[String: Any]] = []
+        var lines: [String] = []
+        var lastDay = ""
+        for m in messages {
+            let state = m.senderID == store.userID ? ((try? store.state(of: m.seq, in: cid)) ?? .sent).rawValue : ""
+            var row = client.messageFields(m, conversation: name)
+            row["state"] = state.isEmpty ? "received" : state
+            rows.append(row)
+            let day = Output.day(m.serverTime)
+            if day != lastDay { lines.append("--- \(day) ---"); lastDay = day }
+            lines.append(client.messageLine(m, conversation: name) + (state.isEmpty ? "" : " (\(state))"))
+        }
+        for e in client.outbox?.entries(in: cid) ?? [] {
+            rows.append(["seq": 0, "sender": client.session?.username ?? "", "text": e.text, "server_time": e.created,
+                         "client_id": e.clientID, "state": "sending", "conversation_id": cid, "conversation": name])
+            lines.append("[\(name)] \(Output.clock(e.created)) \(client.session?.username ?? ""): \(e.text) (sending)")
+        }
+        client.markRead(cid) { _ in
+            inv.succeed("history", ["conversation_id": cid, "conversation": name, "messages": rows],
+                        plain: lines.isEmpty ? "no messages in [\(name)] yet" : lines.joined(separator: "\n"))
+        }
+    }
+
+    static func find(_ inv: Invocation) {
+        let client = inv.client
+        guard let store = client.store, let found = try? store.search(inv.rest(from: 0)) else { inv.fail(.notLoggedIn); return }
+        let rows = found.map { client.messageFields($0, conversation: client.conversationName($0.conversationID, fallback: "")) }
+        let lines = found.map { client.messageLine($0, conversation: client.conversationName($0.conversationID, fallback: "")) }
+        inv.succeed("search", ["query": inv.rest(from: 0), "messages": rows],
+                    plain: lines.isEmpty ? "no messages match" : lines.joined(separator: "\n"))
+    }
+
+    static func info(_ inv: Invocation) {
+        guard let cid = currentConversation(inv), let store = inv.client.store else { return }
+        var seq: UInt64
+        if let a = inv.args.first {
+            guard let n = UInt64(a), n > 0 else { inv.fail(.usage("/info [SEQ]")); return }
+            seq = n
+        } else {
+            let mine = (try? store.messages(sentHereIn: cid))?.last?.seq
+            seq = mine ?? ((try? store.lastSeq(in: cid)) ?? 0)
+        }
+        guard seq > 0, let m = try? store.message(in: cid, seq: seq) else { inv.fail("not_found", "no message \(seq) here"); return }
+        let state = m.senderID == store.userID ? ((try? store.state(of: seq, in: cid)) ?? .sent).rawValue : "received"
+        let report = { (recipients: Int, delivered: [String], read: [String]) in
+            inv.succeed("info", ["conversation_id": cid, "seq": seq, "state": state, "sender": m.sender, "text": m.text,
+                                 "recipient_count": recipients, "delivered_to": delivered, "read_by": read],
+                        plain: "message \(seq) from \(m.sender): \(state); read by \(read.count) of \(recipients)"
+                            + (read.isEmpty ? "" : " (\(read.joined(separator: ", ")))")
+                            + "; delivered to \(delivered.count) of \(recipients)")
+        }
+        guard inv.client.authenticated else {
+            // Offline: what the cached markers say.
+            let others = ((try? store.otherMarkers(cid)) ?? []).filter { $0.userID != m.senderID }
+            report(others.count, others.filter { $0.delivered >= seq }.map(\.username), others.filter { $0.read >= seq }.map(\.username))
+            return
+        }
+        inv.client.call(ReadersRequest(conversationID: cid, seq: seq), for: inv, expect: ReadersResult.self) { r in
+            report(Int(r.recipientCount), r.deliveredTo.map(\.username), r.readBy.map(\.username))
+        }
+    }
+
+    static func queue(_ inv: Invocation) {
+        let client = inv.client
+        let entries = client.outbox?.entries ?? []
+        let rows: [[String: Any]] = entries.map { ["client_id": $0.clientID, "conversation_id": $0.conversationID, "text": $0.text, "created": $0.created] }
+        let lines = entries.map { "[\(client.conversationName($0.conversationID, fallback: ""))] \($0.text) (sending)" }
+        inv.succeed("queue", ["messages": rows], plain: lines.isEmpty ? "the outbox is empty" : lines.joined(separator: "\n"))
+    }
+
+    static func retry(_ inv: Invocation) {
+        inv.client.retryNow()
+        let n = inv.client.outbox?.entries.count ?? 0
+        inv.succeed("ok", ["queued": n], plain: "retrying now; \(n) message(s) queued")
+    }
+}

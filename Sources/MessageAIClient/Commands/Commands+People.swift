@@ -1,0 +1,39 @@
+import Foundation
+import MessageAIProtocol
+
+/// /search, /add, /remove, /contacts
+enum PeopleCommands {
+    static let specs: [CommandSpec] = [
+        CommandSpec("/search", "/search PREFIX", "find users whose name starts with PREFIX", server: true, args: 1...1, run: search),
+        CommandSpec("/add", "/add USER", "add a contact", server: true, args: 1...1, run: add),
+        CommandSpec("/remove", "/remove USER", "remove a contact", server: true, args: 1...1, run: remove),
+        CommandSpec("/contacts", "/contacts", "list contacts with presence", server: true, run: contacts),
+    ]
+
+    static func search(_ inv: Invocation) {
+        inv.client.call(UserSearch(prefix: inv.args[0]), for: inv, expect: Users.self) { u in
+            let lines = u.users.map { $0.displayName.isEmpty ? $0.username : "\($0.username) (\($0.displayName))" }
+            inv.succeed("users", ["users": u.users.map { ["username": $0.username, "display_name": $0.displayName] }],
+                        plain: lines.isEmpty ? "no users found" : lines.joined(separator: "\n"))
+        }
+    }
+
+    static func add(_ inv: Invocation) {
+        inv.client.call(ContactAdd(username: inv.args[0]), for: inv, expect: Profile.self) { p in
+            inv.succeed("ok", AccountCommands.profileFields(p), plain: "added \(p.user.username) to your contacts")
+        }
+    }
+
+    static func remove(_ inv: Invocation) {
+        inv.client.call(ContactRemove(username: inv.args[0]), for: inv, expect: OK.self) { _ in
+            inv.succeed("ok", ["username": inv.args[0]], plain: "removed \(inv.args[0]) from your contacts")
+        }
+    }
+
+    static func contacts(_ inv: Invocation) {
+        inv.client.call(ContactsList(), for: inv, expect: Contacts.self) { c in
+            inv.succeed("contacts", ["contacts": c.contacts.map(AccountCommands.profileFields)],
+                        plain: c.contacts.isEmpty ? "no contacts yet: /add USER" : c.contacts.map(AccountCommands.profileLine).joined(separator: "\n"))
+        }
+    }
+}

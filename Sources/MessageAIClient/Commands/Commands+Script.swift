@@ -1,0 +1,100 @@
+import Foundation
+
+/// /wait, /wait-messages, /follow (for scripts), /help, /quit
+enum ScriptCommands {
+    static let specs: [CommandSpec] = [
+        CommandSpec("/wait", "/wait sent|delivered|read [SECONDS]",
+                    "wait until every message this client sent in the current conversation is at least in that state (default 10 s)",
+                    args: 1...2, run: wait),
+        CommandSpec("/wait-messages", "/wait-messages N [SECONDS]",
+                    "wait until the current conversation holds at least N messages locally (default 10 s)",
+                    args: 1...2, run: waitMessages),
+        CommandSpec("/follow", "/follow [SECONDS]",
+                    "print incoming events for SECONDS, or without SECONDS until the end of input",
+                    login: false, args: 0...1, run: follow),
+        CommandSpec("/help", "/help [COMMAND]", "list commands, or show one command's usage", login: false, args: 0...2, run: help),
+        CommandSpec("/quit", "/quit", "leave (waits for the outbox like end of input)", login: false, run: { $0.succeed(plain: nil) }),
+    ]
+
+    private static func seconds(_ inv: Invocation, at i: Int) -> Double? {
+        guard i < inv.args.count else { return 10 }
+        guard let s = Double(inv.args[i]), s >= 0, s <= 86_400 else {
+            inv.fail(.usage(inv.client.commandUsage(inv.name) + " (SECONDS from 0 to 86400)"))
+            return nil
+        }
+        return s
+    }
+
+    /// Polls `condition` on the main queue every 50 ms until it holds or the time is up.
+    static func poll(_ timeout: Double, _ condition: @escaping () -> Bool, _ done: @escaping (Bool) -> Void) {
+        let deadline = DispatchTime.now() + timeout
+        func check() {
+            if condition() { done(true); return }
+            if DispatchTime.now() >= deadline { done(false); return }
+            DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { check() }
+        }
+        check()
+    }
+
+    static func wait(_ inv: Invocation) {
+        let order: [MessageState] = [.sent, .delivered, .read]
+        guard let target = MessageState(rawValue: inv.args[0].lowercased()), let rank = order.firstIndex(of: target) else {
+            inv.fail(.usage("/wait sent|delivered|read [SECONDS]")); return
+        }
+        guard let timeout = seconds(inv, at: 1), let cid = MessageCommands.currentConversation(inv) else { return }
+        let client = inv.client
+        var behind = 0
+        let reached = { () -> Bool in
+            guard let store = client.store, let outbox = client.outbox else { return false }
+            let mine = (try? store.messages(sentHereIn: cid)) ?? []
+            behind = outbox.entries(in: cid).count + mine.filter {
+                let s = (try? store.state(of: $0.seq, in: cid)) ?? .sent
+                return (order.firstIndex(of: s) ?? 0) < rank
+            }.count
+            return behind == 0
+        }
+        poll(timeout, reached) { ok in
+            if ok { inv.succeed("ok", ["state": target.rawValue], plain: "all messages \(target.rawValue)") }
+            else { inv.fail("timeout", "\(behind) message(s) not yet \(target.rawValue) after \(inv.args.count > 1 ? inv.args[1] : "10") s") }
+        }
+    }
+
+    static func waitMessages(_ inv: Invocation) {
+        guard let n = Int(inv.args[0]), n >= 0 else { inv.fail(.usage("/wait-messages N [SECONDS]")); return }
+        guard let timeout = seconds(inv, at: 1), let cid = MessageCommands.currentConversation(inv) else { return }
+        let client = inv.client
+        var have = 0
+        poll(timeout, { have = (try? client.store?.count(in: cid)) ?? 0; return have >= n }) { ok in
+            if ok { inv.succeed("ok", ["count": have], plain: "\(have) message(s) here") }
+            else { inv.fail("timeout", "only \(have) of \(n) message(s) after \(inv.args.count > 1 ? inv.args[1] : "10") s") }
+        }
+    }
+
+    static func follow(_ inv: Invocation) {
+        let client = inv.client
+        if inv.args.isEmpty {
+            poll(365 * 86_400, { client.inputEnded }) { _ in inv.succeed(plain: nil) }
+            return
+        }
+        guard let timeout = seconds(inv, at: 0) else { return }
+        poll(timeout, { false }) { _ in inv.succeed(plain: nil) }
+    }
+
+    static func help(_ inv: Invocation) {
+        let table = CommandTable.all
+        if !inv.args.isEmpty {
+            var key = inv.args.joined(separator: " ").lowercased()
+            if !key.hasPrefix("/") { key = "/" + key }
+            let matches = table.filter { $0.name == key || $0.name.hasPrefix(key + " ") }
+            guard !matches.isEmpty else { inv.fail("unknown_command", "no command \(key); /help lists them"); return }
+            inv.succeed("help", ["commands": matches.map { ["name": $0.name, "usage": $0.usage, "help": $0.help] }],
+                        plain: matches.map { "\($0.usage)\n    \($0.help)" }.joined(separator: "\n"))
+            return
+        }
+        let width = table.map(\.usage.count).max() ?? 0
+        let lines = ["Type text to send it to the current conversation; commands start with /."]
+            + table.map { $0.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.help }
+        inv.succeed("help", ["commands": table.map { ["name": $0.name, "usage": $0.usage, "help": $0.help] }],
+                    plain: lines.joined(separator: "\n"))
+    }
+}

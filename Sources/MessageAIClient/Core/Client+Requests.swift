@@ -1,0 +1,67 @@
+import Foundation
+import MessageAIProtocol
+
+/// Requests made on behalf of commands: wait briefly for a connection in progress, send,
+/// turn ERROR answers into `ClientError`s.
+extension Client {
+    /// Calls `then` once the link is online (and logged in when `needsSession`), or with the
+    /// reason it is not after `config.connectWait` seconds.
+    func whenReady(needsSession: Bool, _ then: @escaping (ClientError?) -> Void) {
+        if needsSession && session == nil { then(.notLoggedIn); return }
+        link.connectNow()
+        let deadline = DispatchTime.now() + config.connectWait
+        func check() {
+            if link.state == .online && (!needsSession || authenticated) { then(nil); return }
+            if needsSession && session == nil { then(.notLoggedIn); return }
+            if DispatchTime.now() >= deadline {
+                let why = link.lastError.isEmpty ? "" : " (\(link.lastError))"
+                then(ClientError("offline", "not connected to the server\(why); try again when it is reachable"))
+                return
+            }
+            DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { check() }
+        }
+        check()
+    }
+
+    /// Sends `message` when ready; the answer frame, or the failure (server ERROR included).
+    func call<M: WireMessage>(_ message: M, needsSession: Bool = true, _ done: @escaping (Result<Frame, ClientError>) -> Void) {
+        whenReady(needsSession: needsSession) { [weak self] error in
+            guard let self else { return }
+            if let error { done(.failure(error)); return }
+            self.link.request(message) { result in
+                switch result {
+                case .success(let f) where f.type == .error:
+                    let e = (try? f.decode(ErrorFrame.self)).map(ClientError.init) ?? ClientError("error", "the server refused the request")
+                    done(.failure(e))
+                default:
+                    done(result)
+                }
+                return true
+            }
+        }
+    }
+
+    /// `call`, then decodes the answer as `T` (failing the invocation otherwise).
+    func call<M: WireMessage, T: WireMessage>(_ message: M, for inv: Invocation, needsSession: Bool = true,
+                                             expect: T.Type, _ done: @escaping (T) -> Void) {
+        call(message, needsSession: needsSession) { result in
+            switch result {
+            case .failure(let e):
+                inv.fail(e)
+            case .success(let f):
+                guard f.type == T.frameType, let value = try? f.decode(T.self) else {
+                    inv.fail("bad_answer", "unexpected answer \(f.type) from the server")
+                    return
+                }
+                done(value)
+            }
+        }
+    }
+
+    /// Makes `cid` the current conversation and marks it read (confirmed by the server when online).
+    func open(_ cid: UInt64, _ done: @escaping () -> Void) {
+        currentConversation = cid
+        onChange()
+        markRead(cid) { _ in done() }
+    }
+}

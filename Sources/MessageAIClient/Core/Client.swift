@@ -1,0 +1,161 @@
+import Foundation
+import MessageAIProtocol
+
+/// The client's state and its life cycle: the saved login, the open account (local store and
+/// outbox), the link to the server and the current conversation. On every (re)connect:
+/// RESUME with the saved token, then SYNC, then drain the outbox, then live pushes.
+/// Everything runs on the main queue.
+public final class Client {
+    public let config: ClientConfiguration
+    public let output: Output
+    let link: ServerLink
+    let notifier: Notifier
+
+    public internal(set) var session: SavedSession?
+    public internal(set) var store: LocalStore?
+    public internal(set) var outbox: Outbox?
+    /// RESUME/LOGIN succeeded on the current connection.
+    public internal(set) var authenticated = false
+    /// SYNC_DONE arrived on the current connection: the outbox may drain.
+    public internal(set) var synced = false
+    public internal(set) var currentConversation: UInt64?
+    /// Messages that failed for good (too long, not a member): the exit status is non-zero.
+    public internal(set) var failedMessages = 0
+
+    var sendingNow: String?
+    var rateLimitedUntil: DispatchTime?
+    var rateLimitAnnounced = false
+    var retryScheduled = false
+    var offlineAnnounced = false
+    /// Who is typing where, until when.
+    var typing: [UInt64: [String: DispatchTime]] = [:]
+    /// Set by the runner at end of input (/follow without SECONDS stops then).
+    public internal(set) var inputEnded = false
+    /// Asks for a password without echo (the REPL sets it; scripts must pass passwords).
+    public var passwordPrompt: ((String) -> String?)?
+    /// Called when what the prompt shows may have changed.
+    public var onChange: () -> Void = {}
+
+    public init(config: ClientConfiguration, output: Output) {
+        self.config = config
+        self.output = output
+        link = ServerLink(settings: .init(host: config.host, port: config.port,
+                                          backoffBase: config.backoffBase, backoffCap: config.backoffCap))
+        notifier = Notifier(command: config.notifyCommand, bell: config.bell)
+    }
+
+    public func start() throws {
+        try AtomicFile.makeDirectory(config.dataDir)
+        if let saved = SavedSession.load(dataDir: config.dataDir) {
+            session = saved
+            try openAccount(saved)
+        }
+        link.onReady = { [weak self] in self?.linkReady() }
+        link.onLost = { [weak self] reason in self?.linkLost(reason) }
+        link.onPush = { [weak self] frame in self?.handlePush(frame) }
+        link.onStateChange = { [weak self] state in self?.linkStateChanged(state) }
+        link.start()
+    }
+
+    /// Opens the account's local store and outbox (creating them on first use).
+    func openAccount(_ s: SavedSession) throws {
+        let paths = AccountPaths(dataDir: config.dataDir, username: s.username)
+        try AtomicFile.makeDirectory(paths.directory)
+        store = try LocalStore(path: paths.store, userID: s.userID)
+        let box = try Outbox(path: paths.outbox)
+        outbox = box
+        if let notice = box.recoveryNotice {
+            output.error(command: "", ClientError("outbox_corrupt", notice))
+        }
+    }
+
+    func closeAccount() {
+        store = nil
+        outbox = nil
+        session = nil
+        authenticated = false
+        synced = false
+        currentConversation = nil
+        sendingNow = nil
+        onChange()
+    }
+
+    // MARK: Connection life cycle
+
+    private func linkReady() {
+        guard let s = session, let token = Hex.decode(s.token) else { return }
+        link.request(Resume(token: token)) { [weak self] result in
+            self?.sessionAnswer(result, saving: nil)
+            return true
+        }
+    }
+
+    /// SESSION after RESUME, LOGIN or REGISTER. `saving` is nil for RESUME.
+    func sessionAnswer(_ result: Result<Frame, ClientError>, saving login: Bool?) {
+        guard case .success(let frame) = result else { return }
+        if frame.type == .error, let e = try? frame.decode(ErrorFrame.self) {
+            if e.errorCode == .invalidToken && login == nil {
+                SavedSession.remove(dataDir: config.dataDir)
+                closeAccount()
+                output.error(command: "", ClientError("invalid_token", "the saved session has expired or was revoked: please /login again"))
+            }
+            return
+        }
+        guard frame.type == .session, let granted = try? frame.decode(SessionGranted.self) else { return }
+        authenticated = true
+        if login != nil, let current = session, current.userID != granted.user.userID || store == nil {
+            closeAccount()
+        }
+        if login != nil {
+            let saved = SavedSession(username: granted.user.username, userID: granted.user.userID,
+                                     token: Hex.encode(granted.token))
+            do {
+                try saved.save(dataDir: config.dataDir)
+                if store == nil { try openAccount(saved) }
+                session = saved
+                authenticated = true
+            } catch {
+                output.error(command: "", ClientError("storage", "cannot save the session: \(error)"))
+            }
+        }
+        onChange()
+        startSync()
+    }
+
+    private func linkLost(_ reason: String) {
+        authenticated = false
+        synced = false
+        sendingNow = nil
+        offlineAnnounced = true
+        output.emit("connection", ["state": "offline", "reason": reason], plain: "* connection lost (\(reason)); reconnecting")
+        onChange()
+    }
+
+    private func linkStateChanged(_ state: LinkState) {
+        if state == .online {
+            offlineAnnounced = false
+            output.emit("connection", ["state": "online"], plain: "* connected to \(config.host):\(config.port)")
+        } else if state == .offline && !offlineAnnounced {
+            offlineAnnounced = true
+            output.emit("connection", ["state": "offline", "reason": link.lastError],
+                        plain: "* offline: \(link.lastError); retrying in the background")
+        }
+        onChange()
+    }
+
+    /// What the prompt shows: online, offline or reconnecting.
+    public var connectionLabel: String {
+        switch link.state {
+        case .online: return authenticated || session == nil ? "online" : "connecting"
+        case .connecting: return link.attemptedOnce ? "reconnecting" : "connecting"
+        case .offline: return "offline"
+        }
+    }
+
+    public var username: String? { session?.username }
+
+    /// Ends the session with the server politely (outbox kept on disk).
+    public func shutdown() {
+        link.stop()
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Everything the `messageai` command line sets. Defaults are what a user gets with no flags.
+public struct ClientConfiguration {
+    public static let version = "0.1.0"
+
+    /// Server host. Default 127.0.0.1 (`--server HOST:PORT`).
+    public var host = "127.0.0.1"
+    /// Server port. Default 7878, the server's default port.
+    public var port: UInt16 = 7878
+    /// Where session, local caches, outboxes and input history live. Default
+    /// `$XDG_DATA_HOME/messageai`, else `~/.local/share/messageai` (`--data-dir`).
+    public var dataDir = ClientConfiguration.defaultDataDir()
+    /// One JSON object per output line instead of plain text (`--json`). Default off.
+    public var json = false
+    /// At end of input, how long to wait for the outbox to drain before exiting. Default 10 s.
+    public var drainTimeout: Double = 10
+    /// A program run with a notification's text as its argument (never through a shell),
+    /// e.g. `notify-send`. Default none.
+    public var notifyCommand: String?
+    /// Ring the terminal bell for messages outside the current conversation. Default on
+    /// (only when stdout is a terminal); `--no-bell` turns it off.
+    public var bell = true
+    /// Reconnect backoff: first delay and cap, in seconds (jitter: 50-100 % of the value).
+    public var backoffBase = 0.1
+    public var backoffCap = 2.0
+    /// How long a command that needs the server waits for a connection in progress. 5 s.
+    public var connectWait: Double = 5
+    /// Catch-up after a disconnect: more new messages than this in one conversation print
+    /// one summary line instead of each message (plain mode). Default 3.
+    public var summaryThreshold = 3
+
+    public init() {}
+
+    public static func defaultDataDir() -> String {
+        let env = ProcessInfo.processInfo.environment
+        if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/messageai" }
+        let home = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/messageai"
+    }
+
+    /// Parses `HOST:PORT` (also `[v6]:PORT`); nil when malformed.
+    public static func parseServer(_ s: String) -> (String, UInt16)? {
+        guard let colon = s.lastIndex(of: ":") else { return nil }
+        var host = String(s[..<colon])
+        guard let port = UInt16(s[s.index(after: colon)...]), port != 0 else { return nil }
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { return nil }
+        return (host, port)
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import MessageAIProtocol
+
+public enum LinkState: String {
+    case offline, connecting, online
+}
+
+/// Keeps one connection to the server alive: connects, says HELLO, matches answers to
+/// requests by request id, hands pushes on, pings when quiet, detects a dead link, and
+/// reconnects by itself with capped exponential backoff and jitter. Main queue only.
+final class ServerLink {
+    struct Settings {
+        var host: String
+        var port: UInt16
+        var backoffBase: Double = 0.1
+        var backoffCap: Double = 2.0
+        var connectTimeoutMs: Int32 = 3000
+        var requestTimeout: Double = 15
+    }
+
+    /// Returns true when the request is finished (SYNC gets several frames).
+    typealias ReplyHandler = (Result<Frame, ClientError>) -> Bool
+
+    private struct Pending {
+        var deadline: DispatchTime
+        var handler: ReplyHandler
+    }
+
+    let settings: Settings
+    private let queue = DispatchQueue.main
+    private(set) var state: LinkState = .offline { didSet { if state != oldValue { onStateChange(state) } } }
+    private(set) var welcome: Welcome?
+    private(set) var lastError = ""
+    /// Whether at least one attempt has finished since start (so callers stop waiting).
+    private(set) var attemptedOnce = false
+    private var connection: Connection?
+    private var pending: [UInt32: Pending] = [:]
+    private var nextID: UInt32 = 1
+    private var failures = 0
+    private var retry: DispatchWorkItem?
+    private var tick: DispatchSourceTimer?
+    private var pingOutstanding = false
+    private var stopped = false
+
+    var onReady: () -> Void = {}
+    var onLost: (String) -> Void = { _ in }
+    var onPush: (Frame) -> Void = { _ in }
+    var onStateChange: (LinkState) -> Void = { _ in }
+
+    init(settings: Settings) { self.settings = settings }
+
+    var compress: Bool { welcome?.capabilities.contains(.zlib) ?? false }
+
+    func start() {
+        let t = DispatchSource.makeTimerSource(queue: queue)
+        t.schedule(deadline: .now() + 0.25, repeating: 0.25)
+        t.setEventHandler { [weak self] in self?.onTick() }
+        t.resume()
+        tick = t
+        connectNow()
+    }
+
+    /// Skips the backoff wait (used by /retry and when a command needs the server).
+    func connectNow() {
+        guard !stopped, state == .offline else { return }
+        retry?.cancel(); retry = nil
+        state = .connecting
+        let (host, port, timeout) = (settings.host, settings.port, settings.connectTimeoutMs)
+        DispatchQueue.global().async {
+            let result = SocketConnect.connect(host: host, port: port, timeoutMs: timeout)
+            DispatchQueue.main.async { [weak self] in self?.connected(result) }
+        }
+    }
+
+    private func connected(_ result: Result<Int32, ConnectError>) {
+        switch result {
+        case .failure(let e):
+            attemptFailed(e.message)
+        case .success(let fd):
+            guard !stopped else { close(fd); return }
+            let c = Connection(fd: fd, queue: queue)
+            c.onFrame = { [weak self] in self?.received($0) }
+            c.onClose = { [weak self, weak c] reason in
+                guard let self, let c, self.connection === c else { return }
+                self.connectionClosed(reason)
+            }
+            connection = c
+            c.start()
+            pingOutstanding = false
+            let hello = Hello(capabilities: .zlib, client: "messageai/\(ClientConfiguration.version)")
+            request(hello, timeout: 5, whenConnecting: true) { [weak self] result in
+                guard let self else { return true }
+                switch result {
+                case .success(let f) where f.type == .welcome:
+                    if let w = try? f.decode(Welcome.self) {
+                        self.welcome = w
+                        self.failures = 0
+                        self.attemptedOnce = true
+                        self.state = .online
+                        self.onReady()
+                    } else {
+                        self.connection?.close(reason: "unreadable WELCOME")
+                    }
+                case .success(let f):
+                    let msg = (try? f.decode(ErrorFrame.self)).map { ClientError($0).message } ?? "unexpected \(f.type)"
+                    self.connection?.close(reason: "handshake refused: \(msg)")
+                case .failure(let e):
+                    self.connection?.close(reason: e.message)
+                }
+                return true
+            }
+        }
+    }
+
+    private func connectionClosed(_ reason: String) {
+        connection = nil
+        welcome = nil
+        let wasOnline = state == .online
+        let failed = pending
+        pending = [:]
+        for (_, p) in failed { _ = p.handler(.failure(ClientError("connection_lost", "the connection to the server was lost (\(reason))"))) }
+        if wasOnline { onLost(reason) }
+        attemptFailed(reason)
+    }
+
+    private func attemptFailed(_ reason: String) {
+        lastError = reason
+        attemptedOnce = true
+        state = .offline
+        guard !stopped else { return }
+        let d = min(settings.backoffCap, settings.backoffBase * pow(2, Double(min(failures, 20))))
+        failures += 1
+        let delay = d * Double.random(in: 0.5...1.0)
+        let item = DispatchWorkItem { [weak self] in self?.connectNow() }
+        retry = item
+        queue.asyncAfter(deadline: .now() + delay, execute: item)
+    }
+
+    /// Sends a request; `handler` gets the answer (or ERROR as success frame) or a local failure.
+    func request<M: WireMessage>(_ message: M, timeout: Double? = nil, whenConnecting: Bool = false,
+                                 handler: @escaping ReplyHandler) {
+        guard let c = connection, state == .online || whenConnecting else {
+            _ = handler(.failure(.offline))
+            return
+        }
+        let id = nextID
+        nextID = nextID == UInt32.max ? 1 : nextID + 1
+        pending[id] = Pending(deadline: .now() + (timeout ?? settings.requestTimeout), handler: handler)
+        c.send(message.frame(requestID: id, compress: compress))
+    }
+
+    /// A frame with request id 0: no answer on success (MARK, TYPING).
+    func sendNoReply<M: WireMessage>(_ message: M) {
+        guard state == .online else { return }
+        connection?.send(message.frame(requestID: 0, compress: compress))
+    }
+
+    private func received(_ frame: Frame) {
+        if frame.type == .ping {
+            connection?.send(Pong().frame(requestID: frame.requestID))
+            return
+        }
+        if frame.requestID != 0, let p = pending[frame.requestID] {
+            if p.handler(.success(frame)) { pending[frame.requestID] = nil }
+            return
+        }
+        if frame.type == .error, let e = try? frame.decode(ErrorFrame.self), e.closes {
+            lastError = ClientError(e).message
+        }
+        onPush(frame)
+    }
+
+    private func onTick() {
+        let now = DispatchTime.now()
+        for (id, p) in pending where p.deadline < now {
+            pending[id] = nil
+            _ = p.handler(.failure(ClientError("timeout", "the server did not answer in time")))
+        }
+        guard let c = connection, let w = welcome, state == .online else { return }
+        let interval = Double(max(w.pingInterval, 200)) / 1000
+        let idle = Double(max(w.idleTimeout, w.pingInterval * 2, 400)) / 1000
+        let sinceSent = Double(now.uptimeNanoseconds - c.lastSent.uptimeNanoseconds) / 1e9
+        let sinceReceived = Double(now.uptimeNanoseconds - c.lastReceived.uptimeNanoseconds) / 1e9
+        if sinceReceived > idle {
+            c.close(reason: "no answer from the server for \(Int(idle)) s (dead link)")
+            return
+        }
+        if !pingOutstanding && (sinceSent >= interval || sinceReceived >= interval) {
+            pingOutstanding = true
+            request(Ping(), timeout: idle) { [weak self] _ in self?.pingOutstanding = false; return true }
+        }
+    }
+
+    /// At exit: no more reconnects; flush and close politely.
+    func stop() {
+        stopped = true
+        retry?.cancel()
+        tick?.cancel()
+        connection?.closeGracefully()
+    }
+}

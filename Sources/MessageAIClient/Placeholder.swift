@@ -1,3 +1,0 @@
-import MessageAIProtocol
-import CSQLite
-@preconcurrency import CEditline

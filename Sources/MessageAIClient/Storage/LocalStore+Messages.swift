@@ -1,0 +1,162 @@
+import Foundation
+import MessageAIProtocol
+
+/// A message as the local cache holds it.
+public struct StoredMessage: Equatable {
+    public var conversationID: UInt64
+    public var seq: UInt64
+    public var clientID: String
+    public var senderID: UInt64
+    public var sender: String
+    public var text: String
+    public var serverTime: UInt64
+    /// Sent from this data directory (what /wait looks at).
+    public var sentHere: Bool
+}
+
+/// A member's markers in one conversation.
+public struct Marker: Equatable {
+    public var userID: UInt64
+    public var username: String
+    public var delivered: UInt64
+    public var read: UInt64
+}
+
+public enum MessageState: String {
+    case sending, sent, delivered, read, failed
+}
+
+extension LocalStore {
+    private static let columns = "conversation_id, seq, client_id, sender_id, sender, text, server_time, sent_here"
+
+    private static func row(_ r: SQLiteRow) -> StoredMessage {
+        StoredMessage(conversationID: r.uint(0), seq: r.uint(1), clientID: Hex.encode(r.blob(2)), senderID: r.uint(3),
+                      sender: r.text(4), text: r.text(5), serverTime: r.uint(6), sentHere: r.int(7) != 0)
+    }
+
+    /// Stores the messages not held yet and returns those, in the order given.
+    @discardableResult
+    public func insert(_ messages: [ChatMessage], sentHere: Set<String> = []) throws -> [ChatMessage] {
+        guard !messages.isEmpty else { return [] }
+        return try db.transaction {
+            var added: [ChatMessage] = []
+            for m in messages {
+                let hex = Hex.encode(m.clientID)
+                try db.run("INSERT OR IGNORE INTO messages(\(LocalStore.columns)) VALUES(?,?,?,?,?,?,?,?)",
+                           [.u(m.conversationID), .u(m.seq), .blob(m.clientID), .u(m.senderID), .text(m.senderUsername),
+                            .text(m.text), .u(m.serverTime), .int(sentHere.contains(hex) ? 1 : 0)])
+                if db.changes > 0 {
+                    added.append(m)
+                    try db.run("UPDATE conversations SET last_activity=max(last_activity, ?) WHERE id=?",
+                               [.u(m.serverTime), .u(m.conversationID)])
+                }
+            }
+            return added
+        }
+    }
+
+    /// The newest `limit` messages, oldest first.
+    public func messages(in conversationID: UInt64, limit: Int) throws -> [StoredMessage] {
+        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? ORDER BY seq DESC LIMIT ?",
+                     [.u(conversationID), .int(Int64(limit))], LocalStore.row).reversed()
+    }
+
+    public func message(in conversationID: UInt64, seq: UInt64) throws -> StoredMessage? {
+        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND seq=?",
+                     [.u(conversationID), .u(seq)], LocalStore.row).first
+    }
+
+    public func messages(sentHereIn conversationID: UInt64) throws -> [StoredMessage] {
+        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND sent_here=1 ORDER BY seq",
+                     [.u(conversationID)], LocalStore.row)
+    }
+
+    public func count(in conversationID: UInt64) throws -> Int {
+        Int(try db.query("SELECT count(*) FROM messages WHERE conversation_id=?", [.u(conversationID)]) { $0.int(0) }.first ?? 0)
+    }
+
+    /// Substring search (case-insensitive for ASCII), newest first; works offline.
+    public func search(_ query: String, limit: Int = 50) throws -> [StoredMessage] {
+        let escaped = query.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        return try db.query("""
+            SELECT \(LocalStore.columns) FROM messages WHERE text LIKE ? ESCAPE '\\'
+            ORDER BY server_time DESC, seq DESC LIMIT ?
+            """, [.text("%" + escaped + "%"), .int(Int64(limit))], LocalStore.row)
+    }
+
+    /// What SYNC sends: the highest seq held per conversation.
+    public func syncPositions() throws -> [SyncPosition] {
+        try db.query("""
+            SELECT c.id, coalesce((SELECT max(seq) FROM messages m WHERE m.conversation_id=c.id), 0) FROM conversations c
+            """) { SyncPosition(conversationID: $0.uint(0), lastSeq: $0.uint(1)) }
+    }
+
+    public func lastSeq(in conversationID: UInt64) throws -> UInt64 {
+        try db.query("SELECT coalesce(max(seq),0) FROM messages WHERE conversation_id=?", [.u(conversationID)]) { $0.uint(0) }.first ?? 0
+    }
+
+    // MARK: Markers and states
+
+    /// Raises a member's markers (they never go back); returns the markers before and after.
+    @discardableResult
+    public func raiseMarker(_ conversationID: UInt64, userID: UInt64, username: String,
+                            delivered: UInt64, read: UInt64) throws -> (old: Marker, new: Marker) {
+        let old = try marker(conversationID, userID: userID) ?? Marker(userID: userID, username: username, delivered: 0, read: 0)
+        let newRead = max(old.read, read)
+        let new = Marker(userID: userID, username: username, delivered: max(old.delivered, delivered, newRead), read: newRead)
+        if new != old {
+            try db.run("INSERT OR REPLACE INTO markers VALUES(?,?,?,?,?)",
+                       [.u(conversationID), .u(userID), .text(username), .u(new.delivered), .u(new.read)])
+        }
+        return (old, new)
+    }
+
+    public func marker(_ conversationID: UInt64, userID: UInt64) throws -> Marker? {
+        try db.query("SELECT user_id, username, delivered_seq, read_seq FROM markers WHERE conversation_id=? AND user_id=?",
+                     [.u(conversationID), .u(userID)]) { Marker(userID: $0.uint(0), username: $0.text(1), delivered: $0.uint(2), read: $0.uint(3)) }.first
+    }
+
+    /// The markers of every member but this user (0 for a member with none yet).
+    public func otherMarkers(_ conversationID: UInt64) throws -> [Marker] {
+        guard let c = try conversation(conversationID) else { return [] }
+        return try c.members.filter { $0.userID != userID }.map {
+            try marker(conversationID, userID: $0.userID) ?? Marker(userID: $0.userID, username: $0.username, delivered: 0, read: 0)
+        }
+    }
+
+    /// Up to which seq every other member has received and read: a sent message is delivered
+    /// (read) once all recipients have it (for a direct conversation, the other member).
+    public func recipientsReached(_ conversationID: UInt64) throws -> (delivered: UInt64, read: UInt64) {
+        let others = try otherMarkers(conversationID)
+        guard !others.isEmpty else { return (0, 0) }
+        return (others.map(\.delivered).min() ?? 0, others.map(\.read).min() ?? 0)
+    }
+
+    public func state(of seq: UInt64, in conversationID: UInt64) throws -> MessageState {
+        let reached = try recipientsReached(conversationID)
+        if reached.read >= seq { return .read }
+        if reached.delivered >= seq { return .delivered }
+        return .sent
+    }
+
+    /// Messages from others above this user's read marker.
+    public func unread(in conversationID: UInt64) throws -> Int {
+        let read = try marker(conversationID, userID: userID)?.read ?? 0
+        return Int(try db.query("SELECT count(*) FROM messages WHERE conversation_id=? AND seq>? AND sender_id != ?",
+                                [.u(conversationID), .u(read), .u(userID)]) { $0.int(0) }.first ?? 0)
+    }
+}
+
+extension LocalStore {
+    /// This user's messages with after < seq <= upTo, ascending.
+    public func ownMessages(in conversationID: UInt64, after: UInt64, upTo: UInt64) throws -> [StoredMessage] {
+        try db.query("""
+            SELECT conversation_id, seq, client_id, sender_id, sender, text, server_time, sent_here FROM messages
+            WHERE conversation_id=? AND sender_id=? AND seq>? AND seq<=? ORDER BY seq
+            """, [.u(conversationID), .u(userID), .u(after), .u(upTo)]) {
+            StoredMessage(conversationID: $0.uint(0), seq: $0.uint(1), clientID: Hex.encode($0.blob(2)), senderID: $0.uint(3),
+                          sender: $0.text(4), text: $0.text(5), serverTime: $0.uint(6), sentHere: $0.int(7) != 0)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import MessageAIProtocol
+
+/// A conversation as the local cache holds it.
+public struct StoredConversation: Equatable {
+    public var id: UInt64
+    public var kind: ConversationKind
+    /// Group name; for a direct conversation the other member's username.
+    public var name: String
+    public var members: [UserInfo]
+    public var lastActivity: UInt64
+}
+
+/// A line of /list: a conversation with its unread count and last message.
+public struct ConversationSummary: Equatable {
+    public var conversation: StoredConversation
+    public var unread: Int
+    public var lastText: String
+}
+
+/// The per-account local cache (SQLite): conversations, members, messages and every member's
+/// delivered/read markers. It lets /list, /history and /find work with no server, and gives
+/// SYNC the last seq held per conversation. (conversation_id, seq) identifies a message, so a
+/// message seen twice (a push and a sync) is stored once.
+public final class LocalStore {
+    let db: SQLiteDatabase
+    /// The account's user id; direct conversations are named after the other member.
+    public let userID: UInt64
+
+    public init(path: String, userID: UInt64) throws {
+        db = try SQLiteDatabase(path: path)
+        self.userID = userID
+        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        try db.execute("""
+            CREATE TABLE IF NOT EXISTS conversations(
+                id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, name TEXT NOT NULL,
+                last_activity INTEGER NOT NULL DEFAULT 0);
+            CREATE TABLE IF NOT EXISTS members(
+                conversation_id INTEGER NOT NULL, user_id INTEGER NOT NULL,
+                username TEXT NOT NULL, display_name TEXT NOT NULL,
+                PRIMARY KEY(conversation_id, user_id));
+            CREATE TABLE IF NOT EXISTS messages(
+                conversation_id INTEGER NOT NULL, seq INTEGER NOT NULL, client_id BLOB NOT NULL,
+                sender_id INTEGER NOT NULL, sender TEXT NOT NULL, text TEXT NOT NULL,
+                server_time INTEGER NOT NULL, sent_here INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY(conversation_id, seq));
+            CREATE INDEX IF NOT EXISTS messages_client ON messages(client_id);
+            CREATE TABLE IF NOT EXISTS markers(
+                conversation_id INTEGER NOT NULL, user_id INTEGER NOT NULL, username TEXT NOT NULL,
+                delivered_seq INTEGER NOT NULL DEFAULT 0, read_seq INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY(conversation_id, user_id));
+            """)
+    }
+
+    // MARK: Conversations
+
+    /// Stores the metadata and members; the user's own markers only move forward.
+    public func upsert(_ c: Conversation) throws {
+        try db.transaction {
+            try db.run("""
+                INSERT INTO conversations(id, kind, name, last_activity) VALUES(?,?,?,?)
+                ON CONFLICT(id) DO UPDATE SET kind=excluded.kind, name=excluded.name,
+                    last_activity=max(last_activity, excluded.last_activity)
+                """, [.u(c.conversationID), .u(c.kind.rawValue), .text(c.name), .u(c.lastActivity)])
+            try db.run("DELETE FROM members WHERE conversation_id=?", [.u(c.conversationID)])
+            for m in c.members {
+                try db.run("INSERT OR REPLACE INTO members VALUES(?,?,?,?)",
+                           [.u(c.conversationID), .u(m.userID), .text(m.username), .text(m.displayName)])
+            }
+            if let me = c.members.first(where: { $0.userID == userID }) {
+                try raiseMarker(c.conversationID, userID: me.userID, username: me.username,
+                                delivered: c.deliveredSeq, read: c.readSeq)
+            }
+        }
+    }
+
+    public func conversation(_ id: UInt64) throws -> StoredConversation? {
+        let rows = try db.query("SELECT id, kind, name, last_activity FROM conversations WHERE id=?", [.u(id)]) { r in
+            (r.uint(0), r.uint(1), r.text(2), r.uint(3))
+        }
+        guard let (cid, kind, name, last) = rows.first else { return nil }
+        let members = try db.query("SELECT user_id, username, display_name FROM members WHERE conversation_id=? ORDER BY username",
+                                   [.u(cid)]) { UserInfo(userID: $0.uint(0), username: $0.text(1), displayName: $0.text(2)) }
+        let k = ConversationKind(rawValue: kind) ?? .group
+        var shown = name
+        if k == .direct {
+            shown = members.first(where: { $0.userID != userID })?.username ?? (name.isEmpty ? "direct" : name)
+        }
+        return StoredConversation(id: cid, kind: k, name: shown, members: members, lastActivity: last)
+    }
+
+    public func conversationIDs() throws -> [UInt64] {
+        try db.query("SELECT id FROM conversations ORDER BY last_activity DESC, id DESC") { $0.uint(0) }
+    }
+
+    /// Most recent activity first, as /list shows them.
+    public func summaries() throws -> [ConversationSummary] {
+        try conversationIDs().compactMap { id in
+            guard let c = try conversation(id) else { return nil }
+            let last = try db.query("SELECT text FROM messages WHERE conversation_id=? ORDER BY seq DESC LIMIT 1",
+                                    [.u(id)]) { $0.text(0) }.first ?? ""
+            return ConversationSummary(conversation: c, unread: try unread(in: id), lastText: last)
+        }
+    }
+
+    /// Finds a conversation by numeric id, group name or the other member of a direct one
+    /// (case-insensitive).
+    public func findConversation(_ key: String) throws -> StoredConversation? {
+        if let id = UInt64(key), let c = try conversation(id) { return c }
+        let lower = key.lowercased()
+        for id in try conversationIDs() {
+            if let c = try conversation(id), c.name.lowercased() == lower { return c }
+        }
+        return nil
+    }
+
+    /// Usernames and conversation names the user has seen, for tab completion.
+    public func knownNames() throws -> [String] {
+        let users = try db.query("SELECT DISTINCT username FROM members WHERE user_id != ?", [.u(userID)]) { $0.text(0) }
+        let groups = try db.query("SELECT name FROM conversations WHERE kind=2") { $0.text(0) }
+        return Array(Set(users + groups)).sorted()
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Wires the pieces together and runs the main queue until the runner exits.
+public enum ClientApp {
+    nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
+
+    public static func run(_ config: ClientConfiguration) -> Never {
+        signal(SIGPIPE, SIG_IGN)
+        let interactive = isatty(0) == 1
+        let output = Output(json: config.json)
+        let client = Client(config: config, output: output)
+        let runner = CommandRunner(client: client)
+        let editor: LineEditor = interactive
+            ? EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client) })
+            : PlainLineReader()
+        output.write = { text, stream in editor.printAbove(text, stream) }
+        client.passwordPrompt = { editor.readPassword($0) }
+        client.onChange = { editor.setPrompt(prompt(client)) }
+        runner.onIdle = { editor.setPrompt(prompt(client)) }
+        runner.onExit = { code in
+            editor.stop()
+            exit(code)
+        }
+        do {
+            try client.start()
+        } catch {
+            output.error(command: "", ClientError("storage", "cannot start: \(error)"))
+            exit(1)
+        }
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let s = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            s.setEventHandler {
+                editor.stop()
+                client.shutdown()
+                exit(sig == SIGINT ? 130 : 143)
+            }
+            s.resume()
+            signalSources.append(s)
+        }
+        if interactive {
+            output.say("messageai \(ClientConfiguration.version): type /help for commands" +
+                       (client.session.map { ", logged in as \($0.username)" } ?? ", /login or /register to start"))
+        }
+        editor.setPrompt(prompt(client))
+        editor.start(onLine: { runner.submit($0) }, onEOF: { runner.endOfInput() })
+        dispatchMain()
+    }
+
+    /// `[bob|online]> `, with unread counts elsewhere and who is typing here.
+    static func prompt(_ client: Client) -> String {
+        var parts: [String] = []
+        if let cid = client.currentConversation {
+            parts.append(client.conversationName(cid, fallback: "#\(cid)"))
+        } else {
+            parts.append(client.username ?? "not logged in")
+        }
+        parts.append(client.connectionLabel)
+        let unread = ((try? client.store?.summaries()) ?? [])?.filter { $0.conversation.id != client.currentConversation }
+            .reduce(0) { $0 + $1.unread } ?? 0
+        if unread > 0 { parts.append("\(unread) unread") }
+        if let cid = client.currentConversation {
+            let typing = client.typingUsers(in: cid)
+            if !typing.isEmpty { parts.append("\(typing.joined(separator: ",")) typing") }
+        }
+        let queued = client.outbox?.entries.count ?? 0
+        if queued > 0 { parts.append("\(queued) queued") }
+        return "[" + parts.joined(separator: "|") + "]> "
+    }
+
+    /// Slash commands, usernames and conversation names, for tab completion.
+    static func completions(_ client: Client) -> [String] {
+        var words = CommandTable.words
+        words += CommandTable.all.compactMap { $0.name.contains(" ") ? String($0.name.split(separator: " ")[1]) : nil }
+        words += (try? client.store?.knownNames()) ?? []
+        return words
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Where input lines come from and how output shares the terminal with them. The REPL uses
+/// libedit (`EditlineEditor`); piped input uses `PlainLineReader`.
+public protocol LineEditor: AnyObject {
+    /// Starts reading; `onLine` for each line, `onEOF` once at the end. Main queue.
+    func start(onLine: @escaping (String) -> Void, onEOF: @escaping () -> Void)
+    /// Prints complete lines without breaking the line being typed.
+    func printAbove(_ text: String, _ stream: Output.Stream)
+    func setPrompt(_ prompt: String)
+    /// Reads a password without echo; nil when not possible.
+    func readPassword(_ prompt: String) -> String?
+    /// Restores the terminal.
+    func stop()
+}
+
+/// Piped stdin: lines are read on a background thread (blocking reads) and handed to the
+/// main queue in order; the runner queues them, so /follow can see end of input early.
+public final class PlainLineReader: LineEditor {
+    public init() {}
+
+    public func start(onLine: @escaping (String) -> Void, onEOF: @escaping () -> Void) {
+        let thread = Thread {
+            while let line = readLine(strippingNewline: true) {
+                DispatchQueue.main.async { onLine(line) }
+            }
+            DispatchQueue.main.async { onEOF() }
+        }
+        thread.start()
+    }
+
+    public func printAbove(_ text: String, _ stream: Output.Stream) { Output.plainWrite(text, stream) }
+    public func setPrompt(_ prompt: String) {}
+    public func readPassword(_ prompt: String) -> String? { nil }
+    public func stop() {}
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Where results and events go: plain lines, or with --json one JSON object per line (each
+/// with a "type"). Errors go to stderr; in JSON mode also to stdout as type "error".
+/// The REPL replaces `write` so text appears above the line being typed. Main queue only.
+public final class Output {
+    public enum Stream { case out, err }
+
+    public let json: Bool
+    /// Writes complete lines (each ending in "\n").
+    public var write: (String, Stream) -> Void = Output.plainWrite
+
+    public init(json: Bool) { self.json = json }
+
+    /// An event or result. `plain` nil: nothing in plain mode.
+    public func emit(_ type: String, _ fields: [String: Any] = [:], plain: String?) {
+        if json {
+            var obj = fields
+            obj["type"] = type
+            write(Output.encode(obj) + "\n", .out)
+        } else if let plain {
+            write(plain + "\n", .out)
+        }
+    }
+
+    /// A line for people only (help text, hints); JSON mode gets it as a notice.
+    public func say(_ text: String) {
+        emit("notice", ["text": text], plain: text)
+    }
+
+    public func error(command: String, _ e: ClientError) {
+        let prefix = command.isEmpty ? "" : "\(command): "
+        if json {
+            write(Output.encode(["type": "error", "command": command, "code": e.code, "message": e.message]) + "\n", .out)
+        }
+        write("error: \(prefix)\(e.message)\n", .err)
+    }
+
+    static func encode(_ obj: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys, .withoutEscapingSlashes]),
+              let s = String(data: data, encoding: .utf8) else {
+            return #"{"type":"error","code":"internal","message":"unencodable event"}"#
+        }
+        return s
+    }
+
+    static func plainWrite(_ text: String, _ stream: Stream) {
+        let fd: Int32 = stream == .out ? 1 : 2
+        var bytes = Array(text.utf8)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Foundation.write(fd, $0.baseAddress! + off, $0.count - off) }
+            if n <= 0 { if errno == EINTR || errno == EAGAIN { continue }; return }
+            off += n
+        }
+    }
+
+    // MARK: Formatting
+
+    /// HH:MM in local time.
+    static func clock(_ ms: UInt64) -> String {
+        let f = DateFormatter()
+        f.dateFormat = "HH:mm"
+        return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+
+    /// YYYY-MM-DD in local time, for date separators.
+    static func day(_ ms: UInt64) -> String {
+        let f = DateFormatter()
+        f.dateFormat = "yyyy-MM-dd"
+        return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+
+    static func nowMs() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
+}
