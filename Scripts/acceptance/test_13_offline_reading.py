@@ -15,6 +15,7 @@ def test_offline_reading(world):
     carol.cmd("/wait sent 15", timeout=20)
     said = ["the quarterly report is ready", "can you review the report?", "thanks, looks good"]
     alice.say(said[0])
+    alice.cmd("/wait sent 15", timeout=20)
     bob.say(said[1])
     bob.cmd("/wait sent 15", timeout=20)
     alice.say(said[2])
