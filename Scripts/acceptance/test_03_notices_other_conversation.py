@@ -74,7 +74,7 @@ def test_notice_in_the_interactive_repl(world):
         bob.type("half typed")
         alice.cmd("/dm bob")
         alice.say("knock knock from alice")
-        bob.expect(re.compile(r"alice"), timeout=15)
+        bob.expect(re.compile(r"alice.*knock knock from alice"), timeout=15)
         # The edit line is redrawn: finishing it sends the whole line to carol's conversation.
         bob.line(" line")
         carol = world.client("carol", server.address)
