@@ -1,6 +1,6 @@
 """Scenario 11: the server is killed with kill -9 during a burst from several clients, then
 restarted: no acknowledged message is lost and none is duplicated after the clients resend."""
-from harness.group import acked, check_group_outcome, open_group
+from harness.group import acked, check_group_outcome, open_group, shown_sending
 
 PER_CLIENT = 30
 
@@ -24,7 +24,8 @@ def test_server_kill_during_burst(world):
     assert total_before < 3 * PER_CLIENT, "the burst finished before the kill; nothing was tested"
 
     server.start()
-    view, present = check_group_outcome(clients, typed, acked_before, 3 * PER_CLIENT)
+    view, present = check_group_outcome(clients, typed, acked_before, 3 * PER_CLIENT,
+                                        sending={c.name: shown_sending(c, marks[c.name]) for c in clients})
     assert present == 3 * PER_CLIENT  # the outboxes resent everything typed, once
     acked_after = {c.name: acked(c, marks[c.name]) for c in clients}
     for name, before in acked_before.items():

@@ -23,7 +23,7 @@ def test_offline_reading(world):
     alice.cmd("/open carol")
     alice.cmd("/wait-messages 1 15", timeout=20)
 
-    server.kill()
+    assert server.terminate() == 0  # SIGTERM: a clean exit
     alice.restart()  # nothing kept in memory: everything below comes from the local store
 
     rows = alice.conversations()
@@ -45,3 +45,11 @@ def test_offline_reading(world):
     # A command that needs the server fails clearly, and the client carries on.
     alice.cmd("/search bo", expect_error=True)
     assert alice.cmd("/whoami")["username"] == "alice"
+
+    # Ending the script with a message still queued: reported, and the exit status says so.
+    alice.extra_args = ["--drain-timeout", "1"]
+    alice.restart()
+    alice.cmd("/open bob")
+    alice.say("written while the server is down")
+    assert alice.close(timeout=20) != 0
+    assert "1 message(s) still queued" in alice.stderr_text()

@@ -7,7 +7,7 @@ import os
 import random
 import time
 
-from harness.group import acked, check_group_outcome, open_group
+from harness.group import acked, check_group_outcome, open_group, shown_sending
 
 SECONDS = float(os.environ.get("SOAK_SECONDS", "20"))
 # A hard bound on the loop whatever the duration, and below what one /history shows (500),
@@ -25,6 +25,7 @@ def test_soak_with_kills(world):
 
     typed = {c.name: [] for c in clients}
     acked_by = {c.name: set() for c in clients}
+    sending = {c.name: set() for c in clients}
     server_kills = client_kills = 0
     deadline = time.monotonic() + SECONDS
     next_chaos = time.monotonic() + rng.uniform(1.5, 4)
@@ -47,6 +48,7 @@ def test_soak_with_kills(world):
             else:
                 victim = rng.choice(clients)
                 acked_by[victim.name] |= acked(victim)
+                sending[victim.name] |= shown_sending(victim)
                 victim.restart()
                 victim.cmd("/open soak", timeout=20)
                 client_kills += 1
@@ -69,11 +71,14 @@ def test_soak_with_kills(world):
         last_seq = max(last_seq, max(s for s, _ in acked(c, mark)))
     for c in clients:
         acked_by[c.name] |= acked(c)
+        sending[c.name] |= shown_sending(c)
 
-    view, present = check_group_outcome(clients, typed, acked_by, last_seq, total_timeout=90)
+    view, present = check_group_outcome(clients, typed, acked_by, last_seq, total_timeout=90,
+                                        sending=sending)
     typed_total = sum(map(len, typed.values()))
     acked_total = sum(map(len, acked_by.values()))
-    print(f"soak counts: typed {typed_total}, acknowledged {acked_total}, in every history "
+    sending_total = sum(map(len, sending.values()))
+    print(f"soak counts: typed {typed_total}, shown sending {sending_total}, acknowledged {acked_total}, in every history "
           f"{len(view)}, lost before reaching an outbox {typed_total - present}, "
           f"server kills {server_kills}, client kills {client_kills}")
     assert len(view) >= acked_total

@@ -17,11 +17,18 @@ def acked(client, since=0):
             if e.get("state") in ("sent", "delivered", "read") and e.get("seq")}
 
 
-def check_group_outcome(clients, typed, acked_by, expected, total_timeout=60):
+def shown_sending(client, since=0):
+    """Texts the client showed as "sending": by then they must be in the durable outbox. The
+    text is an extra field of the state event (CONTRACT.md allows more fields); empty if absent."""
+    return {e["text"] for e in client.of_type("state", since) if e.get("state") == "sending" and "text" in e}
+
+
+def check_group_outcome(clients, typed, acked_by, expected, total_timeout=60, sending=None):
     """Every member converges on one history in which every acknowledged message is present with
     its sender, nothing is duplicated, and each sender's messages keep the order they were typed.
     typed: {sender: [texts in typing order]}, acked_by: {sender: {(seq, client_id)}},
-    expected: how many messages the conversation holds in the end."""
+    expected: how many messages the conversation holds in the end; sending: {sender: texts shown
+    as sending}, which must all be there too (a kill -9 may lose a line never shown)."""
     present_total = None
     for c in clients:
         c.cmd("/wait sent 40", timeout=total_timeout)
@@ -37,6 +44,10 @@ def check_group_outcome(clients, typed, acked_by, expected, total_timeout=60):
         for seq, _ in acks:
             assert seq in by_seq, f"{sender}'s acknowledged message seq {seq} is missing"
             assert by_seq[seq]["sender"] == sender, f"seq {seq} acked to {sender}, shown as {by_seq[seq]}"
+    for sender, texts_shown in (sending or {}).items():
+        have = {m["text"] for m in view if m["sender"] == sender}
+        lost = sorted(texts_shown - have)
+        assert not lost, f"{sender}: shown as sending, then lost: {lost[:5]}"
     for sender, texts_typed in typed.items():
         shown = [m["text"] for m in view if m["sender"] == sender]
         order = {t: i for i, t in enumerate(texts_typed)}
