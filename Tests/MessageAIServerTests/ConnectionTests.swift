@@ -99,6 +99,16 @@ final class ConnectionTests: XCTestCase {
         let _: Pong = try bystander.request(Ping())
     }
 
+    func testHalfClosedClientStillGetsItsAnswers() throws {
+        let c = try server.client()
+        let id = c.send(Ping())
+        shutdown(c.fd, Int32(SHUT_WR))
+        let f = try c.wait(for: "pong after half-close") { $0.requestID == id }
+        XCTAssertEqual(f.type, .pong)
+        XCTAssertTrue(try c.waitForClose())
+        XCTAssertTrue(try waitUntil { self.server.server.connectionCount == 0 })
+    }
+
     func testIdleConnectionIsClosedWithIdleTimeout() throws {
         let c = try server.client()
         let f = try c.wait(for: "idle_timeout", timeout: 10) { $0.type == .error }

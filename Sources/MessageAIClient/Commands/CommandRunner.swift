@@ -79,6 +79,8 @@ public final class CommandRunner {
                 client.whenReady(needsSession: spec.needsLogin) { [weak self] error in
                     if let error { self?.report(name, error); done() } else { run() }
                 }
+            } else if spec.needsSync {
+                client.whenSynced(run)
             } else {
                 run()
             }
@@ -90,10 +92,11 @@ public final class CommandRunner {
         client.output.error(command: command, error)
     }
 
-    /// End of input: wait up to --drain-timeout for the outbox to empty, then exit.
+    /// End of input: wait up to --drain-timeout for the outbox to empty (and for a sync in
+    /// progress, so what arrived is acknowledged as delivered), then exit.
     private func drainAndExit() {
         let timeout = client.config.drainTimeout
-        ScriptCommands.poll(timeout, { [client] in client.outbox?.isEmpty ?? true }) { [self] _ in
+        ScriptCommands.poll(timeout, { [client] in (client.outbox?.isEmpty ?? true) && !client.isSyncing }) { [self] _ in
             let left = client.outbox?.entries.count ?? 0
             if left > 0 {
                 client.output.write("\(left) message(s) still queued in the outbox; they are sent on the next start\n", .err)

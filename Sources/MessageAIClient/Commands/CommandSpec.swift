@@ -9,14 +9,16 @@ public struct CommandSpec {
     public let needsLogin: Bool
     /// Needs the server: the dispatcher waits briefly for a connection in progress.
     public let needsServer: Bool
+    /// Reads the local cache: waits for a sync in progress first.
+    public let needsSync: Bool
     public let minArgs: Int
     public let maxArgs: Int
     let run: (Invocation) -> Void
 
-    init(_ name: String, _ usage: String, _ help: String, login: Bool = true, server: Bool = false,
+    init(_ name: String, _ usage: String, _ help: String, login: Bool = true, server: Bool = false, sync: Bool = false,
          args: ClosedRange<Int> = 0...0, run: @escaping (Invocation) -> Void) {
         self.name = name; self.usage = usage; self.help = help
-        needsLogin = login; needsServer = server
+        needsLogin = login; needsServer = server; needsSync = sync
         minArgs = args.lowerBound; maxArgs = args.upperBound
         self.run = run
     }

@@ -5,16 +5,16 @@ import MessageAIProtocol
 enum ConversationCommands {
     static let specs: [CommandSpec] = [
         CommandSpec("/dm", "/dm USER", "open the direct conversation with USER (it becomes the current one)",
-                    args: 1...1, run: dm),
+                    sync: true, args: 1...1, run: dm),
         CommandSpec("/group create", "/group create NAME USER USER...", "create a group with at least two others",
                     server: true, args: 3...Int.max, run: groupCreate),
         CommandSpec("/group add", "/group add USER...", "add members to the current group", server: true, args: 1...Int.max, run: groupAdd),
         CommandSpec("/group rename", "/group rename NAME...", "rename the current group", server: true, args: 1...Int.max, run: groupRename),
         CommandSpec("/group leave", "/group leave", "leave the current group", server: true, run: groupLeave),
-        CommandSpec("/group members", "/group members", "list the members of the current conversation", run: groupMembers),
-        CommandSpec("/list", "/list", "conversations with unread counts, most recent first (works offline)", run: list),
+        CommandSpec("/group members", "/group members", "list the members of the current conversation", sync: true, run: groupMembers),
+        CommandSpec("/list", "/list", "conversations with unread counts, most recent first (works offline)", sync: true, run: list),
         CommandSpec("/open", "/open NAME-OR-USER-OR-ID", "make a conversation the current one and mark it read",
-                    args: 1...1, run: open),
+                    sync: true, args: 1...1, run: open),
     ]
 
     /// Stores the conversation the server returned, makes it current, reports it.

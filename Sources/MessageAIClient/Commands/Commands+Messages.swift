@@ -5,10 +5,10 @@ import MessageAIProtocol
 enum MessageCommands {
     static let specs: [CommandSpec] = [
         CommandSpec("/history", "/history [N]", "the last N messages of the current conversation (default 20; works offline)",
-                    args: 0...1, run: history),
-        CommandSpec("/find", "/find QUERY...", "search messages in the local cache (works offline)", args: 1...Int.max, run: find),
+                    sync: true, args: 0...1, run: history),
+        CommandSpec("/find", "/find QUERY...", "search messages in the local cache (works offline)", sync: true, args: 1...Int.max, run: find),
         CommandSpec("/info", "/info [SEQ]", "a message's state and who has it (default: your last message here)",
-                    args: 0...1, run: info),
+                    sync: true, args: 0...1, run: info),
         CommandSpec("/queue", "/queue", "messages waiting in the outbox", run: queue),
         CommandSpec("/retry", "/retry", "reconnect now and send queued messages", run: retry),
     ]
@@ -22,12 +22,12 @@ enum MessageCommands {
     }
 
     static func history(_ inv: Invocation) {
-        guard let cid = currentConversation(inv) else { return }
         var limit = 20
         if let a = inv.args.first {
             guard let n = Int(a), n > 0, n <= 500 else { inv.fail(.usage("/history [N] with N from 1 to 500")); return }
             limit = n
         }
+        guard let cid = currentConversation(inv) else { return }
         let client = inv.client
         // Online: fetch the page so the cache holds it; offline: the cache alone.
         guard client.authenticated else { showHistory(inv, cid, limit); return }

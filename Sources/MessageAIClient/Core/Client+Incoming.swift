@@ -47,7 +47,8 @@ extension Client {
             output.emit("message", fields, plain: messageLine(stored, conversation: name))
             _ = try? store.raiseMarker(m.conversationID, userID: me.userID, username: me.username, delivered: m.seq, read: 0)
             link.sendNoReply(Mark(conversationID: m.conversationID, deliveredSeq: m.seq))
-            notifier.notify("\(m.senderUsername) in \(name): \(m.text)")
+            let isGroup = (try? store.conversation(m.conversationID))??.kind == .group
+            notifier.notify(isGroup ? "\(m.senderUsername) in \(name): \(m.text)" : "\(m.senderUsername): \(m.text)")
         }
         typing[m.conversationID]?[m.senderUsername] = nil
         onChange()

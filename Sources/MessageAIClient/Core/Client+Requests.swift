@@ -41,6 +41,23 @@ extension Client {
         }
     }
 
+    /// A connection attempt or its sync is under way (offline between attempts is not).
+    var isSyncing: Bool {
+        session != nil && (link.state == .connecting || (link.state == .online && !synced))
+    }
+
+    /// For commands that read the local cache: while a connection or its sync is in progress,
+    /// waits (up to `config.connectWait`) so a script's first /list sees what the server has.
+    /// Offline it goes ahead at once.
+    func whenSynced(_ then: @escaping () -> Void) {
+        let deadline = DispatchTime.now() + config.connectWait
+        func check() {
+            if !isSyncing || DispatchTime.now() >= deadline { then(); return }
+            DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { check() }
+        }
+        check()
+    }
+
     /// `call`, then decodes the answer as `T` (failing the invocation otherwise).
     func call<M: WireMessage, T: WireMessage>(_ message: M, for inv: Invocation, needsSession: Bool = true,
                                              expect: T.Type, _ done: @escaping (T) -> Void) {

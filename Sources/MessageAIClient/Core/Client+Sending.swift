@@ -64,7 +64,8 @@ extension Client {
                             senderID: session.userID, senderUsername: session.username, serverTime: ack.serverTime, text: entry.text)
         do {
             try store.insert([m], sentHere: [entry.clientID])
-            try outbox.remove(clientID: entry.clientID)
+            outbox.removeDeferred(clientID: entry.clientID)
+            scheduleOutboxFlush()
         } catch {
             output.error(command: "", ClientError("storage", "cannot record the sent message: \(error)"))
             return
@@ -99,6 +100,22 @@ extension Client {
         }
     }
 
+    /// Coalesces the file rewrites for acknowledged messages: at most one per 100 ms.
+    private func scheduleOutboxFlush() {
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { [weak self] in
+            self?.flushScheduled = false
+            self?.flushOutbox()
+        }
+    }
+
+    func flushOutbox() {
+        do { try outbox?.flush() } catch {
+            output.error(command: "", ClientError("storage", "cannot write the outbox: \(error)"))
+        }
+    }
+
     private func retrySoon(after seconds: Double) {
         guard !retryScheduled else { return }
         retryScheduled = true
@@ -106,6 +123,15 @@ extension Client {
             self?.retryScheduled = false
             self?.drainOutbox()
         }
+    }
+
+    /// Called as the user edits the input line: tells the others at most every 3 s that the
+    /// user is typing a message (not a command) in the current conversation.
+    public func userTyping(_ line: String) {
+        guard !line.isEmpty, !line.hasPrefix("/"), authenticated, let cid = currentConversation else { return }
+        if let last = lastTypingSent, last + 3 > .now() { return }
+        lastTypingSent = .now()
+        link.sendNoReply(Typing(conversationID: cid))
     }
 
     /// /retry: reconnect now if offline, and send queued messages without waiting.

@@ -27,6 +27,8 @@ public final class Client {
     var rateLimitAnnounced = false
     var retryScheduled = false
     var offlineAnnounced = false
+    var lastTypingSent: DispatchTime?
+    var flushScheduled = false
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
     /// Set by the runner at end of input (/follow without SECONDS stops then).
@@ -70,6 +72,7 @@ public final class Client {
     }
 
     func closeAccount() {
+        flushOutbox()
         store = nil
         outbox = nil
         session = nil
@@ -156,6 +159,7 @@ public final class Client {
 
     /// Ends the session with the server politely (outbox kept on disk).
     public func shutdown() {
+        flushOutbox()
         link.stop()
     }
 }

@@ -28,7 +28,7 @@ final class ServerLink {
 
     let settings: Settings
     private let queue = DispatchQueue.main
-    private(set) var state: LinkState = .offline { didSet { if state != oldValue { onStateChange(state) } } }
+    private(set) var state: LinkState = .offline { didSet { if state != oldValue && !stopped { onStateChange(state) } } }
     private(set) var welcome: Welcome?
     private(set) var lastError = ""
     /// Whether at least one attempt has finished since start (so callers stop waiting).
@@ -119,7 +119,7 @@ final class ServerLink {
         let failed = pending
         pending = [:]
         for (_, p) in failed { _ = p.handler(.failure(ClientError("connection_lost", "the connection to the server was lost (\(reason))"))) }
-        if wasOnline { onLost(reason) }
+        if wasOnline && !stopped { onLost(reason) }
         attemptFailed(reason)
     }
 

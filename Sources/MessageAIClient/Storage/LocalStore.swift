@@ -26,6 +26,7 @@ public final class LocalStore {
     let db: SQLiteDatabase
     /// The account's user id; direct conversations are named after the other member.
     public let userID: UInt64
+    public static let schemaVersion = 1
 
     public init(path: String, userID: UInt64) throws {
         db = try SQLiteDatabase(path: path)
@@ -50,6 +51,9 @@ public final class LocalStore {
                 delivered_seq INTEGER NOT NULL DEFAULT 0, read_seq INTEGER NOT NULL DEFAULT 0,
                 PRIMARY KEY(conversation_id, user_id));
             """)
+        // Schema 1. A later schema migrates from this number; it is only a cache, so an
+        // unknown newer one could also be rebuilt by a full sync.
+        try db.execute("PRAGMA user_version = \(LocalStore.schemaVersion)")
     }
 
     // MARK: Conversations

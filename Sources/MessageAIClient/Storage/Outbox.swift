@@ -37,6 +37,7 @@ public final class Outbox {
     public private(set) var entries: [OutboxEntry] = []
     /// Set when the file on disk was corrupt: says where it was moved. Shown to the user once.
     public private(set) var recoveryNotice: String?
+    private var dirty = false
 
     public init(path: String) throws {
         self.path = path
@@ -69,12 +70,28 @@ public final class Outbox {
         try save(entries.filter { $0.clientID != clientID })
     }
 
+    /// Removes an acknowledged entry in memory only; `flush()` writes it later. Losing that
+    /// write in a crash only means a resend, which the server answers as a duplicate, so
+    /// acks need not pay a file rewrite and fsync each.
+    public func removeDeferred(clientID: String) {
+        let before = entries.count
+        entries.removeAll { $0.clientID == clientID }
+        if entries.count != before { dirty = true }
+    }
+
+    /// Writes removals made with `removeDeferred`, if any.
+    public func flush() throws {
+        guard dirty else { return }
+        try save(entries)
+    }
+
     private func save(_ new: [OutboxEntry]) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(FileFormat(version: 1, entries: new))
         try AtomicFile.write(data, to: path)
         entries = new
+        dirty = false
     }
 
     /// `outbox.json.corrupt-20261122T052100Z`, with a counter when that name is taken.
@@ -97,38 +114,5 @@ public final class Outbox {
     public static func newClientID() -> String {
         let u = UUID().uuid
         return Hex.encode([u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15])
-    }
-}
-
-enum Hex {
-    static func encode(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 0xF)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func decode(_ s: String) -> [UInt8]? {
-        let u = Array(s.utf8)
-        guard u.count % 2 == 0 else { return nil }
-        var out = [UInt8]()
-        out.reserveCapacity(u.count / 2)
-        var i = 0
-        while i < u.count {
-            guard let hi = nibble(u[i]), let lo = nibble(u[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
-        }
-        return out
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: return c - 48
-        case 97...102: return c - 87
-        case 65...70: return c - 55
-        default: return nil
-        }
     }
 }

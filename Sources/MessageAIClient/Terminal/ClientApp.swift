@@ -9,17 +9,27 @@ public enum ClientApp {
 
     public static func run(_ config: ClientConfiguration) -> Never {
         signal(SIGPIPE, SIG_IGN)
+        // The data dir holds the session token and private messages: owner-only files.
+        umask(0o077)
         let interactive = isatty(0) == 1
         let output = Output(json: config.json)
         let client = Client(config: config, output: output)
         let runner = CommandRunner(client: client)
-        let editor: LineEditor = interactive
-            ? EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client) })
-            : PlainLineReader()
+        let editor: LineEditor
+        if interactive {
+            let e = EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client) })
+            e.onEdit = { client.userTyping($0) }
+            editor = e
+        } else {
+            editor = PlainLineReader()
+        }
         output.write = { text, stream in editor.printAbove(text, stream) }
         client.passwordPrompt = { editor.readPassword($0) }
-        client.onChange = { editor.setPrompt(prompt(client)) }
-        runner.onIdle = { editor.setPrompt(prompt(client)) }
+        if interactive {
+            // The prompt reads the store; piped mode has no prompt, so skip the work.
+            client.onChange = { editor.setPrompt(prompt(client)) }
+            runner.onIdle = { editor.setPrompt(prompt(client)) }
+        }
         runner.onExit = { code in
             editor.stop()
             exit(code)

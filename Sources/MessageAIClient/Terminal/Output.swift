@@ -19,7 +19,9 @@ public final class Output {
             obj["type"] = type
             write(Output.encode(obj) + "\n", .out)
         } else if let plain {
-            write(plain + "\n", .out)
+            // Every plain line may carry other people's text (names, messages): sanitise here once.
+            write(plain.split(separator: "\n", omittingEmptySubsequences: false).map { Output.printable(String($0)) }
+                .joined(separator: "\n") + "\n", .out)
         }
     }
 
@@ -33,7 +35,7 @@ public final class Output {
         if json {
             write(Output.encode(["type": "error", "command": command, "code": e.code, "message": e.message]) + "\n", .out)
         }
-        write("error: \(prefix)\(e.message)\n", .err)
+        write(Output.printable("error: \(prefix)\(e.message)") + "\n", .err)
     }
 
     static func encode(_ obj: [String: Any]) -> String {
@@ -56,6 +58,19 @@ public final class Output {
     }
 
     // MARK: Formatting
+
+    /// Text from other people made safe for a terminal: control characters (escape sequences
+    /// could clear the screen or fake output) become U+FFFD. JSON output escapes them anyway.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for u in text.unicodeScalars { out.append(isControl(u) ? "\u{FFFD}" : u) }
+        return String(out)
+    }
+
+    private static func isControl(_ u: Unicode.Scalar) -> Bool {
+        (u.value < 0x20 && u != "\t") || (0x7F...0x9F).contains(u.value)
+    }
 
     /// HH:MM in local time.
     static func clock(_ ms: UInt64) -> String {

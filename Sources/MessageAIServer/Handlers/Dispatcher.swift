@@ -3,8 +3,12 @@ import MessageAIProtocol
 extension ChatServer {
     /// Runs one frame from a client: the checks every request shares, then its handler.
     func dispatch(_ frame: Frame, from peer: Peer) {
+        // Types and ids only: payloads may hold passwords and tokens.
+        logger.trace("connection \(peer.id) -> \(frame.type) id \(frame.requestID)")
         if peer.busy {
             peer.waiting.append(frame)
+            // Backpressure: a client that piles up requests behind a slow one stops being read.
+            if peer.waiting.count >= 64 { peer.connection.pauseReading() }
             return
         }
         guard peer.greeted || frame.type == .hello else {
@@ -83,5 +87,6 @@ extension ChatServer {
         while !peer.busy, !peer.waiting.isEmpty, !peer.connection.isClosing {
             dispatch(peer.waiting.removeFirst(), from: peer)
         }
+        if !peer.busy { peer.connection.resumeReading() }
     }
 }

@@ -106,6 +106,7 @@ extension ChatServer {
     }
 
     private func distinctUsers(_ usernames: [String], excluding me: UInt64) throws -> [UserRecord] {
+        try Validation.usernameList(usernames)
         var seen = Set<UInt64>()
         var result: [UserRecord] = []
         for name in usernames {

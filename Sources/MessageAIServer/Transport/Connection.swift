@@ -25,12 +25,13 @@ final class Connection {
     private let transport: ByteTransport
     private let queue: DispatchQueue
     private let maxOutputBytes: Int
+    private let readBuffer: ReadBuffer
     private var decoder: FrameDecoder
     private var readSource: DispatchSourceRead?
+    private var readPaused = false
     private var writeSource: DispatchSourceWrite?
     private var writeSourceSuspended = true
-    private var output: [UInt8] = []
-    private var outputStart = 0
+    private var output = OutputBuffer()
     private var cancelledSources = 0
     /// Set once the connection stops taking input; it may still be flushing output.
     private(set) var isClosing = false
@@ -48,8 +49,10 @@ final class Connection {
     var onDrain: (() -> Void)?
     static let lowWaterMark = 256 * 1024
 
-    init(id: UInt64, address: String, transport: ByteTransport, queue: DispatchQueue, maxFrameLength: Int, maxOutputBytes: Int) {
+    init(id: UInt64, address: String, transport: ByteTransport, queue: DispatchQueue, readBuffer: ReadBuffer,
+         maxFrameLength: Int, maxOutputBytes: Int) {
         self.id = id
+        self.readBuffer = readBuffer
         self.address = address
         self.transport = transport
         self.queue = queue
@@ -58,7 +61,7 @@ final class Connection {
         self.lastReceivedAt = Clock.uptimeMillis()
     }
 
-    var pendingOutputBytes: Int { output.count - outputStart }
+    var pendingOutputBytes: Int { output.pendingCount }
 
     func start() {
         let rs = DispatchSource.makeReadSource(fileDescriptor: transport.fileDescriptor, queue: queue)
@@ -78,26 +81,40 @@ final class Connection {
 
     private func readAvailable() {
         guard !isClosing else { return }
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let buffer = readBuffer.bytes
         // A few reads per event, then yield the queue to other connections.
         for _ in 0..<4 {
-            let result = buffer.withUnsafeMutableBytes { transport.read(into: $0) }
-            switch result {
+            switch transport.read(into: buffer) {
             case .bytes(let n):
                 lastReceivedAt = Clock.uptimeMillis()
-                buffer.withUnsafeBytes { decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 deliverFrames()
-                if isClosing || n < buffer.count { return }
+                if isClosing || readPaused || n < buffer.count { return }
             case .wouldBlock:
                 return
             case .endOfStream:
-                closeNow(.peerClosed)
+                // The peer may have only half-closed: answers already queued still go out.
+                close(after: nil, reason: .peerClosed)
                 return
             case .failed(let e):
                 closeNow(.ioError(e))
                 return
             }
         }
+    }
+
+    /// Stops taking input (backpressure while earlier requests are still being worked on).
+    /// Frames already decoded keep coming; at most one read's worth.
+    func pauseReading() {
+        guard !readPaused, !isClosed, let rs = readSource else { return }
+        readPaused = true
+        rs.suspend()
+    }
+
+    func resumeReading() {
+        guard readPaused, !isClosing, let rs = readSource else { return }
+        readPaused = false
+        rs.resume()
     }
 
     private func deliverFrames() {
@@ -119,15 +136,27 @@ final class Connection {
     /// Queues a frame. Returns false when the connection is closing or just overflowed.
     @discardableResult
     func send(_ frame: Frame) -> Bool {
-        guard !isClosed else { return false }
-        frame.encode(into: &output)
+        // After a closing ERROR nothing more goes out.
+        guard !isClosing else { return false }
+        output.append(frame)
         if pendingOutputBytes > maxOutputBytes {
-            // The peer is not reading. Its ERROR could not reach it through a full buffer anyway.
-            closeNow(.outputOverflow)
+            overflow()
             return false
         }
         wakeWriter()
         return true
+    }
+
+    /// The peer is not reading. Drop every frame it has not started to receive, queue ERROR
+    /// output_overflow behind the one in flight (best effort: it arrives only if the peer
+    /// reads again within the grace period), and close.
+    private func overflow() {
+        output.dropUnstartedFrames()
+        output.append(ErrorFrame(.outputOverflow, "output queue passed \(maxOutputBytes) bytes: the client is not reading").frame(requestID: 0))
+        isClosing = true
+        closeReason = .outputOverflow
+        wakeWriter()
+        queue.asyncAfter(deadline: .now() + .seconds(1)) { [self] in closeNow(.outputOverflow) }
     }
 
     private func wakeWriter() {
@@ -139,30 +168,31 @@ final class Connection {
 
     private func flush() {
         var spins = 0
-        while pendingOutputBytes > 0, spins < 16 {
+        var blocked = false
+        var failure: Int32?
+        let transport = self.transport
+        while !output.isEmpty, !blocked, failure == nil, spins < 16 {
             spins += 1
-            let result = output.withUnsafeBytes { transport.write(UnsafeRawBufferPointer(rebasing: $0[outputStart...])) }
-            switch result {
-            case .bytes(let n):
-                outputStart += n
-            case .wouldBlock, .endOfStream:
-                return // the write source fires again when the socket drains
-            case .failed(let e):
-                closeNow(.ioError(e))
-                return
+            // The closure touches nothing of `self`: `output` is being mutated.
+            output.drain { bytes in
+                switch transport.write(bytes) {
+                case .bytes(let n): return n
+                case .wouldBlock, .endOfStream: blocked = true // the write source fires again when it drains
+                case .failed(let e): failure = e
+                }
+                return 0
             }
         }
-        if pendingOutputBytes == 0 {
-            output.removeAll(keepingCapacity: output.capacity <= 256 * 1024)
-            outputStart = 0
+        if let failure {
+            closeNow(.ioError(failure))
+            return
+        }
+        if output.isEmpty {
             if !writeSourceSuspended, let ws = writeSource {
                 writeSourceSuspended = true
                 ws.suspend()
             }
             if isClosing { closeNow(closeReason); return }
-        } else if outputStart > 1 << 20 {
-            output.removeSubrange(0..<outputStart)
-            outputStart = 0
         }
         if pendingOutputBytes < Connection.lowWaterMark, !isClosing { onDrain?() }
     }
@@ -176,6 +206,8 @@ final class Connection {
         if let error { send(error.frame(requestID: requestID)) }
         isClosing = true
         closeReason = reason
+        // Unread input would keep the level-triggered read source firing: stop watching it.
+        pauseReading()
         if pendingOutputBytes == 0 { closeNow(reason); return }
         wakeWriter()
         queue.asyncAfter(deadline: .now() + grace) { [self] in closeNow(reason) }
@@ -189,7 +221,10 @@ final class Connection {
         closeReason = reason
         onFrame = nil
         onDrain = nil
-        readSource?.cancel()
+        if let rs = readSource {
+            if readPaused { readPaused = false; rs.resume() }
+            rs.cancel()
+        }
         if let ws = writeSource {
             // Resume before cancel: a suspended source never runs its cancel handler.
             if writeSourceSuspended { writeSourceSuspended = false; ws.resume() }
@@ -208,6 +243,12 @@ final class Connection {
             writeSource = nil
         }
     }
+}
+
+/// One receive buffer shared by every connection of a hub queue (they never read at once).
+final class ReadBuffer {
+    let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    deinit { bytes.deallocate() }
 }
 
 enum Clock {

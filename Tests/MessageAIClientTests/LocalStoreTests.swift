@@ -1,0 +1,91 @@
+import XCTest
+import MessageAIProtocol
+@testable import MessageAIClient
+
+/// The same checks against an in-memory database and a temp file.
+final class LocalStoreTests: XCTestCase {
+    let alice = UserInfo(userID: 1, username: "alice", displayName: "Alice")
+    let bob = UserInfo(userID: 2, username: "bob", displayName: "")
+    let carol = UserInfo(userID: 3, username: "carol", displayName: "")
+
+    private func eachStore(_ body: (LocalStore) throws -> Void) throws {
+        try body(LocalStore(path: ":memory:", userID: 1))
+        let path = NSTemporaryDirectory() + "store-\(UUID().uuidString).sqlite"
+        defer { for s in ["", "-wal", "-shm"] { unlink(path + s) } }
+        try body(LocalStore(path: path, userID: 1))
+    }
+
+    private func msg(_ cid: UInt64, _ seq: UInt64, from u: UserInfo, _ text: String) -> ChatMessage {
+        ChatMessage(conversationID: cid, seq: seq, clientID: Hex.decode(Outbox.newClientID())!, senderID: u.userID,
+                    senderUsername: u.username, serverTime: 1_700_000_000_000 + seq, text: text)
+    }
+
+    func testMessagesAreStoredOncePerSeqAndSyncPositionsFollow() throws {
+        try eachStore { s in
+            try s.upsert(Conversation(conversationID: 5, kind: .direct, name: "", members: [alice, bob]))
+            let m1 = msg(5, 1, from: bob, "hi"), m2 = msg(5, 2, from: alice, "hello")
+            XCTAssertEqual(try s.insert([m1, m2]).count, 2)
+            XCTAssertEqual(try s.insert([m1, m2, msg(5, 3, from: bob, "new")]).map(\.seq), [3])
+            XCTAssertEqual(try s.count(in: 5), 3)
+            XCTAssertEqual(try s.syncPositions(), [SyncPosition(conversationID: 5, lastSeq: 3)])
+            XCTAssertEqual(try s.messages(in: 5, limit: 2).map(\.seq), [2, 3])
+            XCTAssertEqual(try s.conversation(5)?.name, "bob", "a direct conversation is named after the other member")
+            XCTAssertEqual(try s.findConversation("BOB")?.id, 5)
+            XCTAssertEqual(try s.findConversation("5")?.id, 5)
+            XCTAssertNil(try s.findConversation("nobody"))
+        }
+    }
+
+    func testStatesFollowTheOtherMembersMarkersAndNeverGoBack() throws {
+        try eachStore { s in
+            try s.upsert(Conversation(conversationID: 5, kind: .direct, name: "", members: [alice, bob]))
+            try s.insert([msg(5, 1, from: alice, "a"), msg(5, 2, from: alice, "b")])
+            XCTAssertEqual(try s.state(of: 1, in: 5), .sent)
+            try s.raiseMarker(5, userID: 2, username: "bob", delivered: 2, read: 1)
+            XCTAssertEqual(try s.state(of: 1, in: 5), .read)
+            XCTAssertEqual(try s.state(of: 2, in: 5), .delivered)
+            try s.raiseMarker(5, userID: 2, username: "bob", delivered: 0, read: 0)
+            XCTAssertEqual(try s.state(of: 1, in: 5), .read, "markers only go up")
+            XCTAssertEqual(try s.ownMessages(in: 5, after: 1, upTo: 2).map(\.seq), [2])
+        }
+    }
+
+    func testGroupMessageIsReadWhenEveryRecipientReadIt() throws {
+        try eachStore { s in
+            try s.upsert(Conversation(conversationID: 9, kind: .group, name: "Team", members: [alice, bob, carol]))
+            try s.insert([msg(9, 1, from: alice, "standup?")])
+            try s.raiseMarker(9, userID: 2, username: "bob", delivered: 1, read: 1)
+            XCTAssertEqual(try s.state(of: 1, in: 9), .sent)
+            try s.raiseMarker(9, userID: 3, username: "carol", delivered: 1, read: 0)
+            XCTAssertEqual(try s.state(of: 1, in: 9), .delivered)
+            try s.raiseMarker(9, userID: 3, username: "carol", delivered: 1, read: 1)
+            XCTAssertEqual(try s.state(of: 1, in: 9), .read)
+            XCTAssertEqual(try s.findConversation("team")?.name, "Team")
+        }
+    }
+
+    func testUnreadCountsOnlyOthersAboveMyReadMarker() throws {
+        try eachStore { s in
+            try s.upsert(Conversation(conversationID: 5, kind: .direct, name: "", members: [alice, bob], readSeq: 1))
+            try s.insert([msg(5, 1, from: bob, "1"), msg(5, 2, from: bob, "2"), msg(5, 3, from: alice, "3"), msg(5, 4, from: bob, "4")])
+            XCTAssertEqual(try s.unread(in: 5), 2)
+            try s.raiseMarker(5, userID: 1, username: "alice", delivered: 4, read: 4)
+            XCTAssertEqual(try s.unread(in: 5), 0)
+            XCTAssertEqual(try s.summaries().first?.lastText, "4")
+        }
+    }
+
+    func testSearchTreatsWildcardsLiterallyAndBindsTheQuery() throws {
+        try eachStore { s in
+            try s.upsert(Conversation(conversationID: 5, kind: .direct, name: "", members: [alice, bob]))
+            try s.insert([msg(5, 1, from: bob, "100% sure"), msg(5, 2, from: bob, "1000 things"),
+                          msg(5, 3, from: bob, "it's o'clock"), msg(5, 4, from: bob, "under_score")])
+            XCTAssertEqual(try s.search("0%").map(\.seq), [1])
+            XCTAssertEqual(try s.search("'").map(\.seq), [3])
+            XCTAssertEqual(try s.search("r_s").map(\.seq), [4])
+            XCTAssertEqual(try s.search("THINGS").map(\.seq), [2])
+            XCTAssertEqual(try s.search("'); DROP TABLE messages; --").count, 0)
+            XCTAssertEqual(try s.count(in: 5), 4)
+        }
+    }
+}
