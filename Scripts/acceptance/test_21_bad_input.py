@@ -33,6 +33,7 @@ def live(world):
         bob.cmd(f"/wait-messages {len(probes)} 15", timeout=20)
         assert texts(bob.history())[-1] == probes[-1]
 
+    still_serving.alice = alice
     return server, still_serving
 
 
@@ -185,3 +186,19 @@ def test_thousands_of_connections(live):
     assert opened == 2000
     c = raw(server)
     assert c.request(wire.hello())[0] == wire.WELCOME
+
+
+def test_member_that_never_reads(live):
+    """A logged-in member whose socket is never read while large messages are pushed to it:
+    the server buffers or drops that connection, and the sender and everyone else go on."""
+    server, still_serving = live
+    alice = still_serving.alice
+    sink = wire.login_raw(server.host, server.port, "sink", receive_buffer=4096)
+    alice.cmd("/dm sink")
+    big = "never read " * 800  # 8,800 characters
+    for i in range(60):
+        alice.say(f"{i:02d} {big}")
+    alice.cmd("/wait sent 30", timeout=40)  # every one acknowledged: the sender is not held up
+    alice.cmd("/dm bob")
+    still_serving("60 large pushes to a member that never reads")
+    sink.close()

@@ -90,8 +90,12 @@ def send(conversation_id, text, request_id, client_id=None):
 class RawConnection:
     """A blocking socket with a frame reader; every read has a deadline."""
 
-    def __init__(self, host, port, timeout=10):
-        self.sock = socket.create_connection((host, port), timeout=timeout)
+    def __init__(self, host, port, timeout=10, receive_buffer=0):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if receive_buffer:  # before connecting, so the window never grows past it
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        self.sock.settimeout(timeout)
+        self.sock.connect((host, port))
         self.buf = b""
 
     def send_bytes(self, data):
@@ -149,9 +153,9 @@ def error_name(payload):
     return ERROR_NAMES.get(code, str(code))
 
 
-def login_raw(host, port, username, password="correct-horse-42"):
+def login_raw(host, port, username, password="correct-horse-42", receive_buffer=0):
     """A raw connection that completed HELLO and REGISTER."""
-    c = RawConnection(host, port)
+    c = RawConnection(host, port, receive_buffer=receive_buffer)
     f = c.request(hello())
     assert f and f[0] == WELCOME, f"expected WELCOME, got {f}"
     f = c.request(register(username, password))
