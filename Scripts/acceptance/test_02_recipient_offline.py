@@ -21,6 +21,9 @@ def test_recipient_offline(world):
     assert all("delivered" not in s and "read" not in s for s in states.values()), states
 
     bob.start()  # same data dir: the saved session resumes without a password
+    caught_up = bob.events.wait_count(lambda e: e.get("type") == "message" and e.get("sender") == "alice",
+                                      5, 20, what="bob: the five messages on start-up")
+    assert texts(caught_up) == sent
 
     def alice_row():
         rows = [c for c in bob.conversations() if "alice" in str(c.get("name", ""))]
