@@ -57,3 +57,4 @@ def test_two_users_online(world):
     histories = {"alice": alice.history(), "bob": bob.history()}
     assert_same_view(histories)
     assert texts(histories["alice"]) == sent + replies
+    assert len(server.stdout) == 0, f"the server wrote to stdout: {server.stdout.snapshot()[:3]}"

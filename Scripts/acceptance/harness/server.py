@@ -24,6 +24,7 @@ class Server:
         self.port = 0
         self.proc = None
         self.stderr = None
+        self.stdout = None
         self.starts = 0
 
     @property
@@ -56,7 +57,8 @@ class Server:
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
         threading.Thread(target=self._pump, args=(self.proc.stderr, log, self.stderr), daemon=True).start()
-        threading.Thread(target=self._pump, args=(self.proc.stdout, log, EventLog(), "stdout: "),
+        self.stdout = EventLog()
+        threading.Thread(target=self._pump, args=(self.proc.stdout, log, self.stdout, "stdout: "),
                          daemon=True).start()
         try:
             line = self.stderr.wait_for(lambda l: LISTENING.search(l), timeout,
