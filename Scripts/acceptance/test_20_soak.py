@@ -1,8 +1,11 @@
-"""Chaos soak: several clients exchange messages in a group for a bounded time while the server
-and random clients are killed with kill -9 and restarted. In the end every message any sender saw
+"""Chaos soak: several clients exchange messages for a bounded time while the server and random
+clients are killed with kill -9 and restarted. In the end every message any sender saw
 acknowledged is present exactly once, in the same order, for every member.
 
-SOAK_SECONDS sets the length (default 20 s for CI); SOAK_SEED replays a run."""
+Two conversations run at once: carol and dave write in a group of four, alice and bob in their
+direct conversation (and receive the group's messages in the background), so start-up sync
+covers several conversations. SOAK_SECONDS sets the length (default 20 s for CI); SOAK_SEED
+replays a run."""
 import os
 import random
 import time
@@ -10,9 +13,12 @@ import time
 from harness.group import acked, check_group_outcome, open_group, shown_sending
 
 SECONDS = float(os.environ.get("SOAK_SECONDS", "20"))
-# A hard bound on the loop whatever the duration, and below what one /history shows (500),
-# so every member's whole history can be compared.
-MAX_MESSAGES = 440
+# A hard bound on the loop whatever the duration, and below what one /history shows (500) in
+# each conversation, so every member's whole history can be compared.
+MAX_MESSAGES = 800
+# Where each user writes: the group, or the direct conversation with the other.
+HOME = {"alice": "bob", "bob": "alice", "carol": "soak", "dave": "soak"}
+CONVERSATIONS = {"soak": ["carol", "dave"], "direct": ["alice", "bob"]}
 
 
 def test_soak_with_kills(world):
@@ -20,65 +26,75 @@ def test_soak_with_kills(world):
     rng = random.Random(seed)
     print(f"\nsoak: {SECONDS:.0f} s, seed {seed}")
     server = world.server()
-    clients = [world.user(n, server.address) for n in ("alice", "bob", "carol", "dave")]
-    open_group(clients[0], clients[1:], "soak")
+    clients = {n: world.user(n, server.address) for n in HOME}
+    open_group(clients["carol"], [clients[n] for n in ("alice", "bob", "dave")], "soak")
+    for name in ("alice", "bob"):
+        clients[name].cmd(f"/dm {HOME[name]}")
 
-    typed = {c.name: [] for c in clients}
-    acked_by = {c.name: set() for c in clients}
-    sending = {c.name: set() for c in clients}
-    server_kills = client_kills = 0
+    typed = {n: [] for n in clients}
+    acked_by = {n: set() for n in clients}
+    sending = {n: set() for n in clients}
+    kills = {"server": 0, "client": 0}
+
+    def type_one():
+        name = rng.choice(list(clients))
+        text = f"{name} soak {len(typed[name]):04d}"
+        clients[name].say(text)
+        typed[name].append(text)
+
+    def collect(name):
+        acked_by[name] |= acked(clients[name])
+        sending[name] |= shown_sending(clients[name])
+
     deadline = time.monotonic() + SECONDS
     next_chaos = time.monotonic() + rng.uniform(1.5, 4)
-    while time.monotonic() < deadline and sum(map(len, typed.values())) < MAX_MESSAGES:
-        c = rng.choice(clients)
-        text = f"{c.name} soak {len(typed[c.name]):04d}"
-        c.say(text)
-        typed[c.name].append(text)
+    while time.monotonic() < deadline and sum(map(len, typed.values())) < MAX_MESSAGES - 80:
+        type_one()
         if time.monotonic() >= next_chaos:
             if rng.random() < 0.5:
                 server.kill()
-                server_kills += 1
-                # Messages keep being typed into the outboxes while the server is down.
-                for _ in range(rng.randint(3, 10)):
-                    d = rng.choice(clients)
-                    t = f"{d.name} soak {len(typed[d.name]):04d}"
-                    d.say(t)
-                    typed[d.name].append(t)
+                kills["server"] += 1
+                for _ in range(rng.randint(3, 10)):  # typed into the outboxes while it is down
+                    type_one()
                 server.start()
             else:
-                victim = rng.choice(clients)
-                acked_by[victim.name] |= acked(victim)
-                sending[victim.name] |= shown_sending(victim)
-                victim.restart()
-                victim.cmd("/open soak", timeout=20)
-                client_kills += 1
+                victim = rng.choice(list(clients))
+                collect(victim)
+                clients[victim].restart()
+                clients[victim].cmd(f"/open {HOME[victim]}", timeout=20)
+                kills["client"] += 1
             next_chaos = time.monotonic() + rng.uniform(1.5, 4)
         # The pace of typing, not a synchronisation: up to 40 messages a second in all, slower
         # for long soaks so that they stay within MAX_MESSAGES.
-        time.sleep(max(0.025, SECONDS / (MAX_MESSAGES - 60)))
+        time.sleep(max(0.025, SECONDS / (MAX_MESSAGES - 120)))
 
-    # Drain every outbox, then one last message each, acknowledged in turn: the last ack's seq
-    # is the number of messages the conversation holds (seqs are gapless from 1).
-    last_seq = 0
-    for c in clients:
+    # Drain every outbox, then one last message each, acknowledged in turn: the highest seq
+    # acknowledged in a conversation is how many messages it holds (seqs are gapless from 1).
+    for c in clients.values():
         c.cmd("/wait sent 60", timeout=70)
-    for c in clients:
-        mark = len(c.events)
-        text = f"{c.name} soak done"
-        c.say(text)
-        typed[c.name].append(text)
-        c.cmd("/wait sent 30", timeout=40)
-        last_seq = max(last_seq, max(s for s, _ in acked(c, mark)))
-    for c in clients:
-        acked_by[c.name] |= acked(c)
-        sending[c.name] |= shown_sending(c)
+    last_seq = {}
+    for conv, senders in CONVERSATIONS.items():
+        for name in senders:
+            mark = len(clients[name].events)
+            clients[name].say(f"{name} soak done")
+            typed[name].append(f"{name} soak done")
+            clients[name].cmd("/wait sent 30", timeout=40)
+            last_seq[conv] = max([last_seq.get(conv, 0)] + [s for s, _ in acked(clients[name], mark)])
+    for name in clients:
+        collect(name)
 
-    view, present = check_group_outcome(clients, typed, acked_by, last_seq, total_timeout=90,
-                                        sending=sending)
-    typed_total = sum(map(len, typed.values()))
-    acked_total = sum(map(len, acked_by.values()))
-    sending_total = sum(map(len, sending.values()))
-    print(f"soak counts: typed {typed_total}, shown sending {sending_total}, acknowledged {acked_total}, in every history "
-          f"{len(view)}, lost before reaching an outbox {typed_total - present}, "
-          f"server kills {server_kills}, client kills {client_kills}")
-    assert len(view) >= acked_total
+    totals = {}
+    for conv, senders in CONVERSATIONS.items():
+        members = list(clients.values()) if conv == "soak" else [clients[n] for n in senders]
+        for c in members:
+            c.cmd(f"/open {conv if conv == 'soak' else HOME[c.name]}", timeout=20)
+        pick = lambda d: {n: d[n] for n in senders}  # noqa: E731
+        view, present = check_group_outcome(members, pick(typed), pick(acked_by), last_seq[conv],
+                                            total_timeout=90, sending=pick(sending))
+        totals[conv] = (sum(len(typed[n]) for n in senders), sum(len(sending[n]) for n in senders),
+                        sum(len(acked_by[n]) for n in senders), len(view))
+        assert len(view) >= totals[conv][2]
+    for conv, (t, s, a, v) in totals.items():
+        print(f"soak {conv}: typed {t}, shown sending {s}, acknowledged {a}, in every member's history {v}, "
+              f"lost before reaching an outbox {t - v}")
+    print(f"soak kills: server {kills['server']}, clients {kills['client']}")
