@@ -29,10 +29,21 @@ final class LocalStoreTests: XCTestCase {
             XCTAssertEqual(try s.count(in: 5), 3)
             XCTAssertEqual(try s.syncPositions(), [SyncPosition(conversationID: 5, lastSeq: 3)])
             XCTAssertEqual(try s.messages(in: 5, limit: 2).map(\.seq), [2, 3])
+            XCTAssertEqual(try s.messages(in: 5, limit: 2, before: 3).map(\.seq), [1, 2])
+            XCTAssertEqual(try s.messages(in: 5, limit: 2, before: 1).map(\.seq), [])
             XCTAssertEqual(try s.conversation(5)?.name, "bob", "a direct conversation is named after the other member")
             XCTAssertEqual(try s.findConversation("BOB")?.id, 5)
             XCTAssertEqual(try s.findConversation("5")?.id, 5)
             XCTAssertNil(try s.findConversation("nobody"))
+        }
+    }
+
+    func testUnknownMessageKindsAreStoredAsUnsupported() throws {
+        try eachStore { s in
+            var file = msg(5, 1, from: bob, "raw file reference")
+            file.kind = 2
+            try s.insert([file])
+            XCTAssertEqual(try s.message(in: 5, seq: 1)?.text, "(unsupported message)")
         }
     }
 

@@ -128,3 +128,26 @@ final class OfflineTests: XCTestCase {
         XCTAssertTrue(r.out.contains("[alice] (5 unread) five"), r.out)
     }
 }
+
+extension OfflineTests {
+    /// Older pages of history, online from the server and offline from the cache alike.
+    func testHistoryPagesBackwardsOnlineAndOffline() throws {
+        try clients.register("alice", "bob")
+        let texts = (1...30).map { "page test \($0)" }
+        XCTAssertEqual(try clients.run("alice", ["/dm bob"] + texts + ["/wait sent"]).status, 0)
+        func page(_ args: String) throws -> [Int] {
+            let r = try clients.run("bob", ["/open alice", "/history \(args)"], json: true)
+            XCTAssertEqual(r.status, 0, r.err)
+            let h = try XCTUnwrap(jsonLines(r.out).first { $0["type"] as? String == "history" })
+            return (h["messages"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }
+        }
+        XCTAssertEqual(try page("10"), Array(21...30))
+        XCTAssertEqual(try page("10 before 21"), Array(11...20))
+        server.stop()
+        XCTAssertEqual(try page("10 before 11"), Array(1...10))
+        XCTAssertEqual(try page("before 3"), [1, 2])
+        let bad = try clients.run("bob", ["/open alice", "/history 10 after 3"])
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.err.contains("usage: /history"), bad.err)
+    }
+}

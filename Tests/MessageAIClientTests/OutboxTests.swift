@@ -63,7 +63,7 @@ final class OutboxTests: XCTestCase {
     /// outbox starts empty and usable.
     private func assertRecovered(from bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws {
         let path = dir + "/outbox.json"
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         let box = try Outbox(path: path)
         XCTAssertTrue(box.entries.isEmpty, file: file, line: line)
         let notice = try XCTUnwrap(box.recoveryNotice, file: file, line: line)
@@ -107,7 +107,7 @@ final class OutboxTests: XCTestCase {
             case 1: for _ in 0..<Int.random(in: 1...4, using: &rng) { bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng) }
             default: bytes.insert(contentsOf: (0..<8).map { _ in UInt8.random(in: 0...255, using: &rng) }, at: Int.random(in: 0..<bytes.count, using: &rng))
             }
-            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
             let b = try Outbox(path: path)
             if let notice = b.recoveryNotice {
                 recovered += 1

@@ -153,3 +153,20 @@ extension PipedModeTests {
         XCTAssertEqual(texts, [evil], "JSON keeps the exact text")
     }
 }
+
+extension PipedModeTests {
+    /// A password change elsewhere revokes this data dir's saved session: the next start says
+    /// so, forgets the token, and commands that need a login fail clearly.
+    func testRevokedSessionIsForgottenWithAClearMessage() throws {
+        try clients.register("alice")
+        let laptop = try clients.run("alice-laptop", ["/login alice password-alice"])
+        XCTAssertEqual(laptop.status, 0, laptop.err)
+        XCTAssertEqual(try clients.run("alice", ["/passwd password-alice password-alice-2"]).status, 0)
+        let r = try clients.run("alice-laptop", ["/contacts"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.err.contains("expired or was revoked"), r.err)
+        XCTAssertTrue(r.err.contains("not logged in"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: clients.dir("alice-laptop") + "/session.json"))
+        XCTAssertEqual(try clients.run("alice-laptop", ["/login alice password-alice-2", "/whoami"]).status, 0)
+    }
+}

@@ -33,16 +33,24 @@ final class DeliveryTests: XCTestCase {
         let dm = try alice.openDM(with: "bob")
         let token = bob.token
         bob.close()
-        try burst(alice, 1_200, in: dm.conversationID, prefix: "old")
+        // ~5 MB: more than the socket buffers hold, so the sync stays in progress until bob reads.
+        try burst(alice, 1_200, in: dm.conversationID, prefix: String(repeating: "old ", count: 1_000))
 
-        let back = try server.client()
+        let back = try TestClient(port: server.port, receiveBuffer: 16 * 1024)
+        try back.hello(capabilities: [])
         let _: SessionGranted = try back.request(Resume(token: token))
-        // Live messages start before the sync request and continue while it streams.
-        let liveIDs = (0..<100).map { alice.send(Send(conversationID: dm.conversationID, clientID: TestClient.newClientID(), text: "new \($0)")) }
-        let (batches, _) = try back.sync()
-        XCTAssertGreaterThanOrEqual(batches.count, 3, "1,200+ messages come in several batches")
-        for id in liveIDs { let _: SendAck = try alice.answer(id) }
-        let synced = batches.flatMap(\.messages).map(\.seq)
+        let syncID = back.send(SyncRequest(positions: []))
+        // 100 live messages are committed (acked) while bob's sync is still streaming.
+        try burst(alice, 100, in: dm.conversationID, prefix: "new")
+        var synced: [UInt64] = []
+        var batches = 0
+        while true {
+            let f = try back.wait(for: "sync answer") { $0.requestID == syncID }
+            if f.type == .syncDone { break }
+            synced += try f.decode(SyncBatch.self).messages.map(\.seq)
+            batches += 1
+        }
+        XCTAssertGreaterThanOrEqual(batches, 3, "1,200+ messages come in several batches")
         let _: Pong = try back.request(Ping()) // everything pushed before this PONG is in the inbox now
         let pushed = back.inbox.filter { $0.type == .message }.map { try! $0.decode(ChatMessage.self).seq }
         let seqs = synced + pushed
@@ -50,6 +58,23 @@ final class DeliveryTests: XCTestCase {
         XCTAssertEqual(Set(seqs), Set(1...1_300), "no gap")
         XCTAssertEqual(synced, synced.sorted(), "the sync is in order")
         XCTAssertEqual(pushed, pushed.sorted(), "live pushes are in order")
+    }
+
+    func testLogoutDuringAnUnfinishedSyncEndsItCleanly() throws {
+        try start()
+        let dm = try alice.openDM(with: "bob")
+        try burst(alice, 600, in: dm.conversationID, prefix: String(repeating: "old ", count: 1_000))
+        let slow = try TestClient(port: server.port, receiveBuffer: 16 * 1024)
+        try slow.hello(capabilities: [])
+        let _: SessionGranted = try slow.request(Login(login: "bob", password: TestUsers.password), timeout: 30)
+        slow.send(SyncRequest(positions: []))
+        let logout = slow.send(Logout())
+        let ok = try slow.wait(for: "logout answer") { $0.requestID == logout }
+        XCTAssertEqual(ok.type, .ok)
+        // The server is fine and the rest of bob's sessions are untouched.
+        _ = try alice.sendText("after", in: dm.conversationID)
+        XCTAssertEqual(try bob.push(ChatMessage.self) { $0.text == "after" }.seq, 601)
+        XCTAssertEqual(try slow.requestError(ContactsList()).errorCode, .notAuthenticated)
     }
 
     func testCompressedSyncBatchesWhenNegotiated() throws {

@@ -41,7 +41,7 @@ enum AccountCommands {
         let c = inv.client
         c.call(msg, needsSession: false) { result in
             if case .failure(let e) = result { inv.fail(e); return }
-            c.sessionAnswer(result, saving: true)
+            c.sessionAnswer(result, fromLogin: true)
             guard let s = c.session, c.authenticated else { inv.fail("login_failed", "the server did not grant a session"); return }
             let verb = inv.name == "/register" ? "registered and logged in" : "logged in"
             inv.succeed("ok", ["username": s.username, "user_id": s.userID], plain: "\(verb) as \(s.username)")

@@ -14,7 +14,7 @@ enum ConversationCommands {
         CommandSpec("/group members", "/group members", "list the members of the current conversation", sync: true, run: groupMembers),
         CommandSpec("/list", "/list", "conversations with unread counts, most recent first (works offline)", sync: true, run: list),
         CommandSpec("/open", "/open NAME-OR-USER-OR-ID", "make a conversation the current one and mark it read",
-                    sync: true, args: 1...1, run: open),
+                    sync: true, args: 1...Int.max, run: open),
     ]
 
     /// Stores the conversation the server returned, makes it current, reports it.
@@ -105,12 +105,12 @@ enum ConversationCommands {
     }
 
     static func open(_ inv: Invocation) {
-        let key = inv.args[0]
+        let key = inv.rest(from: 0) // group names may have spaces
         if let c = try? inv.client.store?.findConversation(key) {
             inv.client.open(c.id) { inv.succeed("ok", ["conversation_id": c.id, "conversation": c.name], plain: "now in [\(c.name)]") }
             return
         }
-        guard UInt64(key) == nil else { inv.fail("not_found", "no conversation \(key)"); return }
+        guard UInt64(key) == nil, inv.args.count == 1 else { inv.fail("not_found", "no conversation \(key)"); return }
         inv.client.call(DMOpen(username: key), for: inv, expect: Conversation.self) { opened(inv, $0) }
     }
 }

@@ -4,8 +4,9 @@ import MessageAIProtocol
 /// /history, /find, /info, /queue, /retry
 enum MessageCommands {
     static let specs: [CommandSpec] = [
-        CommandSpec("/history", "/history [N]", "the last N messages of the current conversation (default 20; works offline)",
-                    sync: true, args: 0...1, run: history),
+        CommandSpec("/history", "/history [N] [before SEQ]",
+                    "the last N messages of the current conversation (default 20; works offline); older pages with before SEQ",
+                    sync: true, args: 0...3, run: history),
         CommandSpec("/find", "/find QUERY...", "search messages in the local cache (works offline)", sync: true, args: 1...Int.max, run: find),
         CommandSpec("/info", "/info [SEQ]", "a message's state and who has it (default: your last message here)",
                     sync: true, args: 0...1, run: info),
@@ -23,27 +24,38 @@ enum MessageCommands {
 
     static func history(_ inv: Invocation) {
         var limit = 20
-        if let a = inv.args.first {
-            guard let n = Int(a), n > 0, n <= 500 else { inv.fail(.usage("/history [N] with N from 1 to 500")); return }
+        var before: UInt64 = 0
+        var args = inv.args[...]
+        if let a = args.first, a != "before" {
+            guard let n = Int(a), n > 0, n <= 500 else { inv.fail(.usage("/history [N] [before SEQ] with N from 1 to 500")); return }
             limit = n
+            args = args.dropFirst()
+        }
+        if !args.isEmpty {
+            guard args.count == 2, args.first == "before", let seq = UInt64(args.last!), seq > 0 else {
+                inv.fail(.usage("/history [N] [before SEQ]")); return
+            }
+            before = seq
         }
         guard let cid = currentConversation(inv) else { return }
         let client = inv.client
         // Online: fetch the page so the cache holds it; offline: the cache alone.
-        guard client.authenticated else { showHistory(inv, cid, limit); return }
-        client.link.request(HistoryRequest(conversationID: cid, limit: UInt64(limit))) { result in
+        guard client.authenticated else { showHistory(inv, cid, limit, before); return }
+        client.link.request(HistoryRequest(conversationID: cid, beforeSeq: before, limit: UInt64(limit))) { result in
             if case .success(let f) = result, f.type == .historyPage, let page = try? f.decode(HistoryPage.self) {
                 let ids = Set(client.outbox?.entries.map(\.clientID) ?? [])
                 _ = try? client.store?.insert(page.messages, sentHere: ids)
             }
-            showHistory(inv, cid, limit)
+            showHistory(inv, cid, limit, before)
             return true
         }
     }
 
-    private static func showHistory(_ inv: Invocation, _ cid: UInt64, _ limit: Int) {
+    private static func showHistory(_ inv: Invocation, _ cid: UInt64, _ limit: Int, _ before: UInt64) {
         let client = inv.client
-        guard let store = client.store, let messages = try? store.messages(in: cid, limit: limit) else { inv.fail(.notLoggedIn); return }
+        guard let store = client.store, let messages = try? store.messages(in: cid, limit: limit, before: before) else {
+            inv.fail(.notLoggedIn); return
+        }
         let name = client.conversationName(cid, fallback: "")
         var rows: [[String: Any]] = []
         var lines: [String] = []
@@ -57,13 +69,15 @@ enum MessageCommands {
             if day != lastDay { lines.append("--- \(day) ---"); lastDay = day }
             lines.append(client.messageLine(m, conversation: name) + (state.isEmpty ? "" : " (\(state))"))
         }
-        for e in client.outbox?.entries(in: cid) ?? [] {
+        for e in before == 0 ? client.outbox?.entries(in: cid) ?? [] : [] {
             rows.append(["seq": 0, "sender": client.session?.username ?? "", "text": e.text, "server_time": e.created,
                          "client_id": e.clientID, "state": "sending", "conversation_id": cid, "conversation": name])
             lines.append("[\(name)] \(Output.clock(e.created)) \(client.session?.username ?? ""): \(e.text) (sending)")
         }
         client.markRead(cid) { _ in
-            inv.succeed("history", ["conversation_id": cid, "conversation": name, "messages": rows],
+            let older = (messages.first?.seq ?? 0) > 1
+            if older && !client.output.json { lines.append("(older: /history \(limit) before \(messages.first!.seq))") }
+            inv.succeed("history", ["conversation_id": cid, "conversation": name, "messages": rows, "has_more": older],
                         plain: lines.isEmpty ? "no messages in [\(name)] yet" : lines.joined(separator: "\n"))
         }
     }

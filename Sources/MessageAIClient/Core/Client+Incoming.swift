@@ -4,7 +4,7 @@ import MessageAIProtocol
 extension StoredMessage {
     init(_ m: ChatMessage, sentHere: Bool) {
         self.init(conversationID: m.conversationID, seq: m.seq, clientID: Hex.encode(m.clientID), senderID: m.senderID,
-                  sender: m.senderUsername, text: m.text, serverTime: m.serverTime, sentHere: sentHere)
+                  sender: m.senderUsername, text: LocalStore.shownText(m), serverTime: m.serverTime, sentHere: sentHere)
     }
 }
 

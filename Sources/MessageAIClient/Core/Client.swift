@@ -27,6 +27,7 @@ public final class Client {
     var rateLimitAnnounced = false
     var retryScheduled = false
     var offlineAnnounced = false
+    var reconnectingAnnounced = false
     var lastTypingSent: DispatchTime?
     var flushScheduled = false
     /// Who is typing where, until when.
@@ -65,6 +66,12 @@ public final class Client {
         try AtomicFile.makeDirectory(paths.directory)
         store = try LocalStore(path: paths.store, userID: s.userID)
         let box = try Outbox(path: paths.outbox)
+        // An entry whose ack was stored but whose removal had not reached the file yet (a
+        // crash within the coalescing window) is done: drop it rather than show it twice.
+        for e in box.entries where (try? store?.hasOwnMessage(clientID: e.clientID)) == true {
+            box.removeDeferred(clientID: e.clientID)
+        }
+        try box.flush()
         outbox = box
         if let notice = box.recoveryNotice {
             output.error(command: "", ClientError("outbox_corrupt", notice))
@@ -88,16 +95,17 @@ public final class Client {
     private func linkReady() {
         guard let s = session, let token = Hex.decode(s.token) else { return }
         link.request(Resume(token: token)) { [weak self] result in
-            self?.sessionAnswer(result, saving: nil)
+            self?.sessionAnswer(result, fromLogin: false)
             return true
         }
     }
 
-    /// SESSION after RESUME, LOGIN or REGISTER. `saving` is nil for RESUME.
-    func sessionAnswer(_ result: Result<Frame, ClientError>, saving login: Bool?) {
+    /// The answer to RESUME (`fromLogin` false) or to LOGIN/REGISTER (true): on SESSION the
+    /// account is opened (and saved after a login), then the sync starts.
+    func sessionAnswer(_ result: Result<Frame, ClientError>, fromLogin: Bool) {
         guard case .success(let frame) = result else { return }
         if frame.type == .error, let e = try? frame.decode(ErrorFrame.self) {
-            if e.errorCode == .invalidToken && login == nil {
+            if e.errorCode == .invalidToken && !fromLogin {
                 SavedSession.remove(dataDir: config.dataDir)
                 closeAccount()
                 output.error(command: "", ClientError("invalid_token", "the saved session has expired or was revoked: please /login again"))
@@ -105,22 +113,20 @@ public final class Client {
             return
         }
         guard frame.type == .session, let granted = try? frame.decode(SessionGranted.self) else { return }
-        authenticated = true
-        if login != nil, let current = session, current.userID != granted.user.userID || store == nil {
-            closeAccount()
-        }
-        if login != nil {
+        if fromLogin {
+            if let current = session, current.userID != granted.user.userID { closeAccount() }
             let saved = SavedSession(username: granted.user.username, userID: granted.user.userID,
                                      token: Hex.encode(granted.token))
             do {
                 try saved.save(dataDir: config.dataDir)
                 if store == nil { try openAccount(saved) }
                 session = saved
-                authenticated = true
             } catch {
-                output.error(command: "", ClientError("storage", "cannot save the session: \(error)"))
+                output.error(command: "", ClientError("storage", "cannot open the account: \(error)"))
+                return
             }
         }
+        authenticated = true
         onChange()
         startSync()
     }
@@ -135,8 +141,14 @@ public final class Client {
     }
 
     private func linkStateChanged(_ state: LinkState) {
+        if state == .connecting && offlineAnnounced && !reconnectingAnnounced {
+            // Once per outage, not per attempt: the plain line about the loss said it already.
+            reconnectingAnnounced = true
+            output.emit("connection", ["state": "reconnecting"], plain: nil)
+        }
         if state == .online {
             offlineAnnounced = false
+            reconnectingAnnounced = false
             output.emit("connection", ["state": "online"], plain: "* connected to \(config.host):\(config.port)")
         } else if state == .offline && !offlineAnnounced {
             offlineAnnounced = true

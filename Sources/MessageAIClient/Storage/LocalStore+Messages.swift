@@ -34,6 +34,12 @@ extension LocalStore {
                       sender: r.text(4), text: r.text(5), serverTime: r.uint(6), sentHere: r.int(7) != 0)
     }
 
+    /// Kinds other than text (files, in later protocol versions) are shown as unsupported, as
+    /// the spec asks; the seq is still stored so sync positions stay gapless.
+    static func shownText(_ m: ChatMessage) -> String {
+        m.kind == 1 ? m.text : "(unsupported message)"
+    }
+
     /// Stores the messages not held yet and returns those, in the order given.
     @discardableResult
     public func insert(_ messages: [ChatMessage], sentHere: Set<String> = []) throws -> [ChatMessage] {
@@ -44,7 +50,7 @@ extension LocalStore {
                 let hex = Hex.encode(m.clientID)
                 try db.run("INSERT OR IGNORE INTO messages(\(LocalStore.columns)) VALUES(?,?,?,?,?,?,?,?)",
                            [.u(m.conversationID), .u(m.seq), .blob(m.clientID), .u(m.senderID), .text(m.senderUsername),
-                            .text(m.text), .u(m.serverTime), .int(sentHere.contains(hex) ? 1 : 0)])
+                            .text(LocalStore.shownText(m)), .u(m.serverTime), .int(sentHere.contains(hex) ? 1 : 0)])
                 if db.changes > 0 {
                     added.append(m)
                     try db.run("UPDATE conversations SET last_activity=max(last_activity, ?) WHERE id=?",
@@ -55,10 +61,10 @@ extension LocalStore {
         }
     }
 
-    /// The newest `limit` messages, oldest first.
-    public func messages(in conversationID: UInt64, limit: Int) throws -> [StoredMessage] {
-        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? ORDER BY seq DESC LIMIT ?",
-                     [.u(conversationID), .int(Int64(limit))], LocalStore.row).reversed()
+    /// The newest `limit` messages below `before` (0: the newest of all), oldest first.
+    public func messages(in conversationID: UInt64, limit: Int, before: UInt64 = 0) throws -> [StoredMessage] {
+        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND seq<? ORDER BY seq DESC LIMIT ?",
+                     [.u(conversationID), .u(before == 0 ? UInt64(Int64.max) : before), .int(Int64(limit))], LocalStore.row).reversed()
     }
 
     public func message(in conversationID: UInt64, seq: UInt64) throws -> StoredMessage? {
@@ -69,6 +75,13 @@ extension LocalStore {
     public func messages(sentHereIn conversationID: UInt64) throws -> [StoredMessage] {
         try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND sent_here=1 ORDER BY seq",
                      [.u(conversationID)], LocalStore.row)
+    }
+
+    /// Whether a message of this user with this client id is stored (it was acknowledged).
+    public func hasOwnMessage(clientID: String) throws -> Bool {
+        guard let bytes = Hex.decode(clientID) else { return false }
+        return try !db.query("SELECT 1 FROM messages WHERE client_id=? AND sender_id=? LIMIT 1",
+                             [.blob(bytes), .u(userID)]) { $0.int(0) }.isEmpty
     }
 
     public func count(in conversationID: UInt64) throws -> Int {

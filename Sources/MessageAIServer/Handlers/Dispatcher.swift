@@ -16,6 +16,11 @@ extension ChatServer {
                                   requestID: frame.requestID, reason: .protocolError(.handshakeRequired))
             return
         }
+        if frame.flags.contains(.compressed), !peer.zlib {
+            peer.connection.close(after: ErrorFrame(.malformedFrame, "compressed frame, but zlib was not agreed in the handshake"),
+                                  requestID: frame.requestID, reason: .protocolError(.malformedFrame))
+            return
+        }
         guard let route = ChatServer.routes[frame.type] else {
             peer.fail(frame.requestID, ErrorFrame(.unknownFrameType, "unknown frame type 0x\(String(frame.type.rawValue, radix: 16))"))
             return
@@ -41,7 +46,7 @@ extension ChatServer {
             if code.closesConnection {
                 peer.connection.close(after: ErrorFrame(code, e.description), requestID: frame.requestID, reason: .protocolError(code))
             } else {
-                peer.fail(frame.requestID, ErrorFrame(code, e.description))
+                peer.fail(frame.requestID, ErrorFrame(code, e.description, field: e.fieldName))
             }
         case let e as StoreError:
             peer.fail(frame.requestID, storeErrorFrame(e, context: "\(frame.type)"))
@@ -88,5 +93,15 @@ extension ChatServer {
             dispatch(peer.waiting.removeFirst(), from: peer)
         }
         if !peer.busy { peer.connection.resumeReading() }
+    }
+}
+
+extension ProtocolError {
+    /// The request field a decoding error is about, for ERROR's `field`.
+    var fieldName: String {
+        switch self {
+        case let .missingField(_, name), let .wrongFieldType(_, name, _), let .invalidUTF8(_, name): return name
+        default: return ""
+        }
     }
 }

@@ -1,6 +1,6 @@
 import MessageAIProtocol
 
-/// TYPING: relayed to the other members' connections, never stored. The indicator expires
+/// TYPING: relayed to the other members' connections, never stored, never answered. The indicator expires
 /// on the receiving side after the TTL unless the typist renews it.
 extension ChatServer {
     static let presenceRoutes: [(FrameType, Route)] = [
@@ -14,7 +14,6 @@ extension ChatServer {
         let user = peer.user!
         let now = Clock.uptimeMillis()
         if let last = peer.lastTyping[t.conversationID], now - last < ChatServer.typingMinimumIntervalMillis {
-            peer.reply(id, OK())
             return
         }
         try requireMember(t.conversationID, user.id)
@@ -23,6 +22,6 @@ extension ChatServer {
         let members = try store.members(conversationID: t.conversationID).map(\.userID).filter { $0 != user.id }
         let frame = TypingEvent(conversationID: t.conversationID, user: user.info, ttl: ChatServer.typingTTLMillis).frame(requestID: 0)
         for p in connections(of: members) { p.connection.send(frame) }
-        peer.reply(id, OK())
+        // TYPING has no answer, whatever its request id.
     }
 }

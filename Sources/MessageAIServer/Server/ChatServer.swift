@@ -30,7 +30,7 @@ public final class ChatServer {
     var peers: [UInt64: Peer] = [:]
     /// Logged-in connections by user id: a user is online while this holds any.
     var online: [UInt64: [UInt64: Peer]] = [:]
-    /// Failed logins per account name, and per client address (more lenient: addresses are shared).
+    /// Failed logins per account, and per client address (the spec: five a minute each).
     var loginThrottle: LoginThrottle
     var addressThrottle: LoginThrottle
     var rateLimiter: RateLimiter
@@ -45,7 +45,7 @@ public final class ChatServer {
         self.store = store
         self.logger = logger
         self.loginThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute)
-        self.addressThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute * 4)
+        self.addressThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
     }
 
@@ -149,6 +149,8 @@ public final class ChatServer {
     /// The connection is no longer logged in (logout, revoke, close); the last one sets last_seen.
     func detachUser(_ peer: Peer) {
         guard let user = peer.user else { return }
+        peer.sync = nil
+        peer.deferredMessages = []
         peer.user = nil
         peer.sessionID = 0
         online[user.id]?[peer.id] = nil

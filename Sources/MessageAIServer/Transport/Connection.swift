@@ -125,7 +125,9 @@ final class Connection {
             } catch {
                 // The stream lost its framing: say why, then close.
                 let code = error.errorCode
-                close(after: ErrorFrame(code, error.description), reason: .protocolError(code))
+                var limit: UInt64 = 0
+                if case let .frameTooLarge(_, max) = error { limit = UInt64(max) }
+                close(after: ErrorFrame(code, error.description, limit: limit), reason: .protocolError(code))
                 return
             }
         }
