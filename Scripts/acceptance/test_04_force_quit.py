@@ -1,8 +1,6 @@
 """Scenario 4: force-quit. A conversation with 20+ messages and 3 queued unsent ones; the client
 is killed with kill -9 and started again: everything is readable before the server is reachable,
 and the 3 queued messages are sent exactly once when it is."""
-import pytest
-
 from harness.checks import assert_same_view, texts
 from harness.waiting import wait_until
 
@@ -58,15 +56,10 @@ def test_force_quit_keeps_history_and_outbox(world):
     assert_same_view({"alice": alice.history(), "bob": bob_view})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "client bug: an acknowledged message leaves outbox.json only in a write deferred by 100 ms "
-    "(Client+Sending.swift scheduleOutboxFlush); a kill -9 inside that window leaves it in the "
-    "file, and the restarted client, offline, shows it twice in /history (stored, and again as "
-    "sending), lists it in /queue and reports it 'still queued' at EOF. Fix: on start, drop "
-    "outbox entries whose client_id the local store already holds."))
 def test_force_quit_right_after_the_ack(world):
     """The user sends, sees it sent, and force-quits at once; restarted with no server, the
-    message shows once (not also as queued), and nothing is left to send."""
+    message shows once (not also as queued), and nothing is left to send. (The client defers the
+    outbox rewrite after an ack by up to 100 ms; on start it must drop entries already stored.)"""
     server = world.server()
     alice = world.user("alice", server.address)
     world.user("bob", server.address).close()
