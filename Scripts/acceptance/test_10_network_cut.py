@@ -8,9 +8,8 @@ from harness.checks import assert_same_view, texts
 from harness.proxy import SEND, SEND_ACK
 
 
-@pytest.fixture
-def pair(world):
-    server = world.server()
+def make_pair(world, *server_flags):
+    server = world.server(*server_flags)
     proxy = world.proxy(server)
     bob = world.user("bob", server.address)
     alice = world.client("alice", proxy.address)
@@ -20,6 +19,11 @@ def pair(world):
     alice.say("before the cut")
     alice.cmd("/wait sent 15", timeout=20)
     return server, proxy, alice, bob
+
+
+@pytest.fixture
+def pair(world):
+    return make_pair(world)
 
 
 def check_exactly_once(alice, bob, expected):
@@ -54,3 +58,18 @@ def test_cut_after_commit_before_ack(pair):
     # More traffic afterwards keeps the count right: the resend was not stored a second time.
     alice.say("after the cut")
     check_exactly_once(alice, bob, ["before the cut", "committed but unacknowledged", "after the cut"])
+
+
+def test_link_stalls_silently(world):
+    """No reset, no close: the link just stops carrying bytes (a dead Wi-Fi). Keepalive finds
+    out (short ping interval and idle timeout from the server's flags), the client reconnects
+    once the link is back, and the message written during the stall arrives exactly once."""
+    server, proxy, alice, bob = make_pair(world, "--idle-timeout", "3", "--ping-interval", "1")
+    mark = len(alice.events)
+    proxy.pause()
+    alice.say("written during the stall")
+    alice.wait_event(lambda e: e.get("type") == "connection" and e.get("state") != "online", 20, mark,
+                     what="the client noticing the dead link")
+    proxy.resume()
+    check_exactly_once(alice, bob, ["before the cut", "written during the stall"])
+    assert server.alive()
