@@ -64,6 +64,10 @@ def test_framing_errors(live):
     c.send_bytes(wire.frame(wire.PING, 1))
     expect_error_then_close(c, "handshake_required")
 
+    c = raw(server)  # a client from the future: versions 7 to 9 only
+    c.send_bytes(wire.frame(wire.HELLO, 1, wire.fields((1, 9), (2, 7))))
+    expect_error_then_close(c, "unsupported_version")
+
     for cut in (2, 7, 13, 30):  # truncated frames, then the peer goes away
         c = raw(server)
         c.send_bytes(wire.hello()[:cut] if cut < len(wire.hello()) else wire.hello()[:-1])
