@@ -8,7 +8,7 @@ final class ClientConnectionTests: XCTestCase {
 
     override func setUpWithError() throws {
         root = temporaryDirectory("conn")
-        server = try ServerProcess(dataDir: root + "/server", extraArgs: ["--ping-interval", "0.3", "--idle-timeout", "1"])
+        server = try ServerProcess(dataDir: root + "/server", extraArgs: ["--ping-interval", "0.3", "--idle-timeout", "1.5"])
         clients = ClientRunner(server: server, root: root)
     }
 
@@ -18,7 +18,7 @@ final class ClientConnectionTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: root)
     }
 
-    /// With a 1 s idle timeout the client's pings keep a quiet connection open; a frozen
+    /// With a 1.5 s idle timeout the client's pings keep a quiet connection open; a frozen
     /// server (SIGSTOP) is detected as a dead link and the client reconnects once it thaws.
     func testPingsKeepTheLinkAndAFrozenServerIsDetectedAsDead() throws {
         try clients.register("alice", "bob")
@@ -29,9 +29,9 @@ final class ClientConnectionTests: XCTestCase {
         let alice = try clients.run("alice", ["/dm bob", "still here after a quiet while?"], extra: [])
         XCTAssertEqual(alice.status, 0, alice.err)
         bob.waitForStdout("alice: still here after a quiet while?")
-        // A deliberate quiet period of three idle timeouts (what is tested, not a way to
-        // wait for something): the server closes a link that sends nothing for 1 s.
-        Thread.sleep(forTimeInterval: 3)
+        // A deliberate quiet period of over two idle timeouts (what is tested, not a way to
+        // wait for something): the server closes a link that sends nothing for 1.5 s.
+        Thread.sleep(forTimeInterval: 4)
         XCTAssertEqual(try clients.run("alice", ["/dm bob", "three seconds later"]).status, 0)
         bob.waitForStdout("alice: three seconds later")
         XCTAssertFalse(bob.stdout.contains("connection lost"), bob.stdout)
