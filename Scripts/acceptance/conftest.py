@@ -1,0 +1,85 @@
+"""Fixtures for the acceptance suite: real server and client processes in a temp directory.
+
+`world` starts servers and clients, and kills whatever is left at the end of each test; when a
+test fails it prints the tail of every process log (the full logs stay under tmp_path/logs)."""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from harness.binaries import executable  # noqa: E402
+from harness.client import Client  # noqa: E402
+from harness.proxy import Proxy  # noqa: E402
+from harness.server import Server  # noqa: E402
+
+
+class World:
+    def __init__(self, tmp_path, server_exe, client_exe):
+        self.tmp = tmp_path
+        self.server_exe = server_exe
+        self.client_exe = client_exe
+        self.logs = tmp_path / "logs"
+        self.logs.mkdir(exist_ok=True)
+        self.servers, self.clients, self.proxies = [], [], []
+
+    def server(self, *extra_args, name="server", start=True):
+        s = Server(self.server_exe, self.tmp / name, self.logs / f"{name}.log", extra_args=extra_args)
+        self.servers.append(s)
+        return s.start() if start else s
+
+    def client(self, name, address, *extra_args, start=True):
+        c = Client(self.client_exe, address, self.tmp / "clients" / name, self.logs / f"client-{name}.log",
+                   name, extra_args)
+        self.clients.append(c)
+        return c.start() if start else c
+
+    def user(self, name, address, *extra_args):
+        """A client started and registered as `name`."""
+        c = self.client(name, address, *extra_args)
+        c.register()
+        return c
+
+    def proxy(self, server):
+        p = Proxy(server.host, server.port)
+        self.proxies.append(p)
+        return p
+
+    def teardown(self):
+        for c in self.clients:
+            c.kill()
+        for p in self.proxies:
+            p.close()
+        for s in self.servers:
+            s.kill()
+
+    def log_tails(self, lines=40):
+        out = []
+        for path in sorted(self.logs.glob("*.log")):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                tail = f.readlines()[-lines:]
+            out.append(f"----- {path} (last {len(tail)} lines)\n" + "".join(tail))
+        return "\n".join(out)
+
+
+@pytest.fixture(scope="session")
+def executables():
+    return executable("messageai-server"), executable("messageai")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, "rep_" + report.when, report)
+
+
+@pytest.fixture
+def world(tmp_path, executables, request):
+    w = World(tmp_path, *executables)
+    yield w
+    w.teardown()
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        print("\n" + w.log_tails())
