@@ -161,4 +161,10 @@ public protocol Store: AnyObject {
     /// Returns the markers after the change, and whether anything changed.
     func raiseMarkers(conversationID: UInt64, userID: UInt64, delivered: UInt64, read: UInt64) throws -> (delivered: UInt64, read: UInt64, changed: Bool)
     func markers(conversationID: UInt64) throws -> [MemberMarker]
+
+    // MARK: Additions (store branch)
+    /// One message by its place in the conversation (READERS, previews).
+    func message(conversationID: UInt64, seq: UInt64) throws -> ChatMessage?
+    /// Closes the database cleanly (shutdown); the store cannot be used afterwards. Idempotent.
+    func close()
 }

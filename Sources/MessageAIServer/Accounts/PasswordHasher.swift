@@ -1,0 +1,51 @@
+import Crypto
+import _CryptoExtras
+import Foundation
+
+/// Slow salted password hashes: PBKDF2-HMAC-SHA256, 600,000 rounds or more, 16-byte random salt.
+/// Stored as `pbkdf2-sha256$ROUNDS$SALT_B64$HASH_B64`, so the rounds can rise later and old
+/// hashes still verify. Slow on purpose (~0.3 s): callers run it off the hub queue.
+public enum PasswordHasher {
+    public static let minimumRounds = 600_000
+    static let scheme = "pbkdf2-sha256"
+
+    public static func hash(_ password: String, rounds: Int = minimumRounds) -> String {
+        var salt = [UInt8](repeating: 0, count: 16)
+        var rng = SystemRandomNumberGenerator()
+        for i in salt.indices { salt[i] = UInt8.random(in: .min ... .max, using: &rng) }
+        let key = derive(password, salt: salt, rounds: max(rounds, minimumRounds))
+        return "\(scheme)$\(max(rounds, minimumRounds))$\(Data(salt).base64EncodedString())$\(Data(key).base64EncodedString())"
+    }
+
+    /// Constant-time comparison of the derived key; false for a malformed stored hash.
+    public static func verify(_ password: String, against stored: String) -> Bool {
+        let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == scheme, let rounds = Int(parts[1]), rounds >= minimumRounds,
+              let salt = Data(base64Encoded: String(parts[2])), let expected = Data(base64Encoded: String(parts[3])),
+              !expected.isEmpty else { return false }
+        let key = derive(password, salt: [UInt8](salt), rounds: rounds, length: expected.count)
+        var diff: UInt8 = 0
+        for (a, b) in zip(key, expected) { diff |= a ^ b }
+        return diff == 0 && key.count == expected.count
+    }
+
+    /// A valid hash of a random password: verifying against it for an unknown user costs the
+    /// same time as for a real one, so timing does not reveal which usernames exist.
+    static let decoy: String = hash(UUID().uuidString)
+
+    private static func derive(_ password: String, salt: [UInt8], rounds: Int, length: Int = 32) -> [UInt8] {
+        let key = try! KDF.Insecure.PBKDF2.deriveKey(
+            from: Array(password.utf8), salt: salt, using: .sha256, outputByteCount: length, rounds: rounds)
+        return key.withUnsafeBytes { Array($0) }
+    }
+}
+
+/// Session tokens: 32 random bytes given to the client once; the server keeps only SHA-256.
+enum SessionToken {
+    static func generate() -> [UInt8] {
+        var rng = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
+    }
+
+    static func hash(_ token: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: token)) }
+}

@@ -1,0 +1,87 @@
+import MessageAIProtocol
+
+extension ChatServer {
+    /// Runs one frame from a client: the checks every request shares, then its handler.
+    func dispatch(_ frame: Frame, from peer: Peer) {
+        if peer.busy {
+            peer.waiting.append(frame)
+            return
+        }
+        guard peer.greeted || frame.type == .hello else {
+            peer.connection.close(after: ErrorFrame(.handshakeRequired, "the first frame must be HELLO"),
+                                  reason: .protocolError(.handshakeRequired))
+            return
+        }
+        guard let route = ChatServer.routes[frame.type] else {
+            peer.fail(frame.requestID, ErrorFrame(.unknownFrameType, "unknown frame type 0x\(String(frame.type.rawValue, radix: 16))"))
+            return
+        }
+        if route.requiresLogin, peer.user == nil {
+            peer.fail(frame.requestID, ErrorFrame(.notAuthenticated, "log in first (REGISTER, LOGIN or RESUME)"))
+            return
+        }
+        do {
+            try route.run(self, peer, frame)
+        } catch {
+            report(error, for: frame, to: peer)
+        }
+    }
+
+    /// Turns any error out of a handler into the ERROR frame the client gets.
+    func report(_ error: Error, for frame: Frame, to peer: Peer) {
+        switch error {
+        case let e as ErrorFrame:
+            peer.fail(frame.requestID, e)
+        case let e as ProtocolError:
+            let code = e.errorCode
+            if code.closesConnection {
+                peer.connection.close(after: ErrorFrame(code, e.description), reason: .protocolError(code))
+            } else {
+                peer.fail(frame.requestID, ErrorFrame(code, e.description))
+            }
+        case let e as StoreError:
+            peer.fail(frame.requestID, storeErrorFrame(e, context: "\(frame.type)"))
+        default:
+            logger.error("\(frame.type) failed: \(error)")
+            peer.fail(frame.requestID, ErrorFrame(.internalError, "internal error"))
+        }
+    }
+
+    func storeErrorFrame(_ error: StoreError, context: String) -> ErrorFrame {
+        switch error {
+        case .diskFull:
+            logger.error("\(context): disk full")
+            return ErrorFrame(.storageFull, "the server's storage is full; nothing was stored, try again later")
+        case .notFound:
+            return ErrorFrame(.notFound, "not found")
+        case .usernameTaken:
+            return ErrorFrame(.usernameTaken, "that username is taken", field: "username")
+        case .emailTaken:
+            return ErrorFrame(.emailTaken, "that email is already registered", field: "email")
+        case let .sqlite(code, message):
+            logger.error("\(context): sqlite error \(code): \(message)")
+            return ErrorFrame(.internalError, "internal storage error")
+        }
+    }
+
+    /// Runs `work` off the hub (password hashing) and `then` back on it. The connection's
+    /// later frames wait meanwhile, so answers keep request order.
+    func offHub<T>(_ peer: Peer, _ work: @escaping () -> T, then: @escaping (T) -> Void) {
+        peer.busy = true
+        passwordQueue.async { [self] in
+            let result = work()
+            queue.async { [self] in
+                peer.busy = false
+                guard !peer.connection.isClosing else { return }
+                then(result)
+                resumeWaiting(peer)
+            }
+        }
+    }
+
+    private func resumeWaiting(_ peer: Peer) {
+        while !peer.busy, !peer.waiting.isEmpty, !peer.connection.isClosing {
+            dispatch(peer.waiting.removeFirst(), from: peer)
+        }
+    }
+}

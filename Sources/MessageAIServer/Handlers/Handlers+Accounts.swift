@@ -1,0 +1,80 @@
+import MessageAIProtocol
+
+/// REGISTER, LOGIN, RESUME: the ways a connection becomes logged in. Password work runs off
+/// the hub (`offHub`); everything touching the store runs on it.
+extension ChatServer {
+    static let accountRoutes: [(FrameType, Route)] = [
+        Route.on(Register.self, login: false) { s, p, m, id in try s.register(p, m, id) },
+        Route.on(Login.self, login: false) { s, p, m, id in try s.login(p, m, id) },
+        Route.on(Resume.self, login: false) { s, p, m, id in try s.resume(p, m, id) },
+    ] + sessionRoutes
+
+    func register(_ peer: Peer, _ r: Register, _ id: UInt32) throws {
+        guard peer.user == nil else { throw ErrorFrame(.alreadyAuthenticated, "already logged in; LOGOUT first") }
+        try Validation.email(r.email)
+        try Validation.username(r.username)
+        try Validation.password(r.password)
+        try Validation.displayName(r.displayName)
+        // Cheap checks first, so a taken name costs no hashing. The insert below still decides
+        // a race between two connections registering the same name.
+        if try store.user(username: r.username) != nil { throw StoreError.usernameTaken }
+        if try store.user(login: r.email) != nil { throw StoreError.emailTaken }
+        let rounds = configuration.pbkdf2Rounds
+        offHub(peer, { PasswordHasher.hash(r.password, rounds: rounds) }) { [self] hash in
+            do {
+                let now = Clock.nowMillis()
+                let displayName = r.displayName.isEmpty ? r.username : r.displayName
+                let user = try store.createUser(email: r.email, username: r.username, displayName: displayName, passwordHash: hash, now: now)
+                logger.info("registered user \(user.id) '\(user.username)'")
+                try grantSession(peer, user: user, device: r.device, requestID: id)
+            } catch {
+                report(error, for: Frame(type: .register, requestID: id), to: peer)
+            }
+        }
+    }
+
+    func login(_ peer: Peer, _ l: Login, _ id: UInt32) throws {
+        guard peer.user == nil else { throw ErrorFrame(.alreadyAuthenticated, "already logged in; LOGOUT first") }
+        let accountKey = "account:" + l.login.lowercased()
+        let addressKey = "address:" + peer.address
+        let now = Clock.nowMillis()
+        if let wait = loginThrottle.retryAfter(accountKey, now: now) ?? loginThrottle.retryAfter(addressKey, now: now) {
+            throw ErrorFrame(.throttled, "too many failed logins; try again in \((wait + 999) / 1000) s", retryAfter: wait)
+        }
+        let user = try store.user(login: l.login)
+        // An unknown user costs the same hashing as a wrong password: same answer, same time.
+        let stored = user?.passwordHash ?? PasswordHasher.decoy
+        offHub(peer, { PasswordHasher.verify(l.password, against: stored) }) { [self] ok in
+            do {
+                guard ok, let user else {
+                    loginThrottle.recordFailure(accountKey, now: Clock.nowMillis())
+                    loginThrottle.recordFailure(addressKey, now: Clock.nowMillis())
+                    throw ErrorFrame(.invalidCredentials, "wrong username or password")
+                }
+                loginThrottle.reset(accountKey)
+                try grantSession(peer, user: user, device: l.device, requestID: id)
+            } catch {
+                report(error, for: Frame(type: .login, requestID: id), to: peer)
+            }
+        }
+    }
+
+    func resume(_ peer: Peer, _ r: Resume, _ id: UInt32) throws {
+        guard peer.user == nil else { throw ErrorFrame(.alreadyAuthenticated, "already logged in; LOGOUT first") }
+        let invalid = ErrorFrame(.invalidToken, "this session has ended; log in again")
+        guard r.token.count == 32, let session = try store.session(tokenHash: SessionToken.hash(r.token)),
+              let user = try store.user(id: session.userID) else { throw invalid }
+        try store.touchSession(id: session.id, now: Clock.nowMillis())
+        attachUser(peer, user: user, sessionID: session.id)
+        peer.reply(id, SessionGranted(token: [], sessionID: session.id, user: user.info))
+    }
+
+    /// A new session for `user` on this connection: the token goes to the client once, its
+    /// hash to the store.
+    private func grantSession(_ peer: Peer, user: UserRecord, device: String, requestID: UInt32) throws {
+        let token = SessionToken.generate()
+        let session = try store.createSession(userID: user.id, tokenHash: SessionToken.hash(token), device: device, now: Clock.nowMillis())
+        attachUser(peer, user: user, sessionID: session.id)
+        peer.reply(requestID, SessionGranted(token: token, sessionID: session.id, user: user.info))
+    }
+}

@@ -1,0 +1,38 @@
+import MessageAIProtocol
+
+extension ChatServer {
+    static let connectionRoutes: [(FrameType, Route)] = [
+        Route.on(Hello.self, login: false) { server, peer, hello, id in server.hello(peer, hello, id) },
+        Route.on(Ping.self, login: false) { _, peer, _, id in
+            peer.connection.send(Pong().frame(requestID: id))
+        },
+        // A client may answer the server's PING; nothing to do.
+        Route.on(Pong.self, login: false) { _, _, _, _ in },
+    ]
+
+    static let serverCapabilities: Capabilities = [.zlib]
+
+    func hello(_ peer: Peer, _ hello: Hello, _ id: UInt32) {
+        guard !peer.greeted else {
+            peer.fail(id, ErrorFrame(.badRequest, "HELLO was already received on this connection"))
+            return
+        }
+        let version = min(hello.maxVersion, ProtocolVersion.current)
+        guard hello.minVersion <= hello.maxVersion, version >= hello.minVersion, version >= ProtocolVersion.minimum else {
+            peer.connection.close(
+                after: ErrorFrame(.unsupportedVersion,
+                                  "this server speaks protocol versions \(ProtocolVersion.minimum)...\(ProtocolVersion.current); the client asked for \(hello.minVersion)...\(hello.maxVersion)"),
+                reason: .protocolError(.unsupportedVersion))
+            return
+        }
+        peer.greeted = true
+        let common = hello.capabilities.intersection(ChatServer.serverCapabilities)
+        peer.zlib = common.contains(.zlib)
+        let welcome = Welcome(
+            version: version, capabilities: common, maxFrameLength: UInt64(configuration.maxFrameLength),
+            pingInterval: configuration.pingIntervalMillis, idleTimeout: configuration.idleTimeoutMillis,
+            maxMessageLength: UInt64(configuration.maxMessageLength), server: configuration.serverName)
+        peer.connection.send(welcome.frame(requestID: id))
+        if !hello.client.isEmpty { logger.debug("connection \(peer.id) is \(hello.client), protocol \(version)") }
+    }
+}

@@ -1,0 +1,117 @@
+import MessageAIProtocol
+
+/// Direct conversations and groups. Every membership change is pushed (CONVERSATION, id 0)
+/// to the members' connections, each seeing its own view (unread count, markers).
+extension ChatServer {
+    static let conversationRoutes: [(FrameType, Route)] = [
+        Route.on(DMOpen.self) { s, p, m, id in try s.openDirect(p, m, id) },
+        Route.on(GroupCreate.self) { s, p, m, id in try s.createGroup(p, m, id) },
+        Route.on(GroupAdd.self) { s, p, m, id in try s.addToGroup(p, m, id) },
+        Route.on(GroupRename.self) { s, p, m, id in try s.renameGroup(p, m, id) },
+        Route.on(GroupLeave.self) { s, p, m, id in try s.leaveGroup(p, m, id) },
+        Route.on(ConversationsList.self) { s, p, _, id in
+            p.reply(id, Conversations(conversations: try s.store.conversationList(userID: p.user!.id)), compress: true)
+        },
+    ]
+
+    func openDirect(_ peer: Peer, _ o: DMOpen, _ id: UInt32) throws {
+        let me = peer.user!
+        let other = try existingUser(o.username)
+        guard other.id != me.id else { throw ErrorFrame(.invalidArgument, "a direct conversation needs someone else", field: "username") }
+        let (record, created) = try store.directConversation(me.id, other.id, now: Clock.nowMillis())
+        peer.reply(id, try view(record.id, for: me.id))
+        if created { try pushConversation(record.id, to: [me.id, other.id], except: peer) }
+    }
+
+    func createGroup(_ peer: Peer, _ g: GroupCreate, _ id: UInt32) throws {
+        let me = peer.user!
+        try Validation.groupName(g.name)
+        let others = try distinctUsers(g.usernames, excluding: me.id)
+        guard others.count >= 2 else {
+            throw ErrorFrame(.invalidArgument, "a group needs at least two other members", field: "usernames")
+        }
+        let record = try store.createGroup(name: g.name, creator: me.id, members: others.map(\.id), now: Clock.nowMillis())
+        peer.reply(id, try view(record.id, for: me.id))
+        try pushConversation(record.id, to: [me.id] + others.map(\.id), except: peer)
+    }
+
+    func addToGroup(_ peer: Peer, _ a: GroupAdd, _ id: UInt32) throws {
+        let me = peer.user!
+        _ = try group(a.conversationID, member: me.id)
+        let current = Set(try store.members(conversationID: a.conversationID).map(\.userID))
+        let added = try distinctUsers(a.usernames, excluding: me.id).filter { !current.contains($0.id) }
+        guard !added.isEmpty else { throw ErrorFrame(.invalidArgument, "everyone named is already a member", field: "usernames") }
+        try store.addMembers(conversationID: a.conversationID, userIDs: added.map(\.id), now: Clock.nowMillis())
+        peer.reply(id, try view(a.conversationID, for: me.id))
+        try pushConversation(a.conversationID, to: Array(current) + added.map(\.id), except: peer)
+    }
+
+    func renameGroup(_ peer: Peer, _ r: GroupRename, _ id: UInt32) throws {
+        let me = peer.user!
+        try Validation.groupName(r.name)
+        _ = try group(r.conversationID, member: me.id)
+        try store.renameGroup(conversationID: r.conversationID, name: r.name)
+        peer.reply(id, try view(r.conversationID, for: me.id))
+        let members = try store.members(conversationID: r.conversationID).map(\.userID)
+        try pushConversation(r.conversationID, to: members, except: peer)
+    }
+
+    func leaveGroup(_ peer: Peer, _ l: GroupLeave, _ id: UInt32) throws {
+        let me = peer.user!
+        _ = try group(l.conversationID, member: me.id)
+        try store.removeMember(conversationID: l.conversationID, userID: me.id)
+        peer.reply(id, OK())
+        let members = try store.members(conversationID: l.conversationID).map(\.userID)
+        try pushConversation(l.conversationID, to: members, except: peer)
+    }
+
+    // MARK: Helpers
+
+    /// The conversation, if it is a group and `member` belongs to it.
+    func group(_ conversationID: UInt64, member: UInt64) throws -> ConversationRecord {
+        guard let record = try store.conversation(id: conversationID) else {
+            throw ErrorFrame(.notFound, "no conversation \(conversationID)", field: "conversation_id")
+        }
+        guard try store.isMember(conversationID: conversationID, userID: member) else {
+            throw ErrorFrame(.notAMember, "you are not a member of conversation \(conversationID)", field: "conversation_id")
+        }
+        guard record.kind == .group else {
+            throw ErrorFrame(.invalidArgument, "conversation \(conversationID) is a direct conversation, not a group", field: "conversation_id")
+        }
+        return record
+    }
+
+    /// Fails with not_a_member unless `userID` belongs to the conversation.
+    func requireMember(_ conversationID: UInt64, _ userID: UInt64) throws {
+        guard try store.isMember(conversationID: conversationID, userID: userID) else {
+            throw ErrorFrame(.notAMember, "you are not a member of conversation \(conversationID)", field: "conversation_id")
+        }
+    }
+
+    func view(_ conversationID: UInt64, for userID: UInt64) throws -> Conversation {
+        guard let c = try store.conversationView(id: conversationID, userID: userID) else {
+            throw ErrorFrame(.notFound, "no conversation \(conversationID)", field: "conversation_id")
+        }
+        return c
+    }
+
+    /// Pushes each user's own view of the conversation to their connections.
+    func pushConversation(_ conversationID: UInt64, to users: [UInt64], except: Peer?) throws {
+        for userID in Set(users) {
+            let peers = connections(of: [userID]).filter { $0 !== except }
+            guard !peers.isEmpty else { continue }
+            let frame = try view(conversationID, for: userID).frame(requestID: 0)
+            for p in peers { p.connection.send(frame) }
+        }
+    }
+
+    private func distinctUsers(_ usernames: [String], excluding me: UInt64) throws -> [UserRecord] {
+        var seen = Set<UInt64>()
+        var result: [UserRecord] = []
+        for name in usernames {
+            let user = try existingUser(name)
+            if user.id != me, seen.insert(user.id).inserted { result.append(user) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,108 @@
+import MessageAIProtocol
+
+/// HISTORY, SEARCH and SYNC: reading what is stored.
+extension ChatServer {
+    static let historyRoutes: [(FrameType, Route)] = [
+        Route.on(HistoryRequest.self) { s, p, m, id in try s.history(p, m, id) },
+        Route.on(SearchRequest.self) { s, p, m, id in try s.search(p, m, id) },
+        Route.on(SyncRequest.self) { s, p, m, id in try s.startSync(p, m, id) },
+    ]
+
+    func history(_ peer: Peer, _ h: HistoryRequest, _ id: UInt32) throws {
+        try requireMember(h.conversationID, peer.user!.id)
+        let limit = h.limit == 0 ? 50 : min(h.limit, 500)
+        let page = try store.messages(conversationID: h.conversationID, beforeSeq: h.beforeSeq, limit: Int(limit))
+        // Seqs are gapless from 1, so older messages exist exactly when the page starts above 1.
+        let hasMore = (page.first?.seq ?? 1) > 1
+        peer.reply(id, HistoryPage(conversationID: h.conversationID, messages: page, hasMore: hasMore), compress: true)
+    }
+
+    func search(_ peer: Peer, _ q: SearchRequest, _ id: UInt32) throws {
+        let user = peer.user!
+        let query = q.query.trimmingWhitespace
+        guard !query.isEmpty else { throw ErrorFrame(.invalidArgument, "give some words to search for", field: "query") }
+        guard query.unicodeScalars.count <= 256 else {
+            throw ErrorFrame(.tooLong, "search queries are at most 256 characters", limit: 256, field: "query")
+        }
+        if q.conversationID != 0 { try requireMember(q.conversationID, user.id) }
+        let limit = q.limit == 0 ? 20 : min(q.limit, 100)
+        let offset = min(q.offset, 100_000)
+        var found = try store.search(userID: user.id, query: query, conversationID: q.conversationID == 0 ? nil : q.conversationID,
+                                     offset: Int(offset), limit: Int(limit) + 1)
+        let hasMore = found.count > Int(limit)
+        if hasMore { found.removeLast() }
+        peer.reply(id, SearchResults(messages: found, hasMore: hasMore), compress: true)
+    }
+
+    func startSync(_ peer: Peer, _ s: SyncRequest, _ id: UInt32) throws {
+        guard peer.sync == nil else {
+            throw ErrorFrame(.invalidArgument, "a sync is already running on this connection")
+        }
+        var positions: [UInt64: UInt64] = [:]
+        for p in s.positions { positions[p.conversationID] = max(positions[p.conversationID] ?? 0, p.lastSeq) }
+        let conversations = try store.conversationList(userID: peer.user!.id)
+        peer.sync = SyncCursor(requestID: id, conversations: conversations, positions: positions)
+        pumpSync(peer)
+    }
+
+    /// Sends sync batches while the connection's output is below its low-water mark; the
+    /// connection calls again when it drains. Runs on the hub, so no commit interleaves with
+    /// a batch; live MESSAGE pushes wait in `deferredMessages` until SYNC_DONE.
+    func pumpSync(_ peer: Peer) {
+        guard let cursor = peer.sync else { return }
+        do {
+            while !cursor.isFinished, peer.connection.pendingOutputBytes < Connection.lowWaterMark, !peer.connection.isClosing {
+                try peer.connection.send(nextSyncBatch(cursor, userID: peer.user!.id, into: peer).frame(requestID: cursor.requestID, compress: peer.zlib))
+            }
+        } catch {
+            peer.sync = nil
+            peer.deferredMessages = []
+            report(error, for: Frame(type: .sync, requestID: cursor.requestID), to: peer)
+            return
+        }
+        guard cursor.isFinished else { return }
+        peer.sync = nil
+        peer.connection.send(SyncDone(messageCount: cursor.messageCount, conversationCount: UInt64(cursor.conversations.count))
+            .frame(requestID: cursor.requestID))
+        let held = peer.deferredMessages
+        peer.deferredMessages = []
+        for m in held { peer.pushMessage(m, frame: m.frame(requestID: 0)) }
+    }
+
+    /// The first batch carries every conversation and every member's markers; the following
+    /// ones carry up to 500 messages, conversation by conversation, ascending by seq.
+    private func nextSyncBatch(_ cursor: SyncCursor, userID: UInt64, into peer: Peer) throws -> SyncBatch {
+        if !cursor.metadataSent {
+            cursor.metadataSent = true
+            var receipts: [Receipt] = []
+            for c in cursor.conversations {
+                for m in try store.markers(conversationID: c.conversationID) {
+                    receipts.append(Receipt(conversationID: c.conversationID, userID: m.user.userID, username: m.user.username,
+                                            deliveredSeq: m.deliveredSeq, readSeq: m.readSeq))
+                }
+            }
+            return SyncBatch(conversations: cursor.conversations, messages: [], receipts: receipts)
+        }
+        var messages: [ChatMessage] = []
+        while messages.count < SyncCursor.messagesPerBatch, cursor.index < cursor.conversations.count {
+            let conversationID = cursor.conversations[cursor.index].conversationID
+            let want = SyncCursor.messagesPerBatch - messages.count
+            let got = try store.messages(conversationID: conversationID, afterSeq: cursor.sentThrough, limit: want)
+            messages += got
+            if let last = got.last { cursor.sentThrough = last.seq }
+            peer.syncedThrough[conversationID] = max(peer.syncedThrough[conversationID] ?? 0, cursor.sentThrough)
+            if got.count < want { cursor.advance() }
+        }
+        cursor.messageCount += UInt64(messages.count)
+        return SyncBatch(conversations: [], messages: messages, receipts: [])
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,111 @@
+import MessageAIProtocol
+
+/// A validated SEND waiting for the next group commit.
+struct PendingSend {
+    let peer: Peer
+    let requestID: UInt32
+    let message: NewMessage
+}
+
+/// SEND, MARK and READERS.
+///
+/// Group commit: a SEND is checked at once (membership, length, rate) and queued; the first one
+/// schedules a commit at the end of the hub's current work. Every SEND that arrives before that
+/// block runs — including those whose read events queued up while the previous commit was
+/// writing — goes into the same `store.append` transaction. Acks and pushes go out only after
+/// it returns, so nothing is acknowledged before it is durable.
+extension ChatServer {
+    static let messagingRoutes: [(FrameType, Route)] = [
+        Route.on(Send.self) { s, p, m, id in try s.send(p, m, id) },
+        Route.on(Mark.self) { s, p, m, id in try s.mark(p, m, id) },
+        Route.on(ReadersRequest.self) { s, p, m, id in try s.readers(p, m, id) },
+    ]
+
+    /// Typing indicators last this long unless renewed (announced in TYPING_EVENT).
+    static let typingTTLMillis: UInt64 = 5_000
+
+    func send(_ peer: Peer, _ s: Send, _ id: UInt32) throws {
+        let user = peer.user!
+        guard !s.text.isEmpty else { throw ErrorFrame(.invalidArgument, "a message needs some text", field: "text") }
+        let length = s.text.unicodeScalars.count
+        guard length <= configuration.maxMessageLength else {
+            throw ErrorFrame(.tooLong, "messages are at most \(configuration.maxMessageLength) characters (this one has \(length))",
+                             limit: UInt64(configuration.maxMessageLength), field: "text")
+        }
+        try requireMember(s.conversationID, user.id)
+        if let wait = rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) {
+            throw ErrorFrame(.rateLimited, "sending too fast; try again in \((wait + 999) / 1000) s", retryAfter: wait)
+        }
+        let message = NewMessage(conversationID: s.conversationID, senderID: user.id, clientID: s.clientID,
+                                 text: s.text, serverTime: Clock.nowMillis())
+        pendingSends.append(PendingSend(peer: peer, requestID: id, message: message))
+        if !commitScheduled {
+            commitScheduled = true
+            queue.async { [self] in commitPendingSends() }
+        }
+    }
+
+    func commitPendingSends() {
+        commitScheduled = false
+        let batch = pendingSends
+        pendingSends = []
+        guard !batch.isEmpty else { return }
+        let outcomes: [AppendOutcome]
+        do {
+            outcomes = try store.append(batch.map(\.message))
+        } catch {
+            // All or nothing: every SEND of the batch is refused; the clients retry.
+            let frame = (error as? StoreError).map { storeErrorFrame($0, context: "append") }
+                ?? ErrorFrame(.internalError, "internal error")
+            if !(error is StoreError) { logger.error("append failed: \(error)") }
+            for p in batch { p.peer.fail(p.requestID, frame) }
+            return
+        }
+        var membersOf: [UInt64: [UInt64]] = [:]
+        for (pending, outcome) in zip(batch, outcomes) {
+            switch outcome {
+            case .duplicate(let m):
+                pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
+                                                              seq: m.seq, serverTime: m.serverTime, duplicate: true))
+            case .stored(let m):
+                pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
+                                                              seq: m.seq, serverTime: m.serverTime))
+                if membersOf[m.conversationID] == nil {
+                    membersOf[m.conversationID] = (try? store.members(conversationID: m.conversationID).map(\.userID)) ?? []
+                }
+                let frame = m.frame(requestID: 0)
+                // Every connection of every member, the sender's other sessions included;
+                // the sending connection has its SEND_ACK.
+                for p in connections(of: membersOf[m.conversationID]!) where p !== pending.peer {
+                    p.pushMessage(m, frame: frame)
+                }
+            }
+        }
+    }
+
+    func mark(_ peer: Peer, _ m: Mark, _ id: UInt32) throws {
+        let user = peer.user!
+        try requireMember(m.conversationID, user.id)
+        let result = try store.raiseMarkers(conversationID: m.conversationID, userID: user.id,
+                                            delivered: max(m.deliveredSeq, m.readSeq), read: m.readSeq)
+        peer.reply(id, OK())
+        guard result.changed else { return }
+        let receipt = Receipt(conversationID: m.conversationID, userID: user.id, username: user.username,
+                              deliveredSeq: result.delivered, readSeq: result.read).frame(requestID: 0)
+        let members = try store.members(conversationID: m.conversationID).map(\.userID)
+        for p in connections(of: members) where p !== peer { p.connection.send(receipt) }
+    }
+
+    func readers(_ peer: Peer, _ r: ReadersRequest, _ id: UInt32) throws {
+        try requireMember(r.conversationID, peer.user!.id)
+        guard r.seq > 0, let message = try store.messages(conversationID: r.conversationID, afterSeq: r.seq - 1, limit: 1).first,
+              message.seq == r.seq else {
+            throw ErrorFrame(.notFound, "no message \(r.seq) in conversation \(r.conversationID)", field: "seq")
+        }
+        let recipients = try store.markers(conversationID: r.conversationID).filter { $0.user.userID != message.senderID }
+        peer.reply(id, ReadersResult(
+            conversationID: r.conversationID, seq: r.seq, recipientCount: UInt64(recipients.count),
+            deliveredTo: recipients.filter { $0.deliveredSeq >= r.seq }.map(\.user),
+            readBy: recipients.filter { $0.readSeq >= r.seq }.map(\.user)))
+    }
+}

@@ -1,0 +1,88 @@
+import MessageAIProtocol
+
+/// What a logged-in user does with their account: sessions, profile, password.
+extension ChatServer {
+    static let sessionRoutes: [(FrameType, Route)] = [
+        Route.on(Logout.self) { s, p, _, id in try s.logout(p, id) },
+        Route.on(SessionsList.self) { s, p, _, id in try s.listSessions(p, id) },
+        Route.on(SessionRevoke.self) { s, p, m, id in try s.revokeSession(p, m, id) },
+        Route.on(ProfileUpdate.self) { s, p, m, id in try s.updateProfile(p, m, id) },
+        Route.on(PasswordChange.self) { s, p, m, id in try s.changePassword(p, m, id) },
+    ]
+
+    func logout(_ peer: Peer, _ id: UInt32) throws {
+        guard let user = peer.user else { return }
+        let sessionID = peer.sessionID
+        _ = try store.deleteSession(id: sessionID, userID: user.id)
+        peer.reply(id, OK())
+        // Other connections resumed with the same token end too.
+        closeSessions([sessionID], of: user.id, except: peer)
+        detachUser(peer)
+    }
+
+    func listSessions(_ peer: Peer, _ id: UInt32) throws {
+        let sessions = try store.sessions(userID: peer.user!.id).map {
+            SessionInfo(sessionID: $0.id, device: $0.device, created: $0.createdAt, lastUsed: $0.lastUsedAt, current: $0.id == peer.sessionID)
+        }
+        peer.reply(id, Sessions(sessions: sessions))
+    }
+
+    func revokeSession(_ peer: Peer, _ r: SessionRevoke, _ id: UInt32) throws {
+        let user = peer.user!
+        guard try store.deleteSession(id: r.sessionID, userID: user.id) else {
+            throw ErrorFrame(.notFound, "no session \(r.sessionID)", field: "session_id")
+        }
+        peer.reply(id, OK())
+        closeSessions([r.sessionID], of: user.id, except: peer)
+        if r.sessionID == peer.sessionID { detachUser(peer) }
+    }
+
+    func updateProfile(_ peer: Peer, _ u: ProfileUpdate, _ id: UInt32) throws {
+        try Validation.displayName(u.displayName)
+        var user = peer.user!
+        let name = u.displayName.isEmpty ? user.username : u.displayName
+        try store.setDisplayName(userID: user.id, name)
+        user.displayName = name
+        for p in connections(of: [user.id]) { p.user = user }
+        peer.reply(id, Profile(user: user.info, online: true, lastSeen: 0))
+    }
+
+    func changePassword(_ peer: Peer, _ c: PasswordChange, _ id: UInt32) throws {
+        try Validation.password(c.newPassword, field: "new_password")
+        let user = peer.user!
+        let accountKey = "account:" + user.username.lowercased()
+        if let wait = loginThrottle.retryAfter(accountKey, now: Clock.nowMillis()) {
+            throw ErrorFrame(.throttled, "too many failed attempts; try again in \((wait + 999) / 1000) s", retryAfter: wait)
+        }
+        let stored = try store.user(id: user.id)?.passwordHash ?? PasswordHasher.decoy
+        let rounds = configuration.pbkdf2Rounds
+        offHub(peer, { () -> String? in
+            PasswordHasher.verify(c.oldPassword, against: stored) ? PasswordHasher.hash(c.newPassword, rounds: rounds) : nil
+        }) { [self] newHash in
+            do {
+                guard let newHash else {
+                    loginThrottle.recordFailure(accountKey, now: Clock.nowMillis())
+                    throw ErrorFrame(.invalidCredentials, "the current password is wrong", field: "old_password")
+                }
+                try store.setPasswordHash(userID: user.id, newHash)
+                let revoked = try store.deleteSessions(userID: user.id, except: peer.sessionID)
+                peer.reply(id, OK())
+                closeSessions(revoked, of: user.id, except: peer)
+                logger.info("user \(user.id) changed password; \(revoked.count) other session(s) revoked")
+            } catch {
+                report(error, for: Frame(type: .passwordChange, requestID: id), to: peer)
+            }
+        }
+    }
+
+    /// Closes every connection logged in with one of `sessionIDs` (their token no longer works).
+    func closeSessions(_ sessionIDs: [UInt64], of userID: UInt64, except: Peer?) {
+        let ids = Set(sessionIDs)
+        for p in connections(of: [userID]) where p !== except && ids.contains(p.sessionID) {
+            var error = ErrorFrame(.invalidToken, "this session was revoked")
+            error.closes = true
+            detachUser(p)
+            p.connection.close(after: error)
+        }
+    }
+}

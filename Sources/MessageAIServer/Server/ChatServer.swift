@@ -1,0 +1,171 @@
+import Dispatch
+import Logging
+import MessageAIProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The messaging server.
+///
+/// Threading: one serial "hub" queue owns all state — the listening socket, every connection's
+/// read and write sources, who is online, sync cursors, rate buckets — and is the only caller
+/// of the `Store` (which is not thread-safe). A handler therefore sees a consistent world and a
+/// sync cannot interleave with a commit. Two things leave the hub:
+///  - password hashing (~0.3 s each) runs on `passwordQueue`, a concurrent queue, and hops back;
+///  - nothing else: SQLite commits are short, and SENDs are group-committed (see
+///    `ChatServer+Messaging.swift`) so that one fsync covers every SEND that arrived meanwhile.
+public final class ChatServer {
+    public let configuration: ServerConfiguration
+    let store: Store
+    let queue = DispatchQueue(label: "messageai.hub")
+    let passwordQueue = DispatchQueue(label: "messageai.passwords", attributes: .concurrent)
+    var logger: Logger
+
+    private var listener: ListeningSocket?
+    private var keepaliveTimer: DispatchSourceTimer?
+    private var nextConnectionID: UInt64 = 1
+    var peers: [UInt64: Peer] = [:]
+    /// Logged-in connections by user id: a user is online while this holds any.
+    var online: [UInt64: [UInt64: Peer]] = [:]
+    var loginThrottle: LoginThrottle
+    var rateLimiter: RateLimiter
+    var pendingSends: [PendingSend] = []
+    var commitScheduled = false
+    private(set) var isShuttingDown = false
+
+    public init(configuration: ServerConfiguration, store: Store, logger: Logger = Logger(label: "messageai-server")) {
+        self.configuration = configuration
+        self.store = store
+        self.logger = logger
+        self.loginThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute)
+        self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
+    }
+
+    /// Binds and starts serving; returns the port (useful with port 0).
+    public func start() throws -> Int {
+        try queue.sync {
+            let socket = try ListeningSocket(host: configuration.host, port: configuration.port)
+            socket.start(on: queue) { [unowned self] accepted in self.accept(accepted) }
+            listener = socket
+            startKeepalive()
+            return socket.port
+        }
+    }
+
+    /// Stops accepting, commits what is pending, tells every client, flushes their output
+    /// (at most ~2 s), then calls `completion` on the hub queue. The caller closes the store.
+    public func shutdown(completion: @escaping () -> Void) {
+        queue.async { [self] in
+            guard !isShuttingDown else { return }
+            isShuttingDown = true
+            listener?.stop()
+            listener = nil
+            keepaliveTimer?.cancel()
+            keepaliveTimer = nil
+            if !pendingSends.isEmpty { commitPendingSends() }
+            for peer in peers.values {
+                peer.connection.close(after: ErrorFrame(.shuttingDown, "the server is shutting down"), grace: .seconds(2))
+            }
+            waitForPeers(until: Clock.uptimeMillis() + 2_500, completion: completion)
+        }
+    }
+
+    private func waitForPeers(until deadline: UInt64, completion: @escaping () -> Void) {
+        if peers.isEmpty || Clock.uptimeMillis() >= deadline {
+            completion()
+            return
+        }
+        queue.asyncAfter(deadline: .now() + .milliseconds(20)) { [self] in waitForPeers(until: deadline, completion: completion) }
+    }
+
+    /// Number of open connections (for tests and logs).
+    public var connectionCount: Int { queue.sync { peers.count } }
+
+    // MARK: Connections
+
+    private func accept(_ accepted: ListeningSocket.Accepted) {
+        let id = nextConnectionID
+        nextConnectionID += 1
+        let connection = Connection(
+            id: id, address: accepted.address, transport: SocketTransport(fileDescriptor: accepted.fd), queue: queue,
+            maxFrameLength: configuration.maxFrameLength, maxOutputBytes: configuration.maxOutputBytes)
+        let peer = Peer(connection: connection)
+        peers[id] = peer
+        connection.onFrame = { [unowned self, unowned peer] frame in self.dispatch(frame, from: peer) }
+        connection.onClose = { [unowned self] reason in self.connectionClosed(peer, reason: reason) }
+        connection.onDrain = { [unowned self, unowned peer] in if peer.sync != nil { self.pumpSync(peer) } }
+        connection.start()
+        logger.debug("connection \(id) from \(accepted.address)")
+    }
+
+    private func connectionClosed(_ peer: Peer, reason: Connection.CloseReason) {
+        peers[peer.id] = nil
+        peer.sync = nil
+        peer.waiting = []
+        detachUser(peer)
+        switch reason {
+        case .peerClosed, .server: logger.debug("connection \(peer.id) closed (\(reason))")
+        default: logger.info("connection \(peer.id) from \(peer.address) closed: \(reason)")
+        }
+    }
+
+    /// Closes connections that sent nothing for the idle timeout. This also covers a client
+    /// that connects and never says HELLO, and a peer that vanished without a FIN.
+    private func startKeepalive() {
+        let idle = configuration.idleTimeoutMillis
+        let interval = max(50, min(1_000, Int(idle / 4)))
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .milliseconds(interval), repeating: .milliseconds(interval))
+        timer.setEventHandler { [unowned self] in
+            let now = Clock.uptimeMillis()
+            for peer in peers.values where !peer.connection.isClosing && now - peer.connection.lastReceivedAt > idle {
+                logger.debug("connection \(peer.id) idle for \(now - peer.connection.lastReceivedAt) ms")
+                peer.connection.close(after: ErrorFrame(.idleTimeout, "no bytes received for \(idle) ms"))
+            }
+        }
+        keepaliveTimer = timer
+        timer.resume()
+    }
+
+    // MARK: Users online
+
+    /// The connection is now logged in as `user`; the first session online announces presence.
+    func attachUser(_ peer: Peer, user: UserRecord, sessionID: UInt64) {
+        peer.user = user
+        peer.sessionID = sessionID
+        let wasOnline = online[user.id] != nil
+        online[user.id, default: [:]][peer.id] = peer
+        if !wasOnline { broadcastPresence(of: user, online: true, lastSeen: 0) }
+    }
+
+    /// The connection is no longer logged in (logout, revoke, close); the last one sets last_seen.
+    func detachUser(_ peer: Peer) {
+        guard let user = peer.user else { return }
+        peer.user = nil
+        peer.sessionID = 0
+        online[user.id]?[peer.id] = nil
+        guard online[user.id]?.isEmpty == true else { return }
+        online[user.id] = nil
+        let now = Clock.nowMillis()
+        do { try store.setLastSeen(userID: user.id, now) } catch { logger.error("setLastSeen failed: \(error)") }
+        broadcastPresence(of: user, online: false, lastSeen: now)
+    }
+
+    /// Every logged-in connection of the given users.
+    func connections(of users: [UInt64]) -> [Peer] {
+        users.flatMap { online[$0].map { Array($0.values) } ?? [] }
+    }
+
+    func isOnline(_ userID: UInt64) -> Bool { online[userID] != nil }
+
+    private func broadcastPresence(of user: UserRecord, online: Bool, lastSeen: UInt64) {
+        guard !isShuttingDown else { return }
+        do {
+            let audience = try store.presenceAudience(userID: user.id)
+            let frame = Presence(user: user.info, online: online, lastSeen: lastSeen).frame(requestID: 0)
+            for peer in connections(of: audience) where peer.userID != user.id { peer.connection.send(frame) }
+        } catch {
+            logger.error("presence audience failed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Dispatch
+import Foundation
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the server as a process: data directory, database, signals, the "listening on" line.
+/// Lives in the library (not main.swift) so its closures are plain queue code, not main-actor.
+public enum ServerProcess {
+    public struct Options: Sendable {
+        public var configuration: ServerConfiguration
+        /// Holds the database; created with mode 0700.
+        public var dataDirectory: String
+        /// `.full` fsyncs every commit (`--fsync always`); `.normal` survives kill -9 but not power loss.
+        public var synchronous: SQLiteStore.Synchronous
+        public init(configuration: ServerConfiguration, dataDirectory: String, synchronous: SQLiteStore.Synchronous) {
+            self.configuration = configuration; self.dataDirectory = dataDirectory; self.synchronous = synchronous
+        }
+    }
+
+    /// The default data directory: $XDG_DATA_HOME/messageai-server or ~/.local/share/messageai-server.
+    public static var defaultDataDirectory: String {
+        let env = ProcessInfo.processInfo.environment
+        if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/messageai-server" }
+        return (env["HOME"] ?? NSHomeDirectory()) + "/.local/share/messageai-server"
+    }
+
+    public static let databaseFileName = "messageai.sqlite"
+
+    /// Never returns: exits 0 after SIGTERM/SIGINT, 1 when it cannot start.
+    public static func run(_ options: Options, logger: Logger) -> Never {
+        signal(SIGPIPE, SIG_IGN)
+        // Files the server creates (database, WAL) are readable by its owner only.
+        umask(0o077)
+        let store: SQLiteStore
+        do {
+            try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            store = try SQLiteStore(path: options.dataDirectory + "/" + databaseFileName, synchronous: options.synchronous)
+        } catch {
+            fputs("messageai-server: cannot open the database in \(options.dataDirectory): \(error)\n", stderr)
+            exit(1)
+        }
+        let server = ChatServer(configuration: options.configuration, store: store, logger: logger)
+        let port: Int
+        do {
+            port = try server.start()
+        } catch {
+            fputs("messageai-server: \(error)\n", stderr)
+            exit(1)
+        }
+        fputs("listening on \(options.configuration.host):\(port)\n", stderr)
+        fflush(stderr)
+
+        let signalQueue = DispatchQueue(label: "messageai.signals")
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN) // let the dispatch source see it instead of the default action
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
+            source.setEventHandler {
+                logger.info("signal \(sig): shutting down")
+                server.shutdown {
+                    store.close()
+                    logger.info("stopped")
+                    exit(0)
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        withExtendedLifetime(sources) { dispatchMain() }
+    }
+}

@@ -1,0 +1,44 @@
+/// A named schema change. Migrations are append-only: once released, a migration's name and
+/// SQL never change; a new change is a new entry at the end of `Migrations.all`.
+struct Migration {
+    let name: String
+    let sql: String
+}
+
+enum Migrations {
+    static let all: [Migration] = [
+        Migration(name: "v1_initial", sql: SchemaV1.sql),
+    ]
+
+    /// Applies every migration not yet recorded in `schema_migrations`, each in its own
+    /// transaction together with its record, so a crash leaves it fully applied or not at all.
+    /// Applying again is a no-op. Returns the names applied now.
+    @discardableResult
+    static func apply(to db: Database, now: UInt64, migrations: [Migration] = all) throws -> [String] {
+        try db.execute("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                name TEXT PRIMARY KEY NOT NULL,
+                applied_at INTEGER NOT NULL
+            )
+            """)
+        let applied = Set(try appliedNames(db))
+        let known = Set(migrations.map(\.name))
+        // A database written by a newer server must not be silently used by an older one.
+        if let unknown = applied.subtracting(known).sorted().first {
+            throw StoreError.sqlite(code: 1, message: "database has migration '\(unknown)' unknown to this server (newer version?)")
+        }
+        var done: [String] = []
+        for migration in migrations where !applied.contains(migration.name) {
+            try db.transaction {
+                try db.execute(migration.sql)
+                try db.run("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", migration.name, now)
+            }
+            done.append(migration.name)
+        }
+        return done
+    }
+
+    static func appliedNames(_ db: Database) throws -> [String] {
+        try db.query("SELECT name FROM schema_migrations ORDER BY applied_at, rowid") { $0.string(0) }
+    }
+}

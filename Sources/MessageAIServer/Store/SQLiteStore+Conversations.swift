@@ -1,0 +1,124 @@
+import CSQLite
+import MessageAIProtocol
+
+// Direct conversations, groups and membership.
+extension SQLiteStore {
+    public func directConversation(_ a: UInt64, _ b: UInt64, now: UInt64) throws -> (ConversationRecord, created: Bool) {
+        guard a != b else {
+            throw StoreError.sqlite(code: SQLITE_MISUSE, message: "a direct conversation needs two different users")
+        }
+        let (low, high) = (min(a, b), max(a, b))
+        do {
+            return try db.transaction {
+                if let existing = try db.queryOne("""
+                    SELECT \(Self.conversationColumns) FROM direct_pairs p JOIN conversations c ON c.id = p.conversation_id
+                    WHERE p.low_user_id = ? AND p.high_user_id = ?
+                    """, low, high, row: { Self.conversationRecord($0) }) {
+                    return (existing, false)
+                }
+                let id = try insertConversation(kind: .direct, name: "", now: now)
+                try db.run("INSERT INTO direct_pairs (low_user_id, high_user_id, conversation_id) VALUES (?, ?, ?)", low, high, id)
+                try insertMember(conversationID: id, userID: low, now: now)
+                try insertMember(conversationID: id, userID: high, now: now)
+                let record = ConversationRecord(id: id, kind: .direct, name: "", createdAt: now, lastSeq: 0, lastActivity: now)
+                return (record, true)
+            }
+        } catch let error where Self.isMissingReference(error) {
+            throw StoreError.notFound
+        }
+    }
+
+    public func createGroup(name: String, creator: UInt64, members: [UInt64], now: UInt64) throws -> ConversationRecord {
+        do {
+            return try db.transaction {
+                let id = try insertConversation(kind: .group, name: name, now: now)
+                for user in [creator] + members { try insertMember(conversationID: id, userID: user, now: now) }
+                return ConversationRecord(id: id, kind: .group, name: name, createdAt: now, lastSeq: 0, lastActivity: now)
+            }
+        } catch let error where Self.isMissingReference(error) {
+            throw StoreError.notFound
+        }
+    }
+
+    public func addMembers(conversationID: UInt64, userIDs: [UInt64], now: UInt64) throws {
+        do {
+            try db.transaction {
+                guard try conversation(id: conversationID) != nil else { throw StoreError.notFound }
+                for user in userIDs { try insertMember(conversationID: conversationID, userID: user, now: now) }
+            }
+        } catch let error where Self.isMissingReference(error) {
+            throw StoreError.notFound
+        }
+    }
+
+    public func renameGroup(conversationID: UInt64, name: String) throws {
+        guard try db.run("UPDATE conversations SET name = ? WHERE id = ?", name, conversationID) > 0 else {
+            throw StoreError.notFound
+        }
+    }
+
+    /// The member's row (and so their markers) goes; throws `.notFound` if they were not a member.
+    public func removeMember(conversationID: UInt64, userID: UInt64) throws {
+        guard try db.run("DELETE FROM members WHERE conversation_id = ? AND user_id = ?", conversationID, userID) > 0 else {
+            throw StoreError.notFound
+        }
+    }
+
+    public func conversation(id: UInt64) throws -> ConversationRecord? {
+        try db.queryOne("SELECT \(Self.conversationColumns) FROM conversations c WHERE c.id = ?", id) { Self.conversationRecord($0) }
+    }
+
+    /// Ordered by username.
+    public func members(conversationID: UInt64) throws -> [UserInfo] {
+        try db.query("""
+            SELECT \(Self.userInfoColumns) FROM members mb JOIN users u ON u.id = mb.user_id
+            WHERE mb.conversation_id = ? ORDER BY u.username_lower
+            """, conversationID) { Self.userInfo($0) }
+    }
+
+    public func isMember(conversationID: UInt64, userID: UInt64) throws -> Bool {
+        try db.queryOne("SELECT 1 FROM members WHERE conversation_id = ? AND user_id = ?", conversationID, userID) { _ in true } ?? false
+    }
+
+    public func conversationList(userID: UInt64) throws -> [Conversation] {
+        let rows = try db.query("""
+            SELECT \(Self.conversationColumns), mb.delivered_seq, mb.read_seq
+            FROM members mb JOIN conversations c ON c.id = mb.conversation_id
+            WHERE mb.user_id = ? ORDER BY c.last_activity DESC, c.id DESC
+            """, userID) { s in (Self.conversationRecord(s), s.uint64(6), s.uint64(7)) }
+        return try rows.map { try view(of: $0.0, userID: userID, delivered: $0.1, read: $0.2) }
+    }
+
+    public func conversationView(id: UInt64, userID: UInt64) throws -> Conversation? {
+        guard let row = try db.queryOne("""
+            SELECT \(Self.conversationColumns), mb.delivered_seq, mb.read_seq
+            FROM members mb JOIN conversations c ON c.id = mb.conversation_id
+            WHERE mb.conversation_id = ? AND mb.user_id = ?
+            """, id, userID, row: { s in (Self.conversationRecord(s), s.uint64(6), s.uint64(7)) }) else { return nil }
+        return try view(of: row.0, userID: userID, delivered: row.1, read: row.2)
+    }
+
+    // MARK: Helpers
+
+    private func view(of c: ConversationRecord, userID: UInt64, delivered: UInt64, read: UInt64) throws -> Conversation {
+        let unread = try db.queryOne("""
+            SELECT count(*) FROM messages WHERE conversation_id = ? AND seq > ? AND sender_id != ?
+            """, c.id, read, userID) { $0.uint64(0) } ?? 0
+        let last = c.lastSeq == 0 ? nil : try message(conversationID: c.id, seq: c.lastSeq)
+        return Conversation(conversationID: c.id, kind: c.kind, name: c.name, members: try members(conversationID: c.id),
+                            lastSeq: c.lastSeq, lastActivity: c.lastActivity, unread: unread, lastMessage: last,
+                            deliveredSeq: delivered, readSeq: read)
+    }
+
+    private func insertConversation(kind: ConversationKind, name: String, now: UInt64) throws -> UInt64 {
+        try db.run("INSERT INTO conversations (kind, name, created_at, last_seq, last_activity) VALUES (?, ?, ?, 0, ?)",
+                   kind.rawValue, name, now, now)
+        return db.lastInsertRowID
+    }
+
+    /// Idempotent: an existing member keeps their markers.
+    private func insertMember(conversationID: UInt64, userID: UInt64, now: UInt64) throws {
+        try db.run("INSERT OR IGNORE INTO members (conversation_id, user_id, joined_at) VALUES (?, ?, ?)",
+                   conversationID, userID, now)
+    }
+}

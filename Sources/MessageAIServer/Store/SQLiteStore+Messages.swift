@@ -1,0 +1,100 @@
+import MessageAIProtocol
+
+// Appending (group commit), history and markers.
+extension SQLiteStore {
+    public func append(_ batch: [NewMessage]) throws -> [AppendOutcome] {
+        guard !batch.isEmpty else { return [] }
+        var usernames: [UInt64: String] = [:]
+        return try db.transaction {
+            try batch.map { new in
+                // Checked inside the transaction, so a resend earlier in this same batch is
+                // already visible here and comes back as a duplicate too.
+                if let original = try message(senderID: new.senderID, clientID: new.clientID) {
+                    return .duplicate(original)
+                }
+                guard let seq = try db.queryOne("""
+                    UPDATE conversations SET last_seq = last_seq + 1, last_activity = max(last_activity, ?)
+                    WHERE id = ? RETURNING last_seq
+                    """, new.serverTime, new.conversationID, row: { $0.uint64(0) }) else {
+                    throw StoreError.notFound
+                }
+                do {
+                    try db.run("""
+                        INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time)
+                        VALUES (?, ?, ?, ?, 1, ?, ?)
+                        """, new.conversationID, seq, new.senderID, new.clientID, new.text, new.serverTime)
+                } catch let error where Self.isMissingReference(error) {
+                    throw StoreError.notFound
+                }
+                if usernames[new.senderID] == nil {
+                    usernames[new.senderID] = try db.queryOne("SELECT username FROM users WHERE id = ?", new.senderID) { $0.string(0) }
+                }
+                return .stored(ChatMessage(conversationID: new.conversationID, seq: seq, clientID: new.clientID,
+                                           senderID: new.senderID, senderUsername: usernames[new.senderID] ?? "",
+                                           serverTime: new.serverTime, text: new.text))
+            }
+        }
+    }
+
+    public func messages(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [ChatMessage] {
+        try db.query("""
+            SELECT \(Self.messageColumns) FROM messages m JOIN users u ON u.id = m.sender_id
+            WHERE m.conversation_id = ? AND m.seq > ? ORDER BY m.seq LIMIT ?
+            """, conversationID, afterSeq, Self.clamp(limit, max: 10_000)) { Self.chatMessage($0) }
+    }
+
+    public func messages(conversationID: UInt64, beforeSeq: UInt64, limit: Int) throws -> [ChatMessage] {
+        let before = beforeSeq == 0 ? UInt64(Int64.max) : beforeSeq
+        return try db.query("""
+            SELECT \(Self.messageColumns) FROM messages m JOIN users u ON u.id = m.sender_id
+            WHERE m.conversation_id = ? AND m.seq < ? ORDER BY m.seq DESC LIMIT ?
+            """, conversationID, before, Self.clamp(limit, max: 10_000)) { Self.chatMessage($0) }.reversed()
+    }
+
+    /// One message by its place in the conversation.
+    public func message(conversationID: UInt64, seq: UInt64) throws -> ChatMessage? {
+        try db.queryOne("""
+            SELECT \(Self.messageColumns) FROM messages m JOIN users u ON u.id = m.sender_id
+            WHERE m.conversation_id = ? AND m.seq = ?
+            """, conversationID, seq) { Self.chatMessage($0) }
+    }
+
+    /// The message a sender stored under this client id, if any.
+    public func message(senderID: UInt64, clientID: [UInt8]) throws -> ChatMessage? {
+        try db.queryOne("""
+            SELECT \(Self.messageColumns) FROM messages m JOIN users u ON u.id = m.sender_id
+            WHERE m.sender_id = ? AND m.client_id = ?
+            """, senderID, clientID) { Self.chatMessage($0) }
+    }
+
+    // MARK: Markers
+
+    public func raiseMarkers(conversationID: UInt64, userID: UInt64, delivered: UInt64, read: UInt64) throws -> (delivered: UInt64, read: UInt64, changed: Bool) {
+        try db.transaction {
+            guard let (oldDelivered, oldRead, lastSeq) = try db.queryOne("""
+                SELECT mb.delivered_seq, mb.read_seq, c.last_seq
+                FROM members mb JOIN conversations c ON c.id = mb.conversation_id
+                WHERE mb.conversation_id = ? AND mb.user_id = ?
+                """, conversationID, userID, row: { ($0.uint64(0), $0.uint64(1), $0.uint64(2)) }) else {
+                throw StoreError.notFound
+            }
+            // A client cannot claim more than exists; existing markers are never lowered.
+            let newRead = max(oldRead, min(read, lastSeq))
+            let newDelivered = max(oldDelivered, min(delivered, lastSeq), newRead)
+            let changed = newRead != oldRead || newDelivered != oldDelivered
+            if changed {
+                try db.run("UPDATE members SET delivered_seq = ?, read_seq = ? WHERE conversation_id = ? AND user_id = ?",
+                           newDelivered, newRead, conversationID, userID)
+            }
+            return (newDelivered, newRead, changed)
+        }
+    }
+
+    /// Ordered by username.
+    public func markers(conversationID: UInt64) throws -> [MemberMarker] {
+        try db.query("""
+            SELECT \(Self.userInfoColumns), mb.delivered_seq, mb.read_seq FROM members mb JOIN users u ON u.id = mb.user_id
+            WHERE mb.conversation_id = ? ORDER BY u.username_lower
+            """, conversationID) { MemberMarker(user: Self.userInfo($0), deliveredSeq: $0.uint64(3), readSeq: $0.uint64(4)) }
+    }
+}

@@ -1,0 +1,96 @@
+import CSQLite
+import Foundation
+import MessageAIProtocol
+
+/// The SQLite implementation of `Store`: one connection, used from one serial queue.
+///
+/// Durability: the database runs in WAL mode. With `synchronous = NORMAL` a commit is appended
+/// to the WAL without an fsync, which survives a crash of the process (kill -9): the data is in
+/// the kernel's page cache and the WAL is replayed on the next open. That is what the server
+/// promises by default. `.full` also fsyncs the WAL at every commit, which additionally
+/// survives power loss or a kernel crash (server flag `--fsync always`), at the cost of one
+/// fsync per commit — group commit amortises it over a batch.
+public final class SQLiteStore: Store {
+    public enum Synchronous: String, Sendable {
+        case normal = "NORMAL"
+        case full = "FULL"
+    }
+
+    let db: Database
+
+    /// `":memory:"` gives a private in-memory database (tests); anything else is a file path.
+    public convenience init(path: String) throws {
+        try self.init(path: path, synchronous: .normal)
+    }
+
+    public init(path: String, synchronous: Synchronous) throws {
+        db = try Database(path: path)
+        sqlite3_busy_timeout(db.handle, 5_000)
+        // journal_mode answers with a row; for ":memory:" it stays "memory", which is fine.
+        _ = try db.queryOne("PRAGMA journal_mode = WAL") { $0.string(0) }
+        try db.execute("PRAGMA synchronous = \(synchronous.rawValue)") // a constant from the enum
+        try db.execute("PRAGMA foreign_keys = ON")
+        try Migrations.apply(to: db, now: SQLiteStore.nowMillis())
+    }
+
+    /// Closes the connection; the store cannot be used afterwards. Safe to call twice.
+    public func close() {
+        db.close()
+    }
+
+    /// "wal" for a file database, "memory" for ":memory:".
+    public func journalMode() throws -> String {
+        try db.queryOne("PRAGMA journal_mode") { $0.string(0) } ?? ""
+    }
+
+    /// The names of the migrations recorded in the database, in the order applied.
+    public func appliedMigrations() throws -> [String] {
+        try Migrations.appliedNames(db)
+    }
+
+    static func nowMillis() -> UInt64 {
+        UInt64(Date().timeIntervalSince1970 * 1000)
+    }
+
+    // MARK: Row mapping shared by the extensions
+
+    static let userColumns = "u.id, u.username, u.email, u.display_name, u.password_hash, u.created_at, u.last_seen"
+
+    static func userRecord(_ s: Statement, from c: Int32 = 0) -> UserRecord {
+        UserRecord(id: s.uint64(c), username: s.string(c + 1), email: s.string(c + 2),
+                   displayName: s.string(c + 3), passwordHash: s.string(c + 4),
+                   createdAt: s.uint64(c + 5), lastSeen: s.uint64(c + 6))
+    }
+
+    static let userInfoColumns = "u.id, u.username, u.display_name"
+
+    static func userInfo(_ s: Statement, from c: Int32 = 0) -> UserInfo {
+        UserInfo(userID: s.uint64(c), username: s.string(c + 1), displayName: s.string(c + 2))
+    }
+
+    static let conversationColumns = "c.id, c.kind, c.name, c.created_at, c.last_seq, c.last_activity"
+
+    static func conversationRecord(_ s: Statement, from c: Int32 = 0) -> ConversationRecord {
+        ConversationRecord(id: s.uint64(c), kind: ConversationKind(rawValue: s.uint64(c + 1)) ?? .group,
+                           name: s.string(c + 2), createdAt: s.uint64(c + 3),
+                           lastSeq: s.uint64(c + 4), lastActivity: s.uint64(c + 5))
+    }
+
+    /// Messages are always read joined with their sender (`m` and `u`).
+    static let messageColumns = "m.conversation_id, m.seq, m.client_id, m.sender_id, u.username, m.server_time, m.text, m.kind"
+
+    static func chatMessage(_ s: Statement, from c: Int32 = 0) -> ChatMessage {
+        ChatMessage(conversationID: s.uint64(c), seq: s.uint64(c + 1), clientID: s.blob(c + 2),
+                    senderID: s.uint64(c + 3), senderUsername: s.string(c + 4),
+                    serverTime: s.uint64(c + 5), text: s.string(c + 6), kind: s.uint64(c + 7))
+    }
+
+    /// Result limits from callers are clamped so a bad value can never ask for everything.
+    static func clamp(_ limit: Int, max: Int = 1_000) -> Int { Swift.max(0, Swift.min(limit, max)) }
+
+    /// SQLite error codes for "a referenced user or conversation does not exist".
+    static func isMissingReference(_ error: Error) -> Bool {
+        if case StoreError.sqlite(let code, _) = error { return code == SQLiteCode.constraintForeignKey }
+        return false
+    }
+}

@@ -1,0 +1,222 @@
+import Dispatch
+import MessageAIProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client connection: frames in through a read source, frames out through a bounded,
+/// coalescing output buffer and a write source. Everything runs on the `queue` it was given
+/// (the server's hub queue), so its state needs no locks.
+///
+/// Output: `send` only appends to a buffer and wakes the write source, so every frame queued
+/// during one turn of the queue leaves in a single `send()` call. A client that stops reading
+/// lets the buffer grow; past `maxOutputBytes` it is disconnected, and nobody else waits for it.
+final class Connection {
+    enum CloseReason: Equatable {
+        case peerClosed
+        case ioError(Int32)
+        case protocolError(ErrorCode)
+        case outputOverflow
+        case server
+    }
+
+    let id: UInt64
+    let address: String
+    private let transport: ByteTransport
+    private let queue: DispatchQueue
+    private let maxOutputBytes: Int
+    private var decoder: FrameDecoder
+    private var readSource: DispatchSourceRead?
+    private var writeSource: DispatchSourceWrite?
+    private var writeSourceSuspended = true
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    private var cancelledSources = 0
+    /// Set once the connection stops taking input; it may still be flushing output.
+    private(set) var isClosing = false
+    private(set) var isClosed = false
+    private var closeReason: CloseReason = .server
+
+    /// Uptime (ms, monotonic) of the last byte received: drives the idle timeout.
+    private(set) var lastReceivedAt: UInt64
+
+    /// A decoded frame. Not called after the connection started closing.
+    var onFrame: ((Frame) -> Void)?
+    /// Called once, when the connection is gone (sources cancelled, descriptor closed soon).
+    var onClose: ((CloseReason) -> Void)?
+    /// Called when buffered output drops below `lowWaterMark` (lets a sync produce its next batch).
+    var onDrain: (() -> Void)?
+    static let lowWaterMark = 256 * 1024
+
+    init(id: UInt64, address: String, transport: ByteTransport, queue: DispatchQueue, maxFrameLength: Int, maxOutputBytes: Int) {
+        self.id = id
+        self.address = address
+        self.transport = transport
+        self.queue = queue
+        self.maxOutputBytes = maxOutputBytes
+        self.decoder = FrameDecoder(maxLength: maxFrameLength)
+        self.lastReceivedAt = Clock.uptimeMillis()
+    }
+
+    var pendingOutputBytes: Int { output.count - outputStart }
+
+    func start() {
+        let rs = DispatchSource.makeReadSource(fileDescriptor: transport.fileDescriptor, queue: queue)
+        let ws = DispatchSource.makeWriteSource(fileDescriptor: transport.fileDescriptor, queue: queue)
+        rs.setEventHandler { [weak self] in self?.readAvailable() }
+        ws.setEventHandler { [weak self] in self?.flush() }
+        // Strong captures on purpose: the connection must outlive its sources' cancellation.
+        rs.setCancelHandler { self.sourceCancelled() }
+        ws.setCancelHandler { self.sourceCancelled() }
+        readSource = rs
+        writeSource = ws
+        rs.resume()
+        // The write source stays suspended while there is nothing to write.
+    }
+
+    // MARK: Input
+
+    private func readAvailable() {
+        guard !isClosing else { return }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        // A few reads per event, then yield the queue to other connections.
+        for _ in 0..<4 {
+            let result = buffer.withUnsafeMutableBytes { transport.read(into: $0) }
+            switch result {
+            case .bytes(let n):
+                lastReceivedAt = Clock.uptimeMillis()
+                buffer.withUnsafeBytes { decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                deliverFrames()
+                if isClosing || n < buffer.count { return }
+            case .wouldBlock:
+                return
+            case .endOfStream:
+                closeNow(.peerClosed)
+                return
+            case .failed(let e):
+                closeNow(.ioError(e))
+                return
+            }
+        }
+    }
+
+    private func deliverFrames() {
+        while !isClosing {
+            do {
+                guard let frame = try decoder.next() else { return }
+                onFrame?(frame)
+            } catch {
+                // The stream lost its framing: say why, then close.
+                let code = error.errorCode
+                close(after: ErrorFrame(code, error.description), reason: .protocolError(code))
+                return
+            }
+        }
+    }
+
+    // MARK: Output
+
+    /// Queues a frame. Returns false when the connection is closing or just overflowed.
+    @discardableResult
+    func send(_ frame: Frame) -> Bool {
+        guard !isClosed else { return false }
+        frame.encode(into: &output)
+        if pendingOutputBytes > maxOutputBytes {
+            // The peer is not reading. Its ERROR could not reach it through a full buffer anyway.
+            closeNow(.outputOverflow)
+            return false
+        }
+        wakeWriter()
+        return true
+    }
+
+    private func wakeWriter() {
+        if writeSourceSuspended, let ws = writeSource {
+            writeSourceSuspended = false
+            ws.resume()
+        }
+    }
+
+    private func flush() {
+        var spins = 0
+        while pendingOutputBytes > 0, spins < 16 {
+            spins += 1
+            let result = output.withUnsafeBytes { transport.write(UnsafeRawBufferPointer(rebasing: $0[outputStart...])) }
+            switch result {
+            case .bytes(let n):
+                outputStart += n
+            case .wouldBlock, .endOfStream:
+                return // the write source fires again when the socket drains
+            case .failed(let e):
+                closeNow(.ioError(e))
+                return
+            }
+        }
+        if pendingOutputBytes == 0 {
+            output.removeAll(keepingCapacity: output.capacity <= 256 * 1024)
+            outputStart = 0
+            if !writeSourceSuspended, let ws = writeSource {
+                writeSourceSuspended = true
+                ws.suspend()
+            }
+            if isClosing { closeNow(closeReason); return }
+        } else if outputStart > 1 << 20 {
+            output.removeSubrange(0..<outputStart)
+            outputStart = 0
+        }
+        if pendingOutputBytes < Connection.lowWaterMark, !isClosing { onDrain?() }
+    }
+
+    // MARK: Closing
+
+    /// Sends `error` (if any), stops reading, and closes once the output is flushed or after
+    /// a grace period, whichever comes first.
+    func close(after error: ErrorFrame?, reason: CloseReason = .server, grace: DispatchTimeInterval = .seconds(2)) {
+        guard !isClosing else { return }
+        if let error { send(error.frame(requestID: 0)) }
+        isClosing = true
+        closeReason = reason
+        if pendingOutputBytes == 0 { closeNow(reason); return }
+        wakeWriter()
+        queue.asyncAfter(deadline: .now() + grace) { [self] in closeNow(reason) }
+    }
+
+    /// Closes at once; unsent output is dropped.
+    func closeNow(_ reason: CloseReason) {
+        guard !isClosed else { return }
+        isClosing = true
+        isClosed = true
+        closeReason = reason
+        onFrame = nil
+        onDrain = nil
+        readSource?.cancel()
+        if let ws = writeSource {
+            // Resume before cancel: a suspended source never runs its cancel handler.
+            if writeSourceSuspended { writeSourceSuspended = false; ws.resume() }
+            ws.cancel()
+        }
+        let handler = onClose
+        onClose = nil
+        handler?(reason)
+    }
+
+    private func sourceCancelled() {
+        cancelledSources += 1
+        if cancelledSources == 2 {
+            transport.close()
+            readSource = nil
+            writeSource = nil
+        }
+    }
+}
+
+enum Clock {
+    /// Monotonic milliseconds, for timeouts.
+    static func uptimeMillis() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
+    /// Wall-clock milliseconds since the Unix epoch, for stored times.
+    static func nowMillis() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return UInt64(ts.tv_sec) * 1000 + UInt64(ts.tv_nsec) / 1_000_000
+    }
+}

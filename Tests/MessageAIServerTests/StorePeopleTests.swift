@@ -1,0 +1,79 @@
+import XCTest
+@testable import MessageAIServer
+import MessageAIProtocol
+
+final class StorePeopleTests: XCTestCase {
+    func testPrefixSearchIsBoundedOrderedAndCaseInsensitive() {
+        forEachStore { store, kind in
+            for name in ["Sam", "sally", "Sabrina", "bob", "samuel", "SAMANTHA", "zed"] { try store.makeUser(name) }
+            XCTAssertEqual(try store.searchUsers(prefix: "SA", limit: 50).map(\.username),
+                           ["Sabrina", "sally", "Sam", "SAMANTHA", "samuel"], "\(kind)")
+            XCTAssertEqual(try store.searchUsers(prefix: "sam", limit: 2).map(\.username), ["Sam", "SAMANTHA"])
+            XCTAssertEqual(try store.searchUsers(prefix: "samuel", limit: 50).map(\.username), ["samuel"])
+            XCTAssertEqual(try store.searchUsers(prefix: "samuelx", limit: 50), [])
+            XCTAssertEqual(try store.searchUsers(prefix: "q", limit: 50), [])
+            XCTAssertEqual(try store.searchUsers(prefix: "s", limit: 0), [])
+            XCTAssertEqual(try store.searchUsers(prefix: "s", limit: -5), [])
+        }
+    }
+
+    func testPrefixSearchTreatsWildcardsLiterally() {
+        forEachStore { store, _ in
+            for name in ["a_b", "axb", "a%c", "abc"] { try store.makeUser(name) }
+            XCTAssertEqual(try store.searchUsers(prefix: "a_", limit: 50).map(\.username), ["a_b"])
+            XCTAssertEqual(try store.searchUsers(prefix: "a%", limit: 50).map(\.username), ["a%c"])
+            XCTAssertEqual(try store.searchUsers(prefix: "%", limit: 50), [])
+            XCTAssertEqual(try store.searchUsers(prefix: "_", limit: 50), [])
+        }
+    }
+
+    func testPrefixSearchUsesTheIndex() {
+        forEachStore { store, _ in
+            let plan = try store.searchUsersPlan().joined(separator: " | ")
+            XCTAssertTrue(plan.contains("USING INDEX") || plan.contains("USING COVERING INDEX"), plan)
+            XCTAssertFalse(plan.contains("SCAN u"), plan)
+            XCTAssertFalse(plan.contains("TEMP B-TREE"), "ordered by the index, no sort: \(plan)")
+        }
+    }
+
+    func testContactsAddRemoveListIdempotent() {
+        forEachStore { store, kind in
+            let ann = try store.makeUser("ann"), ben = try store.makeUser("ben"), cal = try store.makeUser("cal")
+            try store.addContact(owner: ann.id, contact: cal.id, now: 5)
+            try store.addContact(owner: ann.id, contact: ben.id, now: 6)
+            try store.addContact(owner: ann.id, contact: ben.id, now: 7) // again: no error, no duplicate
+            XCTAssertEqual(try store.contacts(owner: ann.id).map(\.username), ["ben", "cal"], "\(kind)")
+            XCTAssertTrue(try store.isContact(owner: ann.id, other: ben.id))
+            XCTAssertFalse(try store.isContact(owner: ben.id, other: ann.id), "contacts are one-way")
+            XCTAssertTrue(try store.removeContact(owner: ann.id, contact: ben.id))
+            XCTAssertFalse(try store.removeContact(owner: ann.id, contact: ben.id))
+            XCTAssertEqual(try store.contacts(owner: ann.id).map(\.username), ["cal"])
+            XCTAssertThrowsError(try store.addContact(owner: ann.id, contact: 9_999, now: 8)) {
+                XCTAssertEqual($0 as? StoreError, .notFound)
+            }
+        }
+    }
+
+    func testSharesConversationAndPresenceAudience() {
+        forEachStore { store, kind in
+            let ann = try store.makeUser("ann"), ben = try store.makeUser("ben"), cal = try store.makeUser("cal")
+            let dee = try store.makeUser("dee"), eli = try store.makeUser("eli")
+            XCTAssertFalse(try store.sharesConversation(ann.id, ben.id))
+            XCTAssertEqual(try store.presenceAudience(userID: ann.id), [])
+
+            // ben and cal have ann as a contact; ann having eli as a contact does not make eli hear ann.
+            try store.addContact(owner: ben.id, contact: ann.id, now: 1)
+            try store.addContact(owner: cal.id, contact: ann.id, now: 1)
+            try store.addContact(owner: ann.id, contact: eli.id, now: 1)
+            // ben is also a conversation partner (no duplicate), dee only a partner.
+            _ = try store.directConversation(ann.id, ben.id, now: 2)
+            _ = try store.createGroup(name: "g", creator: dee.id, members: [ann.id, ben.id], now: 3)
+
+            XCTAssertTrue(try store.sharesConversation(ann.id, dee.id), "\(kind)")
+            XCTAssertTrue(try store.sharesConversation(dee.id, ann.id))
+            XCTAssertFalse(try store.sharesConversation(ann.id, eli.id))
+            XCTAssertEqual(try store.presenceAudience(userID: ann.id), [ben.id, cal.id, dee.id])
+            XCTAssertEqual(try store.presenceAudience(userID: eli.id), [ann.id])
+        }
+    }
+}
