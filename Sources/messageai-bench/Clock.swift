@@ -55,7 +55,7 @@ struct ProcessStats {
     static func rssKiB(pid: pid_t) -> Int? {
         guard let text = readSmallFile("/proc/\(pid)/status") else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.dropFirst(6).split(separator: " ").first ?? "")
+            return Int(String(line.dropFirst(6).filter(\.isNumber)))
         }
         return nil
     }

@@ -38,10 +38,10 @@ struct W1Latency {
             if arrived { seq += 1 }
         }
         (m ?? Measurement(serverPID: target.pid)).finish(into: &r)
-        for c in conns { c.close("done") }
         r.count = Int(r.latency.totalCount)
         r.complete = seq == total
         r.error = failure ?? a.closedReason ?? b.closedReason ?? (r.complete ? nil : "time limit after \(seq) messages")
+        for c in conns { c.close("done") }
         return r
     }
 }
