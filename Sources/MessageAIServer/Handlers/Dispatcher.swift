@@ -9,7 +9,7 @@ extension ChatServer {
         }
         guard peer.greeted || frame.type == .hello else {
             peer.connection.close(after: ErrorFrame(.handshakeRequired, "the first frame must be HELLO"),
-                                  reason: .protocolError(.handshakeRequired))
+                                  requestID: frame.requestID, reason: .protocolError(.handshakeRequired))
             return
         }
         guard let route = ChatServer.routes[frame.type] else {
@@ -35,7 +35,7 @@ extension ChatServer {
         case let e as ProtocolError:
             let code = e.errorCode
             if code.closesConnection {
-                peer.connection.close(after: ErrorFrame(code, e.description), reason: .protocolError(code))
+                peer.connection.close(after: ErrorFrame(code, e.description), requestID: frame.requestID, reason: .protocolError(code))
             } else {
                 peer.fail(frame.requestID, ErrorFrame(code, e.description))
             }

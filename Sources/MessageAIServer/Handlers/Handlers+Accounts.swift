@@ -35,20 +35,21 @@ extension ChatServer {
 
     func login(_ peer: Peer, _ l: Login, _ id: UInt32) throws {
         guard peer.user == nil else { throw ErrorFrame(.alreadyAuthenticated, "already logged in; LOGOUT first") }
-        let accountKey = "account:" + l.login.lowercased()
-        let addressKey = "address:" + peer.address
+        let user = try store.user(login: l.login)
+        // Username and email of one account share a counter; unknown names count on their own.
+        let accountKey = user.map(ChatServer.throttleKey) ?? "login:" + l.login.lowercased()
+        let addressKey = peer.address
         let now = Clock.nowMillis()
-        if let wait = loginThrottle.retryAfter(accountKey, now: now) ?? loginThrottle.retryAfter(addressKey, now: now) {
+        if let wait = loginThrottle.retryAfter(accountKey, now: now) ?? addressThrottle.retryAfter(addressKey, now: now) {
             throw ErrorFrame(.throttled, "too many failed logins; try again in \((wait + 999) / 1000) s", retryAfter: wait)
         }
-        let user = try store.user(login: l.login)
         // An unknown user costs the same hashing as a wrong password: same answer, same time.
         let stored = user?.passwordHash ?? PasswordHasher.decoy
         offHub(peer, { PasswordHasher.verify(l.password, against: stored) }) { [self] ok in
             do {
                 guard ok, let user else {
                     loginThrottle.recordFailure(accountKey, now: Clock.nowMillis())
-                    loginThrottle.recordFailure(addressKey, now: Clock.nowMillis())
+                    addressThrottle.recordFailure(addressKey, now: Clock.nowMillis())
                     throw ErrorFrame(.invalidCredentials, "wrong username or password")
                 }
                 loginThrottle.reset(accountKey)
@@ -68,6 +69,8 @@ extension ChatServer {
         attachUser(peer, user: user, sessionID: session.id)
         peer.reply(id, SessionGranted(token: [], sessionID: session.id, user: user.info))
     }
+
+    static func throttleKey(_ user: UserRecord) -> String { "user:\(user.id)" }
 
     /// A new session for `user` on this connection: the token goes to the client once, its
     /// hash to the store.

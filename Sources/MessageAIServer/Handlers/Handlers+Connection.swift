@@ -22,7 +22,7 @@ extension ChatServer {
             peer.connection.close(
                 after: ErrorFrame(.unsupportedVersion,
                                   "this server speaks protocol versions \(ProtocolVersion.minimum)...\(ProtocolVersion.current); the client asked for \(hello.minVersion)...\(hello.maxVersion)"),
-                reason: .protocolError(.unsupportedVersion))
+                requestID: id, reason: .protocolError(.unsupportedVersion))
             return
         }
         peer.greeted = true

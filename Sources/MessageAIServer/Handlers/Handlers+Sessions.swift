@@ -50,7 +50,7 @@ extension ChatServer {
     func changePassword(_ peer: Peer, _ c: PasswordChange, _ id: UInt32) throws {
         try Validation.password(c.newPassword, field: "new_password")
         let user = peer.user!
-        let accountKey = "account:" + user.username.lowercased()
+        let accountKey = ChatServer.throttleKey(user)
         if let wait = loginThrottle.retryAfter(accountKey, now: Clock.nowMillis()) {
             throw ErrorFrame(.throttled, "too many failed attempts; try again in \((wait + 999) / 1000) s", retryAfter: wait)
         }

@@ -24,10 +24,13 @@ public final class ChatServer {
     private var listener: ListeningSocket?
     private var keepaliveTimer: DispatchSourceTimer?
     private var nextConnectionID: UInt64 = 1
+    private let readBuffer = ReadBuffer()
     var peers: [UInt64: Peer] = [:]
     /// Logged-in connections by user id: a user is online while this holds any.
     var online: [UInt64: [UInt64: Peer]] = [:]
+    /// Failed logins per account name, and per client address (more lenient: addresses are shared).
     var loginThrottle: LoginThrottle
+    var addressThrottle: LoginThrottle
     var rateLimiter: RateLimiter
     var pendingSends: [PendingSend] = []
     var commitScheduled = false
@@ -38,6 +41,7 @@ public final class ChatServer {
         self.store = store
         self.logger = logger
         self.loginThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute)
+        self.addressThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute * 4)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
     }
 
@@ -87,7 +91,7 @@ public final class ChatServer {
         let id = nextConnectionID
         nextConnectionID += 1
         let connection = Connection(
-            id: id, address: accepted.address, transport: SocketTransport(fileDescriptor: accepted.fd), queue: queue,
+            id: id, address: accepted.address, transport: SocketTransport(fileDescriptor: accepted.fd), queue: queue, readBuffer: readBuffer,
             maxFrameLength: configuration.maxFrameLength, maxOutputBytes: configuration.maxOutputBytes)
         let peer = Peer(connection: connection)
         peers[id] = peer

@@ -28,9 +28,20 @@ public enum ServerProcess {
 
     public static let databaseFileName = "messageai.sqlite"
 
+    /// Every connection is a descriptor: lift the soft limit (often 1024) to the hard one.
+    static func raiseDescriptorLimit(logger: Logger) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 {
+            logger.debug("descriptor limit raised to \(limit.rlim_cur)")
+        }
+    }
+
     /// Never returns: exits 0 after SIGTERM/SIGINT, 1 when it cannot start.
     public static func run(_ options: Options, logger: Logger) -> Never {
         signal(SIGPIPE, SIG_IGN)
+        raiseDescriptorLimit(logger: logger)
         // Files the server creates (database, WAL) are readable by its owner only.
         umask(0o077)
         let store: SQLiteStore

@@ -3,19 +3,45 @@ import MessageAIProtocol
 
 // Full-text search over the user's own conversations.
 extension SQLiteStore {
+    /// Above this many conversations the index is not narrowed by conversation (an OR of that
+    /// many tokens costs more than it saves); the membership test in SQL still applies.
+    static let searchScopeTokenLimit = 64
+
+    /// FTS5 walks its matches by rowid descending (newest first, as ids grow with time) with no
+    /// sort step, and the query stops after offset+limit rows. The membership test is what
+    /// guarantees a user only sees their own conversations, whatever the MATCH expression.
+    /// ?1 match, ?2 user, ?3 conversation (0: all), ?4 limit, ?5 offset.
+    static let searchSQL = """
+        SELECT \(messageColumns)
+        FROM messages_fts f
+        JOIN messages m ON m.id = f.rowid
+        JOIN users u ON u.id = m.sender_id
+        WHERE messages_fts MATCH ?1 AND (?3 = 0 OR m.conversation_id = ?3)
+          AND m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?2)
+        ORDER BY f.rowid DESC LIMIT ?4 OFFSET ?5
+        """
+
     public func search(userID: UInt64, query: String, conversationID: UInt64?, offset: Int, limit: Int) throws -> [ChatMessage] {
-        guard let match = Self.ftsQuery(query) else { return [] }
-        // FTS5 walks its matches by rowid descending (newest first, as ids grow with time) and
-        // stops after offset+limit rows of the user's conversations.
-        return try db.query("""
-            SELECT \(Self.messageColumns)
-            FROM messages_fts f
-            JOIN messages m ON m.id = f.rowid
-            JOIN members mb ON mb.conversation_id = m.conversation_id AND mb.user_id = ?2
-            JOIN users u ON u.id = m.sender_id
-            WHERE messages_fts MATCH ?1 AND (?3 = 0 OR m.conversation_id = ?3)
-            ORDER BY f.rowid DESC LIMIT ?4 OFFSET ?5
-            """, match, userID, conversationID ?? 0, Self.clamp(limit, max: 500), Swift.max(0, offset)) { Self.chatMessage($0) }
+        guard let words = Self.ftsQuery(query) else { return [] }
+        let scope: [UInt64]
+        if let conversationID {
+            scope = [conversationID]
+        } else {
+            scope = try db.query("SELECT conversation_id FROM members WHERE user_id = ? LIMIT ?",
+                                 userID, Self.searchScopeTokenLimit + 1) { $0.uint64(0) }
+            if scope.isEmpty { return [] }
+        }
+        var match = "text : (\(words))"
+        if scope.count <= Self.searchScopeTokenLimit {
+            match += " AND conv : (" + scope.map { "\"c\($0)\"" }.joined(separator: " OR ") + ")"
+        }
+        return try db.query(Self.searchSQL, match, userID, conversationID ?? 0, Self.clamp(limit, max: 500),
+                            Swift.max(0, offset)) { Self.chatMessage($0) }
+    }
+
+    /// The query plan of `search`, for the test that it needs no sort.
+    func searchPlan() throws -> [String] {
+        try db.query("EXPLAIN QUERY PLAN " + Self.searchSQL, "text : (\"x\")", 1, 0, 10, 0) { $0.string(3) }
     }
 
     /// The user's words as an FTS5 query that cannot be a syntax error: every term is a
@@ -23,7 +49,10 @@ extension SQLiteStore {
     /// are ANDed; the last term also matches as a prefix ("hel" finds "hello"), so results
     /// follow what is being typed. Nil when there is nothing to search for.
     static func ftsQuery(_ text: String) -> String? {
-        let terms = text.split(whereSeparator: { $0.isWhitespace }).map { term in
+        // Control characters separate words too: a NUL would end the FTS5 query text early.
+        let terms = text.split(whereSeparator: { c in
+            c.isWhitespace || c.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        }).map { term in
             "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         guard !terms.isEmpty else { return nil }

@@ -25,12 +25,15 @@ final class Connection {
     private let transport: ByteTransport
     private let queue: DispatchQueue
     private let maxOutputBytes: Int
+    private let readBuffer: ReadBuffer
     private var decoder: FrameDecoder
     private var readSource: DispatchSourceRead?
     private var writeSource: DispatchSourceWrite?
     private var writeSourceSuspended = true
     private var output: [UInt8] = []
     private var outputStart = 0
+    /// The start of a frame at or before `outputStart`: lets `overflow` find frame edges.
+    private var frameBoundary = 0
     private var cancelledSources = 0
     /// Set once the connection stops taking input; it may still be flushing output.
     private(set) var isClosing = false
@@ -48,8 +51,10 @@ final class Connection {
     var onDrain: (() -> Void)?
     static let lowWaterMark = 256 * 1024
 
-    init(id: UInt64, address: String, transport: ByteTransport, queue: DispatchQueue, maxFrameLength: Int, maxOutputBytes: Int) {
+    init(id: UInt64, address: String, transport: ByteTransport, queue: DispatchQueue, readBuffer: ReadBuffer,
+         maxFrameLength: Int, maxOutputBytes: Int) {
         self.id = id
+        self.readBuffer = readBuffer
         self.address = address
         self.transport = transport
         self.queue = queue
@@ -78,14 +83,13 @@ final class Connection {
 
     private func readAvailable() {
         guard !isClosing else { return }
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let buffer = readBuffer.bytes
         // A few reads per event, then yield the queue to other connections.
         for _ in 0..<4 {
-            let result = buffer.withUnsafeMutableBytes { transport.read(into: $0) }
-            switch result {
+            switch transport.read(into: buffer) {
             case .bytes(let n):
                 lastReceivedAt = Clock.uptimeMillis()
-                buffer.withUnsafeBytes { decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 deliverFrames()
                 if isClosing || n < buffer.count { return }
             case .wouldBlock:
@@ -119,15 +123,35 @@ final class Connection {
     /// Queues a frame. Returns false when the connection is closing or just overflowed.
     @discardableResult
     func send(_ frame: Frame) -> Bool {
-        guard !isClosed else { return false }
+        // After a closing ERROR nothing more goes out.
+        guard !isClosing else { return false }
         frame.encode(into: &output)
         if pendingOutputBytes > maxOutputBytes {
-            // The peer is not reading. Its ERROR could not reach it through a full buffer anyway.
-            closeNow(.outputOverflow)
+            overflow()
             return false
         }
         wakeWriter()
         return true
+    }
+
+    /// The peer is not reading. Drop every frame it has not started to receive, queue ERROR
+    /// output_overflow behind the one in flight (best effort: it arrives only if the peer
+    /// reads again within the grace period), and close.
+    private func overflow() {
+        var boundary = frameBoundary
+        while boundary + Frame.lengthFieldSize <= output.count {
+            let length = output[boundary..<boundary + 4].reduce(0) { $0 << 8 | Int($1) }
+            let end = boundary + Frame.lengthFieldSize + length
+            if boundary >= outputStart || end > output.count { break }
+            boundary = end
+        }
+        output.removeSubrange(max(boundary, outputStart)...)
+        let error = ErrorFrame(.outputOverflow, "output queue passed \(maxOutputBytes) bytes: the client is not reading")
+        error.frame(requestID: 0).encode(into: &output)
+        isClosing = true
+        closeReason = .outputOverflow
+        wakeWriter()
+        queue.asyncAfter(deadline: .now() + .seconds(1)) { [self] in closeNow(.outputOverflow) }
     }
 
     private func wakeWriter() {
@@ -155,25 +179,37 @@ final class Connection {
         if pendingOutputBytes == 0 {
             output.removeAll(keepingCapacity: output.capacity <= 256 * 1024)
             outputStart = 0
+            frameBoundary = 0
             if !writeSourceSuspended, let ws = writeSource {
                 writeSourceSuspended = true
                 ws.suspend()
             }
             if isClosing { closeNow(closeReason); return }
         } else if outputStart > 1 << 20 {
-            output.removeSubrange(0..<outputStart)
-            outputStart = 0
+            // Compact from the last frame edge so frame boundaries stay findable.
+            advanceFrameBoundary()
+            output.removeSubrange(0..<frameBoundary)
+            outputStart -= frameBoundary
+            frameBoundary = 0
         }
         if pendingOutputBytes < Connection.lowWaterMark, !isClosing { onDrain?() }
+    }
+
+    private func advanceFrameBoundary() {
+        while frameBoundary + Frame.lengthFieldSize <= outputStart {
+            let length = output[frameBoundary..<frameBoundary + 4].reduce(0) { $0 << 8 | Int($1) }
+            guard frameBoundary + Frame.lengthFieldSize + length <= outputStart else { return }
+            frameBoundary += Frame.lengthFieldSize + length
+        }
     }
 
     // MARK: Closing
 
     /// Sends `error` (if any), stops reading, and closes once the output is flushed or after
     /// a grace period, whichever comes first.
-    func close(after error: ErrorFrame?, reason: CloseReason = .server, grace: DispatchTimeInterval = .seconds(2)) {
+    func close(after error: ErrorFrame?, requestID: UInt32 = 0, reason: CloseReason = .server, grace: DispatchTimeInterval = .seconds(2)) {
         guard !isClosing else { return }
-        if let error { send(error.frame(requestID: 0)) }
+        if let error { send(error.frame(requestID: requestID)) }
         isClosing = true
         closeReason = reason
         if pendingOutputBytes == 0 { closeNow(reason); return }
@@ -208,6 +244,12 @@ final class Connection {
             writeSource = nil
         }
     }
+}
+
+/// One receive buffer shared by every connection of a hub queue (they never read at once).
+final class ReadBuffer {
+    let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    deinit { bytes.deallocate() }
 }
 
 enum Clock {

@@ -26,6 +26,7 @@ final class ListeningSocket {
     /// The port actually bound (useful with port 0).
     let port: Int
     private var source: DispatchSourceRead?
+    private var paused = false
 
     init(host: String, port: Int, backlog: Int32 = 4096) throws {
         var addr = sockaddr_in()
@@ -57,7 +58,7 @@ final class ListeningSocket {
     func start(on queue: DispatchQueue, handler: @escaping (Accepted) -> Void) {
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         let fd = self.fd
-        source.setEventHandler {
+        source.setEventHandler { [unowned self] in
             // Drain the backlog; bounded so one burst cannot starve the queue.
             for _ in 0..<256 {
                 var peer = sockaddr_in()
@@ -66,8 +67,18 @@ final class ListeningSocket {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &len) }
                 }
                 if client < 0 {
-                    // EAGAIN: drained. EMFILE and friends: the next readiness event retries.
-                    return
+                    let e = errno
+                    if e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM, let source = self.source, !self.paused {
+                        // Out of descriptors: the socket stays readable, so pause instead of spinning.
+                        self.paused = true
+                        source.suspend()
+                        queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in
+                            guard let self, self.paused else { return }
+                            self.paused = false
+                            source.resume()
+                        }
+                    }
+                    return // EAGAIN: drained
                 }
                 _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
                 _ = fcntl(client, F_SETFD, FD_CLOEXEC)
@@ -87,6 +98,8 @@ final class ListeningSocket {
     /// Stops accepting and closes the socket.
     func stop() {
         if let source {
+            // A suspended source must be resumed before it is cancelled.
+            if paused { paused = false; source.resume() }
             source.cancel()
             self.source = nil
         } else {

@@ -8,6 +8,7 @@ struct Migration {
 enum Migrations {
     static let all: [Migration] = [
         Migration(name: "v1_initial", sql: SchemaV1.sql),
+        Migration(name: "v2_search_by_conversation", sql: SchemaV2.sql),
     ]
 
     /// Applies every migration not yet recorded in `schema_migrations`, each in its own

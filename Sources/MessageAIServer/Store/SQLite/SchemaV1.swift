@@ -64,6 +64,9 @@ enum SchemaV1 {
             read_seq        INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (conversation_id, user_id)
         ) WITHOUT ROWID;
+        -- A user's conversations (list, search scope, presence audience). The list is then sorted
+        -- by last_activity in memory: one user has few conversations, and an index on
+        -- last_activity would cost a write on every message.
         CREATE INDEX members_by_user ON members(user_id, conversation_id);
 
         -- `id` is a stable rowid for the FTS index; (conversation_id, seq) is the message's
@@ -80,8 +83,6 @@ enum SchemaV1 {
             UNIQUE (conversation_id, seq),
             UNIQUE (sender_id, client_id)
         );
-
-        CREATE INDEX conversations_by_activity ON conversations(last_activity);
 
         -- External-content full-text index: the text lives once, in `messages`. Messages are
         -- never updated or deleted, so an insert trigger keeps the index complete.

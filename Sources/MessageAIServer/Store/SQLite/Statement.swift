@@ -22,7 +22,17 @@ extension Bool: SQLBindable {
     func bind(to s: OpaquePointer, at i: Int32) -> Int32 { sqlite3_bind_int(s, i, self ? 1 : 0) }
 }
 extension String: SQLBindable {
-    func bind(to s: OpaquePointer, at i: Int32) -> Int32 { sqlite3_bind_text(s, i, self, -1, sqliteTransient) }
+    /// Bound with its byte length, so a NUL inside the text is kept rather than ending it.
+    func bind(to s: OpaquePointer, at i: Int32) -> Int32 {
+        var text = self
+        return text.withUTF8 { bytes in
+            // An empty buffer may have no address, and a nil pointer would bind NULL.
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(s, i, "", 0, sqliteTransient) }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text(s, i, $0, Int32(bytes.count), sqliteTransient)
+            }
+        }
+    }
 }
 extension Array: SQLBindable where Element == UInt8 {
     func bind(to s: OpaquePointer, at i: Int32) -> Int32 {

@@ -1,0 +1,176 @@
+import Foundation
+import Logging
+import MessageAIProtocol
+@testable import MessageAIServer
+import XCTest
+
+/// A scratch directory for one test's server, removed afterwards.
+final class ServerTestDirectory {
+    let path: String
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("server-test-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A real server object, in this process, on a real socket (port 0) and a temp-file SQLite.
+final class TestServer {
+    let directory: ServerTestDirectory
+    let store: SQLiteStore
+    let server: ChatServer
+    let port: Int
+    private var stopped = false
+
+    init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        signal(SIGPIPE, SIG_IGN)
+        directory = try ServerTestDirectory()
+        store = try SQLiteStore(path: directory.path + "/messageai.sqlite")
+        var config = ServerConfiguration()
+        config.port = 0
+        configure(&config)
+        var logger = Logger(label: "test-server")
+        logger.logLevel = .warning
+        server = ChatServer(configuration: config, store: store, logger: logger)
+        port = try server.start()
+    }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        let done = DispatchSemaphore(value: 0)
+        server.shutdown { done.signal() }
+        _ = done.wait(timeout: .now() + 10)
+        server.queue.sync { store.close() }
+    }
+
+    deinit { stop() }
+
+    /// A connected client that has done the handshake.
+    func client(capabilities: Capabilities = [.zlib]) throws -> TestClient {
+        let c = try TestClient(port: port)
+        try c.hello(capabilities: capabilities)
+        return c
+    }
+}
+
+enum TestUsers {
+    static let password = "correct horse battery"
+
+    /// Registers one client per name, all at once (hashing runs in parallel on the server).
+    static func register(_ names: [String], port: Int) throws -> [TestClient] {
+        let clients = try names.map { _ in try TestClient(port: port) }
+        for c in clients { try c.hello() }
+        let ids = zip(clients, names).map { c, name in
+            c.send(Register(email: "\(name)@example.org", username: name, password: password, displayName: name.capitalized, device: "test"))
+        }
+        for (c, id) in zip(clients, ids) {
+            let s: SessionGranted = try c.answer(id, timeout: 30)
+            c.user = s.user
+            c.token = s.token
+        }
+        return clients
+    }
+
+    /// Another connection logged in as an existing user (resumes the first one's token).
+    static func secondSession(of client: TestClient, port: Int) throws -> TestClient {
+        let c = try TestClient(port: port)
+        try c.hello()
+        let _: SessionGranted = try c.request(Resume(token: client.token))
+        c.user = client.user
+        c.token = client.token
+        return c
+    }
+}
+
+extension TestClient {
+    var username: String { user!.username }
+
+    func openDM(with username: String) throws -> Conversation {
+        try request(DMOpen(username: username))
+    }
+
+    /// Sends a message with a fresh client id and waits for its ack.
+    @discardableResult
+    func sendText(_ text: String, in conversation: UInt64, clientID: [UInt8] = TestClient.newClientID()) throws -> SendAck {
+        try request(Send(conversationID: conversation, clientID: clientID, text: text))
+    }
+
+    static func newClientID() -> [UInt8] { (0..<16).map { _ in UInt8.random(in: 0...255) } }
+
+    /// Runs a SYNC and returns what its batches held.
+    func sync(_ positions: [SyncPosition] = []) throws -> (batches: [SyncBatch], done: SyncDone) {
+        let id = send(SyncRequest(positions: positions))
+        var batches: [SyncBatch] = []
+        while true {
+            let f = try wait(for: "sync answer") { $0.requestID == id }
+            if f.type == .syncBatch { batches.append(try f.decode(SyncBatch.self)); continue }
+            if f.type == .error { throw try f.decode(ErrorFrame.self) }
+            return (batches, try f.decode(SyncDone.self))
+        }
+    }
+}
+
+/// The `messageai-server` executable as a child process (for kill -9 and CLI tests).
+final class ChildServer {
+    let process = Process()
+    private let stderrPipe = Pipe()
+    private let lock = NSLock()
+    private var stderrText = ""
+    private(set) var port = 0
+
+    /// Next to the test bundle in the build products directory (`swift build` builds it).
+    static var executable: URL {
+        let bundle = Bundle(for: ChildServer.self).bundleURL
+        let argv0 = URL(fileURLWithPath: CommandLine.arguments[0])
+        let candidates = [bundle, bundle.deletingLastPathComponent(), argv0.deletingLastPathComponent(),
+                          argv0.deletingLastPathComponent().deletingLastPathComponent()]
+            .map { $0.appendingPathComponent("messageai-server") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    init(dataDir: String, arguments: [String] = [], port: Int = 0) throws {
+        process.executableURL = ChildServer.executable
+        process.arguments = ["--port", String(port), "--data-dir", dataDir, "--log-level", "warning"] + arguments
+        process.standardError = stderrPipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let handle = stderrPipe.fileHandleForReading
+        Thread.detachNewThread { [lock] in
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { return }
+                lock.lock(); self.stderrText += String(decoding: data, as: UTF8.self); lock.unlock()
+            }
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let line = stderr.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
+               let p = line.split(separator: ":").last.flatMap({ Int($0) }) {
+                self.port = p
+                return
+            }
+            guard process.isRunning else { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        process.terminate()
+        throw TestTimeout(what: "'listening on' from messageai-server; stderr: \(stderr)")
+    }
+
+    var stderr: String { lock.lock(); defer { lock.unlock() }; return stderrText }
+
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Sends SIGTERM and returns the exit status (waits at most 15 s).
+    func terminate() -> Int32? {
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(15)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    deinit { if process.isRunning { kill9() } }
+}
