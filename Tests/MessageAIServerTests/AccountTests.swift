@@ -47,6 +47,8 @@ final class AccountTests: XCTestCase {
 
     func testLoginWithUsernameOrEmailAndResumeAfterReconnect() throws {
         let (alice) = try TestUsers.register(["alice"], port: server.port)[0]
+        let dup = try server.client().requestError(Register(email: "ALICE@example.org", username: "alice2", password: TestUsers.password, displayName: ""))
+        XCTAssertEqual(dup.errorCode, .emailTaken, "emails are unique case-insensitively")
         let byName: SessionGranted = try server.client().request(Login(login: "ALICE", password: TestUsers.password, device: "phone"))
         XCTAssertEqual(byName.user.username, "alice")
         XCTAssertEqual(byName.token.count, 32)
@@ -62,6 +64,21 @@ final class AccountTests: XCTestCase {
         let _: Contacts = try again.request(ContactsList())
 
         XCTAssertEqual(try server.client().requestError(Resume(token: [UInt8](repeating: 7, count: 32))).errorCode, .invalidToken)
+    }
+
+    func testRequestsPipelinedBehindLoginAreAnsweredInOrder() throws {
+        _ = try TestUsers.register(["ivan"], port: server.port)
+        let c = try server.client()
+        let login = c.send(Login(login: "ivan", password: TestUsers.password))
+        let pings = (0..<200).map { _ in c.send(Ping()) }
+        let contacts = c.send(ContactsList())
+        var order: [UInt32] = []
+        while order.count < 202 {
+            guard let f = try c.readFrame() else { break }
+            XCTAssertNotEqual(f.type, .error, "nothing is refused as not logged in")
+            if f.requestID != 0 { order.append(f.requestID) }
+        }
+        XCTAssertEqual(order, [login] + pings + [contacts])
     }
 
     func testWrongPasswordAndUnknownUserGetTheSameError() throws {
@@ -86,6 +103,18 @@ final class AccountTests: XCTestCase {
         XCTAssertLessThanOrEqual(throttled.retryAfter, 60_000)
         // By email too: it is the same account.
         XCTAssertEqual(try c.requestError(Login(login: "carol@example.org", password: TestUsers.password)).errorCode, .throttled)
+    }
+
+    func testRepeatedFailuresAreThrottledPerAddressAcrossAccounts() throws {
+        let c = try server.client()
+        let ids = (0..<5).map { c.send(Login(login: "ghost\($0)", password: "whatever you like")) }
+        for id in ids {
+            let f = try c.wait(for: "login answer", timeout: 30) { $0.requestID == id }
+            XCTAssertEqual(try f.decode(ErrorFrame.self).errorCode, .invalidCredentials)
+        }
+        let e = try c.requestError(Login(login: "someone-else", password: "whatever you like"))
+        XCTAssertEqual(e.errorCode, .throttled)
+        XCTAssertGreaterThan(e.retryAfter, 0)
     }
 
     func testLogoutRevokesTheToken() throws {

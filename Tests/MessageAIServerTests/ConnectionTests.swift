@@ -73,6 +73,7 @@ final class ConnectionTests: XCTestCase {
         let utf = try c.wait(for: "invalid_utf8") { $0.requestID == 6 }
         let e = try utf.decode(ErrorFrame.self)
         XCTAssertEqual(e.errorCode, .invalidUTF8)
+        XCTAssertEqual(e.field, "login")
         XCTAssertFalse(e.closes)
         let _: Pong = try c.request(Ping())
     }
@@ -83,6 +84,7 @@ final class ConnectionTests: XCTestCase {
         c.sendRaw([0x7F, 0xFF, 0xFF, 0xFF, 0x00, 0x03, 0x00, 0x00, 0, 0, 0, 9])
         let f = try c.wait(for: "frame_too_large") { $0.type == .error }
         XCTAssertEqual(try f.decode(ErrorFrame.self).errorCode, .frameTooLarge)
+        XCTAssertEqual(try f.decode(ErrorFrame.self).limit, UInt64(Frame.defaultMaxLength))
         XCTAssertTrue(try c.waitForClose())
         let other = try server.client()
         let _: Pong = try other.request(Ping())
@@ -97,6 +99,31 @@ final class ConnectionTests: XCTestCase {
         c.close()
         XCTAssertTrue(try waitUntil { self.server.server.connectionCount == 1 }, "the half-sent connection is dropped")
         let _: Pong = try bystander.request(Ping())
+    }
+
+    func testHalfClosedClientStillGetsItsAnswers() throws {
+        let c = try server.client()
+        let id = c.send(Ping())
+        shutdown(c.fd, Int32(SHUT_WR))
+        let f = try c.wait(for: "pong after half-close") { $0.requestID == id }
+        XCTAssertEqual(f.type, .pong)
+        XCTAssertTrue(try c.waitForClose())
+        XCTAssertTrue(try waitUntil { self.server.server.connectionCount == 0 })
+    }
+
+    func testCompressedFrameWithoutAgreementClosesConnection() throws {
+        let c = try server.client(capabilities: [])
+        let f = Login(login: String(repeating: "a", count: 400), password: "x").frame(requestID: 8, compress: true)
+        XCTAssertTrue(f.flags.contains(.compressed))
+        c.send(f)
+        let e = try c.wait(for: "malformed_frame") { $0.requestID == 8 }
+        XCTAssertEqual(try e.decode(ErrorFrame.self).errorCode, .malformedFrame)
+        XCTAssertTrue(try c.waitForClose())
+        // With zlib agreed, the same frame is read normally.
+        let z = try server.client(capabilities: [.zlib])
+        z.send(f)
+        let answer = try z.wait(for: "login answer", timeout: 30) { $0.requestID == 8 }
+        XCTAssertEqual(try answer.decode(ErrorFrame.self).errorCode, .invalidCredentials)
     }
 
     func testIdleConnectionIsClosedWithIdleTimeout() throws {

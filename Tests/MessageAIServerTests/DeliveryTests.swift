@@ -33,21 +33,31 @@ final class DeliveryTests: XCTestCase {
         let dm = try alice.openDM(with: "bob")
         let token = bob.token
         bob.close()
-        try burst(alice, 1_200, in: dm.conversationID, prefix: "old")
+        // ~5 MB: more than the socket buffers hold, so the sync stays in progress until bob reads.
+        try burst(alice, 1_200, in: dm.conversationID, prefix: String(repeating: "old ", count: 1_000))
 
-        let back = try server.client()
+        let back = try TestClient(port: server.port, receiveBuffer: 16 * 1024)
+        try back.hello(capabilities: [])
         let _: SessionGranted = try back.request(Resume(token: token))
-        // Live messages start before the sync request and continue while it streams.
-        let liveIDs = (0..<100).map { alice.send(Send(conversationID: dm.conversationID, clientID: TestClient.newClientID(), text: "new \($0)")) }
-        let (batches, _) = try back.sync()
-        XCTAssertGreaterThanOrEqual(batches.count, 3, "1,200+ messages come in several batches")
-        for id in liveIDs { let _: SendAck = try alice.answer(id) }
-        var seqs = batches.flatMap(\.messages).map(\.seq)
+        let syncID = back.send(SyncRequest(positions: []))
+        // 100 live messages are committed (acked) while bob's sync is still streaming.
+        try burst(alice, 100, in: dm.conversationID, prefix: "new")
+        var synced: [UInt64] = []
+        var batches = 0
+        while true {
+            let f = try back.wait(for: "sync answer") { $0.requestID == syncID }
+            if f.type == .syncDone { break }
+            synced += try f.decode(SyncBatch.self).messages.map(\.seq)
+            batches += 1
+        }
+        XCTAssertGreaterThanOrEqual(batches, 3, "1,200+ messages come in several batches")
         let _: Pong = try back.request(Ping()) // everything pushed before this PONG is in the inbox now
-        seqs += back.inbox.filter { $0.type == .message }.map { try! $0.decode(ChatMessage.self).seq }
+        let pushed = back.inbox.filter { $0.type == .message }.map { try! $0.decode(ChatMessage.self).seq }
+        let seqs = synced + pushed
         XCTAssertEqual(seqs.count, Set(seqs).count, "no duplicate")
         XCTAssertEqual(Set(seqs), Set(1...1_300), "no gap")
-        XCTAssertEqual(seqs, seqs.sorted(), "in order on this connection")
+        XCTAssertEqual(synced, synced.sorted(), "the sync is in order")
+        XCTAssertEqual(pushed, pushed.sorted(), "live pushes are in order")
     }
 
     func testCompressedSyncBatchesWhenNegotiated() throws {
@@ -75,7 +85,7 @@ final class DeliveryTests: XCTestCase {
 
     func testClientThatNeverReadsIsDisconnectedAndOthersAreFine() throws {
         try start { $0.rateLimit = 100_000; $0.maxOutputBytes = 512 * 1024 }
-        let carol = try TestUsers.register(["carol"], port: server.port)[0]
+        let carol = try TestUsers.register(["carol"], port: server.port, receiveBuffer: 16 * 1024)[0]
         let group: Conversation = try alice.request(GroupCreate(name: "firehose", usernames: ["bob", "carol"]))
         // carol stops reading: her pushes pile up in the server until it cuts her off.
         let big = String(repeating: "x", count: 9_000)
@@ -93,6 +103,61 @@ final class DeliveryTests: XCTestCase {
         _ = try alice.sendText("still here", in: group.conversationID)
         XCTAssertEqual(try bob.push(ChatMessage.self).text, "still here")
         _ = carol
+    }
+
+    func testLongMessagesAreSplitToFitFrames() throws {
+        try start()
+        let dm = try alice.openDM(with: "bob")
+        let long = "needle " + String(repeating: "ü🙂x", count: 3_000) // 9,007 scalars, ~21,000 bytes
+        try burst(alice, 120, in: dm.conversationID, prefix: long)
+        // 120 x 21 KB is 2.5 MB: more than one frame may carry. Pages and batches split it.
+        var seqs: [UInt64] = []
+        var before: UInt64 = 0
+        var pages = 0
+        repeat {
+            let page: HistoryPage = try bob.request(HistoryRequest(conversationID: dm.conversationID, beforeSeq: before, limit: 500))
+            XCTAssertFalse(page.messages.isEmpty)
+            XCTAssertTrue(page.messages.allSatisfy { $0.text.hasPrefix(long) })
+            seqs = page.messages.map(\.seq) + seqs
+            before = page.messages.first!.seq
+            pages += 1
+            if !page.hasMore { break }
+        } while pages < 100
+        XCTAssertEqual(seqs, Array(1...120))
+        XCTAssertGreaterThan(pages, 1)
+        let plain = try server.client(capabilities: [])
+        let _: SessionGranted = try plain.request(Resume(token: bob.token))
+        let synced = try plain.sync().batches.flatMap(\.messages)
+        XCTAssertEqual(synced.map(\.seq), Array(1...120))
+        let found: SearchResults = try plain.request(SearchRequest(query: "needle", limit: 100))
+        XCTAssertTrue(found.hasMore)
+        XCTAssertFalse(found.messages.isEmpty)
+    }
+
+    func testFullStorageRefusesWithStorageFullAndLosesNothing() throws {
+        try start()
+        let dm = try alice.openDM(with: "bob")
+        _ = try alice.sendText("fits", in: dm.conversationID)
+        // The database may not grow: the next commit fails as on a full disk.
+        let pages = try server.server.queue.sync { try server.store.db.queryOne("PRAGMA page_count") { $0.int64(0) } ?? 0 }
+        try server.server.queue.sync { try server.store.db.execute("PRAGMA max_page_count = \(pages)") }
+        var clientID = TestClient.newClientID()
+        let big = String(repeating: "z", count: 10_000)
+        var refused: ErrorFrame?
+        for _ in 0..<50 where refused == nil {
+            clientID = TestClient.newClientID()
+            let f = try alice.wait(for: "send answer") { [id = alice.send(Send(conversationID: dm.conversationID, clientID: clientID, text: big))] in $0.requestID == id }
+            if f.type == .error { refused = try f.decode(ErrorFrame.self) }
+        }
+        XCTAssertEqual(refused?.errorCode, .storageFull)
+        XCTAssertEqual(refused?.closes, false)
+        // Room again: the same message (same client id) goes through once.
+        try server.server.queue.sync { try server.store.db.execute("PRAGMA max_page_count = 1073741823") }
+        let ack = try alice.sendText(big, in: dm.conversationID, clientID: clientID)
+        let page: HistoryPage = try bob.request(HistoryRequest(conversationID: dm.conversationID))
+        XCTAssertEqual(page.messages.filter { $0.clientID == clientID }.map(\.seq), [ack.seq])
+        XCTAssertEqual(page.messages.first?.text, "fits")
+        XCTAssertEqual(page.messages.last?.clientID, clientID, "the refused message was not stored until its resend")
     }
 
     func testRateLimitRefusesWithRetryAfterAndStoresNothing() throws {

@@ -81,6 +81,20 @@ final class MessagingTests: XCTestCase {
         XCTAssertEqual(try back.push(ChatMessage.self).seq, 7)
     }
 
+    func testSyncLeavesOutWhatThisConnectionAlreadyReceivedLive() throws {
+        let dm = try alice.openDM(with: "bob")
+        _ = try alice.sendText("1", in: dm.conversationID)
+        // A push that overtakes the client's SYNC request: the sync must not repeat it.
+        _ = try bob.push(ChatMessage.self)
+        _ = try bob.sendText("2 (bob's own, acked on this connection)", in: dm.conversationID)
+        _ = try alice.sendText("3", in: dm.conversationID)
+        _ = try bob.push(ChatMessage.self)
+        XCTAssertEqual(try bob.sync().batches.flatMap(\.messages).map(\.seq), [], "bob's connection has 1...3 already")
+        // A new connection has nothing yet: it gets everything.
+        let fresh = try TestUsers.secondSession(of: bob, port: server.port)
+        XCTAssertEqual(try fresh.sync().batches.flatMap(\.messages).map(\.seq), [1, 2, 3])
+    }
+
     func testRapidFireFromTwoSendersAtOnceGivesOneOrderWithoutDuplicates() throws {
         let dm = try alice.openDM(with: "bob")
         _ = try bob.push(Conversation.self)
@@ -102,6 +116,20 @@ final class MessagingTests: XCTestCase {
         XCTAssertEqual(fromAlice.messages.map(\.seq), Array(1...40))
         XCTAssertEqual(fromAlice.messages, fromBob.messages, "everyone sees the same order")
         XCTAssertFalse(fromAlice.hasMore)
+    }
+
+    func testPipelinedSendsAreCommittedInGroups() throws {
+        let dm = try alice.openDM(with: "bob")
+        let before = server.server.queue.sync { server.server.commitStats }
+        let frames = (0..<200).map {
+            Send(conversationID: dm.conversationID, clientID: TestClient.newClientID(), text: "group \($0)").frame(requestID: UInt32(1_000 + $0)).encoded()
+        }
+        alice.sendRaw(Array(frames.joined()))
+        let acks: [SendAck] = try (0..<200).map { try alice.answer(UInt32(1_000 + $0)) }
+        XCTAssertEqual(acks.map(\.seq), Array(1...200))
+        let after = server.server.queue.sync { server.server.commitStats }
+        XCTAssertEqual(after.messages - before.messages, 200)
+        XCTAssertLessThan(after.transactions - before.transactions, 50, "200 SENDs arriving together share transactions")
     }
 
     func testGroupOfThreeAttributionAndPerMemberReadState() throws {
@@ -127,6 +155,8 @@ final class MessagingTests: XCTestCase {
         XCTAssertEqual(readers.readBy.map(\.username), ["bob"])
         XCTAssertEqual(try alice.push(Receipt.self).username, "bob")
 
+        let same: Conversation = try bob.request(GroupAdd(conversationID: group.conversationID, usernames: ["carol"]))
+        XCTAssertEqual(same.members.count, 3, "adding a member again changes nothing")
         let renamed: Conversation = try carol.request(GroupRename(conversationID: group.conversationID, name: "trip 2026"))
         XCTAssertEqual(renamed.name, "trip 2026")
         XCTAssertEqual(try alice.push(Conversation.self) { $0.name == "trip 2026" }.conversationID, group.conversationID)
@@ -178,11 +208,12 @@ final class MessagingTests: XCTestCase {
 
     func testTypingIsRelayedToOthersOnly() throws {
         let dm = try alice.openDM(with: "bob")
-        alice.send(Typing(conversationID: dm.conversationID).frame(requestID: 0))
+        alice.send(Typing(conversationID: dm.conversationID)) // a non-zero id: still no answer
         let event = try bob.push(TypingEvent.self)
         XCTAssertEqual(event.user.username, "alice")
         XCTAssertEqual(event.ttl, 5_000)
         let _: Pong = try alice.request(Ping())
         XCTAssertFalse(alice.inbox.contains { $0.type == .typingEvent })
+        XCTAssertEqual(alice.inbox.filter { $0.requestID != 0 }.count, 0, "TYPING is never answered")
     }
 }

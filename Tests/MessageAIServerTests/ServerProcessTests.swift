@@ -23,11 +23,15 @@ final class ServerProcessTests: XCTestCase {
         let c = try TestClient(port: child.port)
         try c.hello()
         XCTAssertEqual(child.terminate(), 0)
+        XCTAssertEqual(child.stdoutAfterExit(), "", "the server writes nothing to stdout")
+        XCTAssertTrue(child.stderr.contains("listening on 127.0.0.1:\(child.port)"))
         let attrs = try FileManager.default.attributesOfItem(atPath: dir.path + "/data")
         XCTAssertEqual((attrs[.posixPermissions] as? NSNumber)?.intValue, 0o700)
         let db = try FileManager.default.attributesOfItem(atPath: dir.path + "/data/" + ServerProcess.databaseFileName)
         XCTAssertEqual((db[.posixPermissions] as? NSNumber)?.intValue, 0o600)
         XCTAssertTrue(try c.waitForClose())
+        let goodbye = try XCTUnwrap(c.inbox.first { $0.type == .error }).decode(ErrorFrame.self)
+        XCTAssertEqual(goodbye.errorCode, .shuttingDown, "clients are told before the server goes")
     }
 
     /// kill -9 in the middle of a burst loses no acknowledged message; resends after the

@@ -15,15 +15,21 @@ struct TestTimeout: Error, CustomStringConvertible {
 /// is kept in `inbox` for later waits.
 final class TestClient {
     let fd: Int32
-    private var decoder = FrameDecoder(maxLength: 16 << 20)
+    // The default 1 MiB limit, as a real client has: an oversized answer fails the test.
+    private var decoder = FrameDecoder()
     private var nextID: UInt32 = 1
     private(set) var inbox: [Frame] = []
     private(set) var closedByServer = false
     var user: UserInfo?
     var token: [UInt8] = []
 
-    init(port: Int, host: String = "127.0.0.1") throws {
+    /// `receiveBuffer` shrinks the kernel's receive buffer (set before connecting), so that a
+    /// client that stops reading fills up the same way on any machine.
+    init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)

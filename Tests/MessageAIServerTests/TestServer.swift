@@ -58,8 +58,8 @@ enum TestUsers {
     static let password = "correct horse battery"
 
     /// Registers one client per name, all at once (hashing runs in parallel on the server).
-    static func register(_ names: [String], port: Int) throws -> [TestClient] {
-        let clients = try names.map { _ in try TestClient(port: port) }
+    static func register(_ names: [String], port: Int, receiveBuffer: Int32? = nil) throws -> [TestClient] {
+        let clients = try names.map { _ in try TestClient(port: port, receiveBuffer: receiveBuffer) }
         for c in clients { try c.hello() }
         let ids = zip(clients, names).map { c, name in
             c.send(Register(email: "\(name)@example.org", username: name, password: password, displayName: name.capitalized, device: "test"))
@@ -115,12 +115,15 @@ extension TestClient {
 final class ChildServer {
     let process = Process()
     private let stderrPipe = Pipe()
+    private let stdoutPipe = Pipe()
     private let lock = NSLock()
     private var stderrText = ""
     private(set) var port = 0
 
-    /// Next to the test bundle in the build products directory (`swift build` builds it).
+    /// Next to the test bundle in the build products directory (`swift build` builds it), or
+    /// $MESSAGEAI_SERVER_BIN (e.g. a release build).
     static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["MESSAGEAI_SERVER_BIN"] { return URL(fileURLWithPath: path) }
         let bundle = Bundle(for: ChildServer.self).bundleURL
         let argv0 = URL(fileURLWithPath: CommandLine.arguments[0])
         let candidates = [bundle, bundle.deletingLastPathComponent(), argv0.deletingLastPathComponent(),
@@ -133,7 +136,7 @@ final class ChildServer {
         process.executableURL = ChildServer.executable
         process.arguments = ["--port", String(port), "--data-dir", dataDir, "--log-level", "warning"] + arguments
         process.standardError = stderrPipe
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = stdoutPipe
         try process.run()
         let handle = stderrPipe.fileHandleForReading
         Thread.detachNewThread { [lock] in
@@ -158,6 +161,11 @@ final class ChildServer {
     }
 
     var stderr: String { lock.lock(); defer { lock.unlock() }; return stderrText }
+
+    /// Everything the server wrote to stdout (call after it exited): the contract says nothing.
+    func stdoutAfterExit() -> String {
+        String(decoding: stdoutPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
 
     func kill9() {
         kill(process.processIdentifier, SIGKILL)

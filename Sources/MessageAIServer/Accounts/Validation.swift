@@ -50,6 +50,24 @@ enum Validation {
         }
     }
 
+    static let maxDevice = 64
+
+    /// The free-text label of a session ("laptop").
+    static func device(_ device: String) throws(ErrorFrame) {
+        guard device.unicodeScalars.count <= maxDevice else {
+            throw ErrorFrame(.tooLong, "device names are at most \(maxDevice) characters", limit: UInt64(maxDevice), field: "device")
+        }
+    }
+
+    /// Members named in one GROUP_CREATE or GROUP_ADD.
+    static let maxUsernamesPerRequest = 256
+
+    static func usernameList(_ names: [String]) throws(ErrorFrame) {
+        guard names.count <= maxUsernamesPerRequest else {
+            throw ErrorFrame(.invalidArgument, "at most \(maxUsernamesPerRequest) usernames per request", limit: UInt64(maxUsernamesPerRequest), field: "usernames")
+        }
+    }
+
     static func groupName(_ name: String) throws(ErrorFrame) {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw ErrorFrame(.invalidArgument, "a group needs a name", field: "name") }

@@ -3,13 +3,22 @@ import MessageAIProtocol
 extension ChatServer {
     /// Runs one frame from a client: the checks every request shares, then its handler.
     func dispatch(_ frame: Frame, from peer: Peer) {
+        // Types and ids only: payloads may hold passwords and tokens.
+        logger.trace("connection \(peer.id) -> \(frame.type) id \(frame.requestID)")
         if peer.busy {
             peer.waiting.append(frame)
+            // Backpressure: a client that piles up requests behind a slow one stops being read.
+            if peer.waiting.count >= 64 { peer.connection.pauseReading() }
             return
         }
         guard peer.greeted || frame.type == .hello else {
             peer.connection.close(after: ErrorFrame(.handshakeRequired, "the first frame must be HELLO"),
                                   requestID: frame.requestID, reason: .protocolError(.handshakeRequired))
+            return
+        }
+        if frame.flags.contains(.compressed), !peer.zlib {
+            peer.connection.close(after: ErrorFrame(.malformedFrame, "compressed frame, but zlib was not agreed in the handshake"),
+                                  requestID: frame.requestID, reason: .protocolError(.malformedFrame))
             return
         }
         guard let route = ChatServer.routes[frame.type] else {
@@ -37,7 +46,7 @@ extension ChatServer {
             if code.closesConnection {
                 peer.connection.close(after: ErrorFrame(code, e.description), requestID: frame.requestID, reason: .protocolError(code))
             } else {
-                peer.fail(frame.requestID, ErrorFrame(code, e.description))
+                peer.fail(frame.requestID, ErrorFrame(code, e.description, field: e.fieldName))
             }
         case let e as StoreError:
             peer.fail(frame.requestID, storeErrorFrame(e, context: "\(frame.type)"))
@@ -82,6 +91,17 @@ extension ChatServer {
     private func resumeWaiting(_ peer: Peer) {
         while !peer.busy, !peer.waiting.isEmpty, !peer.connection.isClosing {
             dispatch(peer.waiting.removeFirst(), from: peer)
+        }
+        if !peer.busy { peer.connection.resumeReading() }
+    }
+}
+
+extension ProtocolError {
+    /// The request field a decoding error is about, for ERROR's `field`.
+    var fieldName: String {
+        switch self {
+        case let .missingField(_, name), let .wrongFieldType(_, name, _), let .invalidUTF8(_, name): return name
+        default: return ""
         }
     }
 }

@@ -15,6 +15,7 @@ extension ChatServer {
         try Validation.username(r.username)
         try Validation.password(r.password)
         try Validation.displayName(r.displayName)
+        try Validation.device(r.device)
         // Cheap checks first, so a taken name costs no hashing. The insert below still decides
         // a race between two connections registering the same name.
         if try store.user(username: r.username) != nil { throw StoreError.usernameTaken }
@@ -35,6 +36,7 @@ extension ChatServer {
 
     func login(_ peer: Peer, _ l: Login, _ id: UInt32) throws {
         guard peer.user == nil else { throw ErrorFrame(.alreadyAuthenticated, "already logged in; LOGOUT first") }
+        try Validation.device(l.device)
         let user = try store.user(login: l.login)
         // Username and email of one account share a counter; unknown names count on their own.
         let accountKey = user.map(ChatServer.throttleKey) ?? "login:" + l.login.lowercased()

@@ -40,7 +40,11 @@ extension ChatServer {
         _ = try group(a.conversationID, member: me.id)
         let current = Set(try store.members(conversationID: a.conversationID).map(\.userID))
         let added = try distinctUsers(a.usernames, excluding: me.id).filter { !current.contains($0.id) }
-        guard !added.isEmpty else { throw ErrorFrame(.invalidArgument, "everyone named is already a member", field: "usernames") }
+        guard !added.isEmpty else {
+            // Everyone named is a member already: nothing changes, nothing is pushed.
+            peer.reply(id, try view(a.conversationID, for: me.id))
+            return
+        }
         try store.addMembers(conversationID: a.conversationID, userIDs: added.map(\.id), now: Clock.nowMillis())
         peer.reply(id, try view(a.conversationID, for: me.id))
         try pushConversation(a.conversationID, to: Array(current) + added.map(\.id), except: peer)
@@ -106,6 +110,7 @@ extension ChatServer {
     }
 
     private func distinctUsers(_ usernames: [String], excluding me: UInt64) throws -> [UserRecord] {
+        try Validation.usernameList(usernames)
         var seen = Set<UInt64>()
         var result: [UserRecord] = []
         for name in usernames {

@@ -11,7 +11,9 @@ extension ChatServer {
     func history(_ peer: Peer, _ h: HistoryRequest, _ id: UInt32) throws {
         try requireMember(h.conversationID, peer.user!.id)
         let limit = h.limit == 0 ? 50 : min(h.limit, 500)
-        let page = try store.messages(conversationID: h.conversationID, beforeSeq: h.beforeSeq, limit: Int(limit))
+        var page = try store.messages(conversationID: h.conversationID, beforeSeq: h.beforeSeq, limit: Int(limit))
+        // Long messages: keep the newest that fit one frame; the client pages on from there.
+        while page.count > 1, page.reduce(0, { $0 + $1.estimatedSize }) > replyByteBudget { page.removeFirst(page.count / 4 + 1) }
         // Seqs are gapless from 1, so older messages exist exactly when the page starts above 1.
         let hasMore = (page.first?.seq ?? 1) > 1
         peer.reply(id, HistoryPage(conversationID: h.conversationID, messages: page, hasMore: hasMore), compress: true)
@@ -29,8 +31,12 @@ extension ChatServer {
         let offset = min(q.offset, 100_000)
         var found = try store.search(userID: user.id, query: query, conversationID: q.conversationID == 0 ? nil : q.conversationID,
                                      offset: Int(offset), limit: Int(limit) + 1)
-        let hasMore = found.count > Int(limit)
+        var hasMore = found.count > Int(limit)
         if hasMore { found.removeLast() }
+        while found.count > 1, found.reduce(0, { $0 + $1.estimatedSize }) > replyByteBudget {
+            found.removeLast(found.count / 4 + 1)
+            hasMore = true
+        }
         peer.reply(id, SearchResults(messages: found, hasMore: hasMore), compress: true)
     }
 
@@ -66,11 +72,13 @@ extension ChatServer {
             .frame(requestID: cursor.requestID))
         let held = peer.deferredMessages
         peer.deferredMessages = []
+        peer.forgetLive()
         for m in held { peer.pushMessage(m, frame: m.frame(requestID: 0)) }
     }
 
     /// The first batch carries every conversation and every member's markers; the following
-    /// ones carry up to 500 messages, conversation by conversation, ascending by seq.
+    /// ones carry up to 500 messages, conversation by conversation, ascending by seq (a batch
+    /// may hold fewer when some were already delivered live on this connection).
     private func nextSyncBatch(_ cursor: SyncCursor, userID: UInt64, into peer: Peer) throws -> SyncBatch {
         if !cursor.metadataSent {
             cursor.metadataSent = true
@@ -84,18 +92,38 @@ extension ChatServer {
             return SyncBatch(conversations: cursor.conversations, messages: [], receipts: receipts)
         }
         var messages: [ChatMessage] = []
-        while messages.count < SyncCursor.messagesPerBatch, cursor.index < cursor.conversations.count {
+        var bytes = 0
+        var full = false
+        while !full, messages.count < SyncCursor.messagesPerBatch, cursor.index < cursor.conversations.count {
             let conversationID = cursor.conversations[cursor.index].conversationID
             let want = SyncCursor.messagesPerBatch - messages.count
             let got = try store.messages(conversationID: conversationID, afterSeq: cursor.sentThrough, limit: want)
-            messages += got
-            if let last = got.last { cursor.sentThrough = last.seq }
+            for m in got {
+                if !messages.isEmpty, bytes + m.estimatedSize > replyByteBudget { full = true; break }
+                cursor.sentThrough = m.seq
+                // What this connection already received live is left out.
+                if !peer.hasLive(conversationID, m.seq) {
+                    messages.append(m)
+                    bytes += m.estimatedSize
+                }
+            }
             peer.syncedThrough[conversationID] = max(peer.syncedThrough[conversationID] ?? 0, cursor.sentThrough)
-            if got.count < want { cursor.advance() }
+            if !full, got.count < want { cursor.advance() }
         }
         cursor.messageCount += UInt64(messages.count)
         return SyncBatch(conversations: [], messages: messages, receipts: [])
     }
+}
+
+extension ChatServer {
+    /// How many payload bytes of messages one answer frame carries (a page of 500 messages of
+    /// 10,000 characters would be ~20 MB): half the frame limit, at most 512 KiB.
+    var replyByteBudget: Int { min(512 * 1024, configuration.maxFrameLength / 2) }
+}
+
+extension ChatMessage {
+    /// Encoded size, near enough: the text plus the fixed fields.
+    var estimatedSize: Int { text.utf8.count + senderUsername.utf8.count + 64 }
 }
 
 extension String {

@@ -53,21 +53,37 @@ extension ChatServer {
         let outcomes: [AppendOutcome]
         do {
             outcomes = try store.append(batch.map(\.message))
-        } catch {
-            // All or nothing: every SEND of the batch is refused; the clients retry.
-            let frame = (error as? StoreError).map { storeErrorFrame($0, context: "append") }
-                ?? ErrorFrame(.internalError, "internal error")
-            if !(error is StoreError) { logger.error("append failed: \(error)") }
+        } catch StoreError.diskFull {
+            // Nothing was stored; every sender is told and its client retries later.
+            let frame = storeErrorFrame(.diskFull, context: "append")
             for p in batch { p.peer.fail(p.requestID, frame) }
             return
+        } catch {
+            guard batch.count > 1 else {
+                let frame = (error as? StoreError).map { storeErrorFrame($0, context: "append") } ?? ErrorFrame(.internalError, "internal error")
+                logger.error("append failed: \(error)")
+                batch[0].peer.fail(batch[0].requestID, frame)
+                return
+            }
+            // One bad message must not fail the others: commit them one by one.
+            for p in batch {
+                pendingSends = [p]
+                commitPendingSends()
+            }
+            return
         }
+        commitStats.transactions += 1
+        commitStats.messages += batch.count
+        logger.trace("committed \(batch.count) message(s) in one transaction")
         var membersOf: [UInt64: [UInt64]] = [:]
         for (pending, outcome) in zip(batch, outcomes) {
             switch outcome {
             case .duplicate(let m):
+                pending.peer.noteHasLive(m.conversationID, m.seq)
                 pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
                                                               seq: m.seq, serverTime: m.serverTime, duplicate: true))
             case .stored(let m):
+                pending.peer.noteHasLive(m.conversationID, m.seq)
                 pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
                                                               seq: m.seq, serverTime: m.serverTime))
                 if membersOf[m.conversationID] == nil {

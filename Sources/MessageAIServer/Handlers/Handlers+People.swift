@@ -33,9 +33,8 @@ extension ChatServer {
 
     func removeContact(_ peer: Peer, _ r: ContactRemove, _ id: UInt32) throws {
         let other = try existingUser(r.username)
-        guard try store.removeContact(owner: peer.user!.id, contact: other.id) else {
-            throw ErrorFrame(.notFound, "\(other.username) is not in your contacts", field: "username")
-        }
+        // Idempotent, like adding: removing someone who is not a contact is still OK.
+        _ = try store.removeContact(owner: peer.user!.id, contact: other.id)
         peer.reply(id, OK())
     }
 

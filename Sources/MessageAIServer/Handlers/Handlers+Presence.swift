@@ -1,18 +1,27 @@
 import MessageAIProtocol
 
-/// TYPING: relayed to the other members' connections, never stored. The indicator expires
+/// TYPING: relayed to the other members' connections, never stored, never answered. The indicator expires
 /// on the receiving side after the TTL unless the typist renews it.
 extension ChatServer {
     static let presenceRoutes: [(FrameType, Route)] = [
         Route.on(Typing.self) { s, p, m, id in try s.typing(p, m, id) },
     ]
 
+    /// Renewals closer together than this are dropped: clients renew every ~3 s.
+    static let typingMinimumIntervalMillis: UInt64 = 1_000
+
     func typing(_ peer: Peer, _ t: Typing, _ id: UInt32) throws {
         let user = peer.user!
+        let now = Clock.uptimeMillis()
+        if let last = peer.lastTyping[t.conversationID], now - last < ChatServer.typingMinimumIntervalMillis {
+            return
+        }
         try requireMember(t.conversationID, user.id)
+        if peer.lastTyping.count > 64 { peer.lastTyping = [:] }
+        peer.lastTyping[t.conversationID] = now
         let members = try store.members(conversationID: t.conversationID).map(\.userID).filter { $0 != user.id }
         let frame = TypingEvent(conversationID: t.conversationID, user: user.info, ttl: ChatServer.typingTTLMillis).frame(requestID: 0)
         for p in connections(of: members) { p.connection.send(frame) }
-        peer.reply(id, OK())
+        // TYPING has no answer, whatever its request id.
     }
 }

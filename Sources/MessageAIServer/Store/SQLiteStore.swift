@@ -26,8 +26,12 @@ public final class SQLiteStore: Store {
     public init(path: String, synchronous: Synchronous) throws {
         db = try Database(path: path)
         sqlite3_busy_timeout(db.handle, 5_000)
-        // journal_mode answers with a row; for ":memory:" it stays "memory", which is fine.
-        _ = try db.queryOne("PRAGMA journal_mode = WAL") { $0.string(0) }
+        // journal_mode answers with the mode in effect; ":memory:" stays "memory", which is fine.
+        let mode = try db.queryOne("PRAGMA journal_mode = WAL") { $0.string(0) } ?? ""
+        if path != ":memory:" && mode.lowercased() != "wal" {
+            // The durability promise above depends on WAL: refuse rather than run without it.
+            throw StoreError.sqlite(code: 1, message: "cannot use WAL journal mode for \(path) (got '\(mode)')")
+        }
         try db.execute("PRAGMA synchronous = \(synchronous.rawValue)") // a constant from the enum
         try db.execute("PRAGMA foreign_keys = ON")
         try Migrations.apply(to: db, now: SQLiteStore.nowMillis())

@@ -28,12 +28,10 @@ final class Connection {
     private let readBuffer: ReadBuffer
     private var decoder: FrameDecoder
     private var readSource: DispatchSourceRead?
+    private var readPaused = false
     private var writeSource: DispatchSourceWrite?
     private var writeSourceSuspended = true
-    private var output: [UInt8] = []
-    private var outputStart = 0
-    /// The start of a frame at or before `outputStart`: lets `overflow` find frame edges.
-    private var frameBoundary = 0
+    private var output = OutputBuffer()
     private var cancelledSources = 0
     /// Set once the connection stops taking input; it may still be flushing output.
     private(set) var isClosing = false
@@ -63,7 +61,7 @@ final class Connection {
         self.lastReceivedAt = Clock.uptimeMillis()
     }
 
-    var pendingOutputBytes: Int { output.count - outputStart }
+    var pendingOutputBytes: Int { output.pendingCount }
 
     func start() {
         let rs = DispatchSource.makeReadSource(fileDescriptor: transport.fileDescriptor, queue: queue)
@@ -91,17 +89,32 @@ final class Connection {
                 lastReceivedAt = Clock.uptimeMillis()
                 decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 deliverFrames()
-                if isClosing || n < buffer.count { return }
+                if isClosing || readPaused || n < buffer.count { return }
             case .wouldBlock:
                 return
             case .endOfStream:
-                closeNow(.peerClosed)
+                // The peer may have only half-closed: answers already queued still go out.
+                close(after: nil, reason: .peerClosed)
                 return
             case .failed(let e):
                 closeNow(.ioError(e))
                 return
             }
         }
+    }
+
+    /// Stops taking input (backpressure while earlier requests are still being worked on).
+    /// Frames already decoded keep coming; at most one read's worth.
+    func pauseReading() {
+        guard !readPaused, !isClosed, let rs = readSource else { return }
+        readPaused = true
+        rs.suspend()
+    }
+
+    func resumeReading() {
+        guard readPaused, !isClosing, let rs = readSource else { return }
+        readPaused = false
+        rs.resume()
     }
 
     private func deliverFrames() {
@@ -112,7 +125,9 @@ final class Connection {
             } catch {
                 // The stream lost its framing: say why, then close.
                 let code = error.errorCode
-                close(after: ErrorFrame(code, error.description), reason: .protocolError(code))
+                var limit: UInt64 = 0
+                if case let .frameTooLarge(_, max) = error { limit = UInt64(max) }
+                close(after: ErrorFrame(code, error.description, limit: limit), reason: .protocolError(code))
                 return
             }
         }
@@ -125,7 +140,7 @@ final class Connection {
     func send(_ frame: Frame) -> Bool {
         // After a closing ERROR nothing more goes out.
         guard !isClosing else { return false }
-        frame.encode(into: &output)
+        output.append(frame)
         if pendingOutputBytes > maxOutputBytes {
             overflow()
             return false
@@ -138,16 +153,8 @@ final class Connection {
     /// output_overflow behind the one in flight (best effort: it arrives only if the peer
     /// reads again within the grace period), and close.
     private func overflow() {
-        var boundary = frameBoundary
-        while boundary + Frame.lengthFieldSize <= output.count {
-            let length = output[boundary..<boundary + 4].reduce(0) { $0 << 8 | Int($1) }
-            let end = boundary + Frame.lengthFieldSize + length
-            if boundary >= outputStart || end > output.count { break }
-            boundary = end
-        }
-        output.removeSubrange(max(boundary, outputStart)...)
-        let error = ErrorFrame(.outputOverflow, "output queue passed \(maxOutputBytes) bytes: the client is not reading")
-        error.frame(requestID: 0).encode(into: &output)
+        output.dropUnstartedFrames()
+        output.append(ErrorFrame(.outputOverflow, "output queue passed \(maxOutputBytes) bytes: the client is not reading").frame(requestID: 0))
         isClosing = true
         closeReason = .outputOverflow
         wakeWriter()
@@ -163,44 +170,33 @@ final class Connection {
 
     private func flush() {
         var spins = 0
-        while pendingOutputBytes > 0, spins < 16 {
+        var blocked = false
+        var failure: Int32?
+        let transport = self.transport
+        while !output.isEmpty, !blocked, failure == nil, spins < 16 {
             spins += 1
-            let result = output.withUnsafeBytes { transport.write(UnsafeRawBufferPointer(rebasing: $0[outputStart...])) }
-            switch result {
-            case .bytes(let n):
-                outputStart += n
-            case .wouldBlock, .endOfStream:
-                return // the write source fires again when the socket drains
-            case .failed(let e):
-                closeNow(.ioError(e))
-                return
+            // The closure touches nothing of `self`: `output` is being mutated.
+            output.drain { bytes in
+                switch transport.write(bytes) {
+                case .bytes(let n): return n
+                case .wouldBlock, .endOfStream: blocked = true // the write source fires again when it drains
+                case .failed(let e): failure = e
+                }
+                return 0
             }
         }
-        if pendingOutputBytes == 0 {
-            output.removeAll(keepingCapacity: output.capacity <= 256 * 1024)
-            outputStart = 0
-            frameBoundary = 0
+        if let failure {
+            closeNow(.ioError(failure))
+            return
+        }
+        if output.isEmpty {
             if !writeSourceSuspended, let ws = writeSource {
                 writeSourceSuspended = true
                 ws.suspend()
             }
             if isClosing { closeNow(closeReason); return }
-        } else if outputStart > 1 << 20 {
-            // Compact from the last frame edge so frame boundaries stay findable.
-            advanceFrameBoundary()
-            output.removeSubrange(0..<frameBoundary)
-            outputStart -= frameBoundary
-            frameBoundary = 0
         }
         if pendingOutputBytes < Connection.lowWaterMark, !isClosing { onDrain?() }
-    }
-
-    private func advanceFrameBoundary() {
-        while frameBoundary + Frame.lengthFieldSize <= outputStart {
-            let length = output[frameBoundary..<frameBoundary + 4].reduce(0) { $0 << 8 | Int($1) }
-            guard frameBoundary + Frame.lengthFieldSize + length <= outputStart else { return }
-            frameBoundary += Frame.lengthFieldSize + length
-        }
     }
 
     // MARK: Closing
@@ -212,6 +208,8 @@ final class Connection {
         if let error { send(error.frame(requestID: requestID)) }
         isClosing = true
         closeReason = reason
+        // Unread input would keep the level-triggered read source firing: stop watching it.
+        pauseReading()
         if pendingOutputBytes == 0 { closeNow(reason); return }
         wakeWriter()
         queue.asyncAfter(deadline: .now() + grace) { [self] in closeNow(reason) }
@@ -225,7 +223,10 @@ final class Connection {
         closeReason = reason
         onFrame = nil
         onDrain = nil
-        readSource?.cancel()
+        if let rs = readSource {
+            if readPaused { readPaused = false; rs.resume() }
+            rs.cancel()
+        }
         if let ws = writeSource {
             // Resume before cancel: a suspended source never runs its cancel handler.
             if writeSourceSuspended { writeSourceSuspended = false; ws.resume() }

@@ -1,0 +1,58 @@
+import MessageAIProtocol
+
+/// A connection's outgoing bytes: frames appended whole, sent from the front in pieces of any
+/// size. Everything queued between two writes leaves in one `send()` (write coalescing).
+///
+/// It also remembers where frames begin, so that on overflow the frames the peer has not
+/// started to receive can be dropped without cutting one in half.
+struct OutputBuffer {
+    private var bytes: [UInt8] = []
+    /// Bytes before this were written to the socket.
+    private var start = 0
+    /// The start of a frame at or before `start`.
+    private var frameEdge = 0
+
+    var pendingCount: Int { bytes.count - start }
+    var isEmpty: Bool { start == bytes.count }
+
+    mutating func append(_ frame: Frame) { frame.encode(into: &bytes) }
+
+    /// Offers the unwritten bytes to `write`, which returns how many it took.
+    mutating func drain(_ write: (UnsafeRawBufferPointer) -> Int) {
+        let n = bytes.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        start += n
+        if start == bytes.count {
+            // Keep a modest allocation for the next burst; let a huge one go.
+            bytes.removeAll(keepingCapacity: bytes.capacity <= 256 * 1024)
+            start = 0
+            frameEdge = 0
+        } else if start > 1 << 20 {
+            // Compact from a frame edge so that edges stay findable.
+            advanceFrameEdge(to: start)
+            bytes.removeSubrange(0..<frameEdge)
+            start -= frameEdge
+            frameEdge = 0
+        }
+    }
+
+    /// Drops every frame not yet started; the one partly written stays, so the stream stays whole.
+    mutating func dropUnstartedFrames() {
+        var edge = frameEdge
+        while edge < start, edge + Frame.lengthFieldSize <= bytes.count {
+            edge += Frame.lengthFieldSize + length(at: edge)
+        }
+        bytes.removeSubrange(min(max(edge, start), bytes.count)...)
+    }
+
+    private mutating func advanceFrameEdge(to limit: Int) {
+        while frameEdge + Frame.lengthFieldSize <= limit {
+            let next = frameEdge + Frame.lengthFieldSize + length(at: frameEdge)
+            guard next <= limit else { return }
+            frameEdge = next
+        }
+    }
+
+    private func length(at i: Int) -> Int {
+        Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+    }
+}
