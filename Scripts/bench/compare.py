@@ -80,11 +80,25 @@ def main(ours_path, peers_path=None):
     row("W1 p999 µs", "W1", "p999_us", "p999_us", "min", "", lambda o, b: None)
     row("W1 msgs/s", "W1", "msgs_per_s", "msgs_per_s", "max", "", lambda o, b: None, 0)
     nats_w2 = peer("nats", "W2", "deliveries_per_s")
+    def per_unit(rows, count_key):
+        vals = [float(r["server_cpu_s"]) * 1e6 / float(r[count_key]) for r in rows
+                if r.get("server_cpu_s", "na") != "na" and float(r.get(count_key, 0) or 0) > 0]
+        return statistics.median(vals) if vals else float("nan")
+
+    def cpu_row(name, w, ours_key, peer_key, digits):
+        o = per_unit(ours.get(w, []), ours_key)
+        vals = [per_unit(peers.get((p, w, "0"), []), peer_key) for p in present]
+        finite = [v for v in vals if v == v]
+        ratio = o / min(finite) if finite and min(finite) > 0 and o == o else float("nan")
+        print(f"| {name} | {num(o, digits)} | " + " | ".join(num(v, digits) for v in vals) + f" | {num(ratio, 2)} | | |")
+
+    cpu_row("W1 server CPU µs per message", "W1", "msgs", "msgs", 1)
     row("W2 deliveries/s", "W2", "deliveries_per_s", "deliveries_per_s", "max", "≥ nats",
         lambda o, b: None if o != o or nats_w2 != nats_w2 else o >= nats_w2, 0)
     row("W2 p50 µs", "W2", "p50_us", "p50_us", "min", "", lambda o, b: None, 0)
     row("W2 p99 µs", "W2", "p99_us", "p99_us", "min", "< 6,000 µs", lambda o, b: None if o != o else o < 6000, 0)
     row("W2 p999 µs", "W2", "p999_us", "p999_us", "min", "", lambda o, b: None, 0)
+    cpu_row("W2 server CPU µs per delivery", "W2", "deliveries", "deliveries", 2)
     row("W3 RSS per conn B", "W3", "rss_per_conn_B", "rss_per_conn_B", "min", "≤ 2,048 B", lambda o, b: None if o != o else o <= 2048, 0)
     row("W3 logins/s", "W3", "logins_per_s", "reg_per_s", "max", "", lambda o, b: None, 0)
 
