@@ -20,6 +20,7 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "Clients ping after this many seconds without sending.") var pingInterval = 15.0
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
     @Option(help: "Largest frame accepted, in bytes.") var maxFrame = 1 << 20
+    @Option(help: "Output queued for one client before it is cut off as not reading, in bytes.") var maxOutput = 4 << 20
     @Option(help: "always: fsync every commit (survives power loss); normal: survives a process crash.") var fsync = "normal"
     @Option(help: "PBKDF2-SHA256 rounds for new password hashes (at least 600000).") var pbkdf2Rounds = 600_000
 
@@ -30,6 +31,7 @@ struct ServerCommand: ParsableCommand {
             throw ValidationError("--ping-interval must be positive and below --idle-timeout")
         }
         guard maxFrame >= 64 * 1024 else { throw ValidationError("--max-frame must be at least 65536") }
+        guard maxOutput >= 2 * maxFrame else { throw ValidationError("--max-output must be at least twice --max-frame") }
         guard ["always", "normal"].contains(fsync) else { throw ValidationError("--fsync is 'always' or 'normal'") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
         guard pbkdf2Rounds >= 600_000 else { throw ValidationError("--pbkdf2-rounds must be at least 600000") }
@@ -44,6 +46,7 @@ struct ServerCommand: ParsableCommand {
         config.idleTimeoutMillis = UInt64(idleTimeout * 1000)
         config.pingIntervalMillis = UInt64(pingInterval * 1000)
         config.maxFrameLength = maxFrame
+        config.maxOutputBytes = maxOutput
         config.pbkdf2Rounds = pbkdf2Rounds
         let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in

@@ -60,6 +60,23 @@ final class DeliveryTests: XCTestCase {
         XCTAssertEqual(pushed, pushed.sorted(), "live pushes are in order")
     }
 
+    func testLogoutDuringAnUnfinishedSyncEndsItCleanly() throws {
+        try start()
+        let dm = try alice.openDM(with: "bob")
+        try burst(alice, 600, in: dm.conversationID, prefix: String(repeating: "old ", count: 1_000))
+        let slow = try TestClient(port: server.port, receiveBuffer: 16 * 1024)
+        try slow.hello(capabilities: [])
+        let _: SessionGranted = try slow.request(Login(login: "bob", password: TestUsers.password), timeout: 30)
+        slow.send(SyncRequest(positions: []))
+        let logout = slow.send(Logout())
+        let ok = try slow.wait(for: "logout answer") { $0.requestID == logout }
+        XCTAssertEqual(ok.type, .ok)
+        // The server is fine and the rest of bob's sessions are untouched.
+        _ = try alice.sendText("after", in: dm.conversationID)
+        XCTAssertEqual(try bob.push(ChatMessage.self) { $0.text == "after" }.seq, 601)
+        XCTAssertEqual(try slow.requestError(ContactsList()).errorCode, .notAuthenticated)
+    }
+
     func testCompressedSyncBatchesWhenNegotiated() throws {
         try start()
         let dm = try alice.openDM(with: "bob")

@@ -57,28 +57,7 @@ final class MessagingTests: XCTestCase {
     }
 
     func testRecipientOfflineThenBackGetsEverythingOnceBySync() throws {
-        let dm = try alice.openDM(with: "bob")
-        _ = try alice.sendText("before", in: dm.conversationID)
-        let bobToken = bob.token
-        bob.close()
-        for i in 1...5 { _ = try alice.sendText("while away \(i)", in: dm.conversationID) }
-
-        let back = try server.client()
-        let _: SessionGranted = try back.request(Resume(token: bobToken))
-        let (batches, done) = try back.sync([SyncPosition(conversationID: dm.conversationID, lastSeq: 1)])
-        let messages = batches.flatMap(\.messages)
-        XCTAssertEqual(messages.map(\.seq), [2, 3, 4, 5, 6])
-        XCTAssertEqual(messages.last?.text, "while away 5")
-        XCTAssertEqual(done.messageCount, 5)
-        XCTAssertEqual(batches.flatMap(\.conversations).map(\.conversationID), [dm.conversationID])
-        XCTAssertTrue(batches.flatMap(\.receipts).contains { $0.username == "alice" })
-
-        // A fresh device (no positions) gets everything; a caught-up one gets nothing.
-        XCTAssertEqual(try back.sync().batches.flatMap(\.messages).count, 6)
-        XCTAssertEqual(try back.sync([SyncPosition(conversationID: dm.conversationID, lastSeq: 6)]).batches.flatMap(\.messages).count, 0)
-        // After the sync, new messages arrive live.
-        _ = try alice.sendText("live", in: dm.conversationID)
-        XCTAssertEqual(try back.push(ChatMessage.self).seq, 7)
+        try Scenario.offlineRecipientCatchesUpBySync(port: server.port, alice: alice, bob: bob)
     }
 
     func testSyncLeavesOutWhatThisConnectionAlreadyReceivedLive() throws {

@@ -34,6 +34,14 @@ final class ServerProcessTests: XCTestCase {
         XCTAssertEqual(goodbye.errorCode, .shuttingDown, "clients are told before the server goes")
     }
 
+    func testOfflineRecipientScenarioAgainstTheExecutable() throws {
+        let dir = try ServerTestDirectory()
+        let child = try ChildServer(dataDir: dir.path + "/data")
+        let users = try TestUsers.register(["alice", "bob"], port: child.port)
+        try Scenario.offlineRecipientCatchesUpBySync(port: child.port, alice: users[0], bob: users[1])
+        XCTAssertEqual(child.terminate(), 0)
+    }
+
     /// kill -9 in the middle of a burst loses no acknowledged message; resends after the
     /// restart get their original seq back and nothing is stored twice.
     func testKill9MidBurstLosesNoAcknowledgedMessage() throws {

@@ -55,21 +55,25 @@ extension ChatServer {
     /// connection calls again when it drains. Runs on the hub, so no commit interleaves with
     /// a batch; live MESSAGE pushes wait in `deferredMessages` until SYNC_DONE.
     func pumpSync(_ peer: Peer) {
-        guard let cursor = peer.sync else { return }
+        guard let cursor = peer.sync, let userID = peer.userID else { return }
         do {
             while !cursor.isFinished, peer.connection.pendingOutputBytes < Connection.lowWaterMark, !peer.connection.isClosing {
-                try peer.connection.send(nextSyncBatch(cursor, userID: peer.user!.id, into: peer).frame(requestID: cursor.requestID, compress: peer.zlib))
+                try peer.connection.send(nextSyncBatch(cursor, userID: userID, into: peer).frame(requestID: cursor.requestID, compress: peer.zlib))
             }
         } catch {
-            peer.sync = nil
-            peer.deferredMessages = []
             report(error, for: Frame(type: .sync, requestID: cursor.requestID), to: peer)
+            endSync(peer)
             return
         }
         guard cursor.isFinished else { return }
-        peer.sync = nil
         peer.connection.send(SyncDone(messageCount: cursor.messageCount, conversationCount: UInt64(cursor.conversations.count))
             .frame(requestID: cursor.requestID))
+        endSync(peer)
+    }
+
+    /// The sync is over (done or failed): the live pushes it held go out, minus what it sent.
+    func endSync(_ peer: Peer) {
+        peer.sync = nil
         let held = peer.deferredMessages
         peer.deferredMessages = []
         peer.forgetLive()

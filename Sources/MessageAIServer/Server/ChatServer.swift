@@ -149,6 +149,8 @@ public final class ChatServer {
     /// The connection is no longer logged in (logout, revoke, close); the last one sets last_seen.
     func detachUser(_ peer: Peer) {
         guard let user = peer.user else { return }
+        peer.sync = nil
+        peer.deferredMessages = []
         peer.user = nil
         peer.sessionID = 0
         online[user.id]?[peer.id] = nil

@@ -35,6 +35,7 @@ final class Peer {
     private var liveRanges: [UInt64: [ClosedRange<UInt64>]] = [:]
     private var liveRangeCount = 0
     static let maxLiveRanges = 256
+    static let maxDeferredMessages = 20_000
 
     init(connection: Connection) { self.connection = connection }
 
@@ -80,6 +81,12 @@ final class Peer {
     func pushMessage(_ message: ChatMessage, frame: Frame) {
         if sync != nil {
             deferredMessages.append(message)
+            if deferredMessages.count > Peer.maxDeferredMessages {
+                // The client reads its sync too slowly to keep up with live traffic; it will
+                // reconnect and sync again, so nothing is lost.
+                connection.close(after: ErrorFrame(.outputOverflow, "too many messages waiting behind an unfinished sync"),
+                                 reason: .outputOverflow)
+            }
             return
         }
         if let through = syncedThrough[message.conversationID], message.seq <= through { return }
