@@ -30,6 +30,17 @@ def load_ours(path):
     return out
 
 
+def load_floor(path):
+    """The loopback round trip measured by chatbench's `floor` (median p50/p99 over runs)."""
+    p50, p99 = [], []
+    if path:
+        for line in open(path):
+            if line.startswith("FLOOR tcp_rtt_cross_core_64B_us"):
+                d = kv(line)
+                p50.append(float(d["p50"])); p99.append(float(d["p99"]))
+    return (statistics.median(p50) if p50 else float("nan"), statistics.median(p99) if p99 else float("nan"))
+
+
 def load_peers(path):
     out = defaultdict(list)  # (peer, workload, quickack) -> rows; main W2 only (window 10)
     if not path:
@@ -62,6 +73,18 @@ def main(ours_path, peers_path=None):
     print(f"Medians of {runs} run(s) of messageai-bench" + (f" and of chatbench against {', '.join(present)}" if present else "") + ".\n")
     head = "| figure | messageai | " + " | ".join(present) + " | messageai / best peer | target | |"
     sep = "|---" * (4 + len(present)) + "|---|"
+
+    rtt50, rtt99 = load_floor(peers_path)
+    w0 = ours.get("W0", [])
+    if w0 or rtt50 == rtt50:
+        print("### Floors: one round trip\n")
+        print("| figure | p50 µs | p99 µs | server CPU µs each |"); print("|---|---|---|---|")
+        if rtt50 == rtt50:
+            print(f"| loopback TCP round trip, 64 B (chatbench `floor`, no server) | {num(rtt50)} | {num(rtt99)} | |")
+        if w0:
+            print(f"| W0 messageai PING → PONG (no store) | {num(med(w0, 'p50_us'))} | {num(med(w0, 'p99_us'))} | "
+                  f"{num(statistics.median(float(r['server_cpu_s']) * 1e6 / float(r['pings']) for r in w0) if all(r.get('server_cpu_s', 'na') != 'na' for r in w0) else float('nan'))} |")
+        print()
 
     print("### W1 1:1 latency, W2 group fan-out, W3 idle connections\n")
     print(head); print(sep)

@@ -33,12 +33,13 @@ struct Bench {
         let (target, server) = try makeTarget(tag: name)
         defer { server?.stop() }
         switch name {
+        case "w0": return try W0Ping(config: config, target: target).run()
         case "w1": return try W1Latency(config: config, target: target).run()
         case "w2": return try W2FanOut(config: config, target: target).run()
         case "w3": return try W3Connections(config: config, target: target).run()
         case "w4": return try W4Sync(config: config, target: target).run()
         case "w5": return try W5Search(config: config, target: target).run()
-        default: throw BenchError("unknown workload \(name) (w1 ... w5)")
+        default: throw BenchError("unknown workload \(name) (w0 ... w5)")
         }
     }
 

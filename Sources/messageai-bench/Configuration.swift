@@ -12,8 +12,9 @@ struct Configuration {
     var serverArguments = ["--rate-limit", "100000000", "--idle-timeout", "3600"]
     /// Core for a started server (taskset -c); empty: no pinning. Default "0".
     var serverCPU = "0"
-    /// Which workloads, in order. Default all five.
-    var workloads = ["w1", "w2", "w3", "w4", "w5"]
+    /// Which workloads, in order. Default all five of issue 7, after W0 (ping round trip, the
+    /// server's floor for one request, W1's count).
+    var workloads = ["w0", "w1", "w2", "w3", "w4", "w5"]
     /// Seconds each phase of a workload may take (set-up, fill, measure). Default 120.
     var timeLimit = 120.0
     /// Message text size in bytes. Default 64.

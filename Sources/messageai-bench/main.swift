@@ -5,7 +5,7 @@ import Glibc
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messageai-bench",
-        abstract: "Measures messageai-server: W1 1:1 latency, W2 group fan-out, W3 idle connections, W4 offline sync, W5 search.",
+        abstract: "Measures messageai-server: W0 ping round trip (diagnostic), W1 1:1 latency, W2 group fan-out, W3 idle connections, W4 offline sync, W5 search.",
         discussion: "Prints one RESULT line per workload and a table. All traffic stays on 127.0.0.1.")
 
     @Option(help: "messageai-server to start (default: next to this executable).") var serverPath: String?
@@ -14,7 +14,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Core to pin a started server to (taskset); empty for none.") var serverCpu = "0"
     @Option(parsing: .singleValue, help: "Extra flag for a started server (repeat). Replaces the defaults (rate limit and idle timeout lifted).")
     var serverArg: [String] = []
-    @Option(help: "Workloads to run, comma-separated.") var workloads = "w1,w2,w3,w4,w5"
+    @Option(help: "Workloads to run, comma-separated.") var workloads = "w0,w1,w2,w3,w4,w5"
     @Option(name: .customShort("T"), help: "Time limit in seconds for each phase of a workload.") var timeLimit = 120.0
     @Flag(help: "Tiny counts, a few seconds: keeps the tool working (CI); not a measurement.") var smoke = false
     @Option(help: "W1 measured messages.") var w1Messages: Int?
