@@ -7,6 +7,7 @@ struct Bench {
 
     func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        stopServerOnSignals()
         _ = raiseFileLimit()  // before any server starts, so it inherits the limit too
         var results: [WorkloadResult] = []
         for name in config.workloads {

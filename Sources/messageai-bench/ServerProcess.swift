@@ -36,8 +36,11 @@ final class ServerProcess {
         let log = StderrDrain(fd: pipeFDs[0], logPath: dir + "/server.log")
         guard let port = log.waitForListening(timeout: timeout) else {
             kill(pid, SIGKILL); var st: Int32 = 0; waitpid(pid, &st, 0)
-            throw BenchError("server did not print `listening on HOST:PORT` within \(timeout) s; its stderr:\n\(log.tail())")
+            let stderrTail = log.tail()
+            removeTree(dir)
+            throw BenchError("server did not print `listening on HOST:PORT` within \(timeout) s; its stderr:\n\(stderrTail)")
         }
+        runningServerPID = pid
         return ServerProcess(pid: pid, port: port, dataDir: dir)
     }
 
@@ -47,6 +50,7 @@ final class ServerProcess {
 
     /// SIGTERM, then SIGKILL after `grace` seconds; removes the data dir.
     func stop(grace: Double = 10) {
+        runningServerPID = 0
         kill(pid, SIGTERM)
         let deadline = Deadline(seconds: grace)
         var status: Int32 = 0
@@ -55,6 +59,19 @@ final class ServerProcess {
             usleep(10_000)
         }
         removeTree(dataDir)
+    }
+}
+
+/// The server this process started and has not stopped yet: a SIGINT or SIGTERM to the bench
+/// (Ctrl-C, `timeout`) stops it too instead of leaving it running.
+var runningServerPID: pid_t = 0
+
+func stopServerOnSignals() {
+    for sig in [SIGINT, SIGTERM, SIGHUP] {
+        signal(sig) { s in
+            if runningServerPID > 0 { kill(runningServerPID, SIGTERM) }
+            _exit(128 + s)
+        }
     }
 }
 
