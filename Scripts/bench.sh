@@ -7,6 +7,9 @@
 #                                        # in the same run, side by side with ratios
 #   Scripts/bench.sh --workloads w1,w2   # any messageai-bench flags pass through
 #
+#   EXPERIMENT=Scripts/bench/server-fixes-experiment.diff Scripts/bench.sh
+#                                        # also a server built from a patched copy (the diff is
+#                                        # applied to a scratch copy, never to the tree)
 # Env: RUNS (our runs, default 1), PEERS (0), PEER_RUNS (3), PEERS_DIR (the read-only
 # chatbench folder; copied to a scratch dir before building), PIN_SERVER (core 0) and
 # PIN_GEN (core 1) ("" = no pinning), TLIMIT (120 s per phase), BUILD (release; debug for
@@ -67,6 +70,23 @@ run_peers() {
      OUT="$OUT/peers" ./run.sh) >"$OUT/peers.log" 2>&1 || echo "peers run failed; see $OUT/peers.log" >&2
 }
 
+run_experiment() {  # DIFF [bench flags] -> RESULT lines of a server built from a patched scratch copy
+  local diff=$1 exp="$ROOT/.build-experiment"
+  shift
+  rm -rf "$exp/src"; mkdir -p "$exp/src"
+  cp -rp Package.swift Sources Tests "$exp/src/"   # -p keeps mtimes: only patched files rebuild
+  (cd "$exp/src" && git apply "$ROOT/$diff")
+  swift build -c "$BUILD" --package-path "$exp/src" --scratch-path "$exp/build" --product messageai-server
+  host_line > "$OUT/experiment.txt"
+  echo "# experiment: $diff" >> "$OUT/experiment.txt"
+  for r in $(seq 1 "$RUNS"); do
+    echo "== messageai-bench run $r of $RUNS, server with $diff" >&2
+    timeout $((TLIMIT * 20 + 120)) "${GEN[@]}" "$BIN/messageai-bench" --server-cpu "$PIN_SERVER" -T "$TLIMIT" \
+      --server-path "$(swift build -c "$BUILD" --package-path "$exp/src" --scratch-path "$exp/build" --show-bin-path)/messageai-server" \
+      "$@" 2>>"$OUT/experiment.log" | tee -a "$OUT/experiment.txt" || true
+  done
+}
+
 host_line | tee "$OUT/ours.txt"
 if [ "$PEERS" = 1 ]; then
   echo "== peers (chatbench, $PEER_RUNS runs each): $OUT/peers.log" >&2
@@ -79,9 +99,17 @@ for r in $(seq 1 "$RUNS"); do
     2> >(tee -a "$OUT/ours.log" >&2) | tee -a "$OUT/ours.txt" || status=$?
 done
 
+if [ -n "${EXPERIMENT:-}" ]; then
+  run_experiment "$EXPERIMENT" "$@"
+fi
+
 if [ "$SMOKE" = 0 ] && command -v python3 >/dev/null; then
   peers_file=""; [ -f "$OUT/peers/results.txt" ] && peers_file="$OUT/peers/results.txt"
   python3 Scripts/bench/compare.py "$OUT/ours.txt" $peers_file | tee "$OUT/summary.md"
+  if [ -f "$OUT/experiment.txt" ]; then
+    echo; echo "## With $EXPERIMENT applied"
+    python3 Scripts/bench/compare.py "$OUT/experiment.txt" $peers_file | tee "$OUT/summary-experiment.md"
+  fi
 fi
 echo "results in $OUT" >&2
 exit "$status"
