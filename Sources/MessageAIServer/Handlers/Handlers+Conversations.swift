@@ -20,7 +20,7 @@ extension ChatServer {
         guard other.id != me.id else { throw ErrorFrame(.invalidArgument, "a direct conversation needs someone else", field: "username") }
         let (record, created) = try store.directConversation(me.id, other.id, now: Clock.nowMillis())
         peer.reply(id, try view(record.id, for: me.id))
-        if created { try pushConversation(record.id, to: [me.id, other.id], except: peer) }
+        if created { pushConversation(record.id, to: [me.id, other.id], except: peer) }
     }
 
     func createGroup(_ peer: Peer, _ g: GroupCreate, _ id: UInt32) throws {
@@ -32,7 +32,7 @@ extension ChatServer {
         }
         let record = try store.createGroup(name: g.name, creator: me.id, members: others.map(\.id), now: Clock.nowMillis())
         peer.reply(id, try view(record.id, for: me.id))
-        try pushConversation(record.id, to: [me.id] + others.map(\.id), except: peer)
+        pushConversation(record.id, to: [me.id] + others.map(\.id), except: peer)
     }
 
     func addToGroup(_ peer: Peer, _ a: GroupAdd, _ id: UInt32) throws {
@@ -47,7 +47,7 @@ extension ChatServer {
         }
         try store.addMembers(conversationID: a.conversationID, userIDs: added.map(\.id), now: Clock.nowMillis())
         peer.reply(id, try view(a.conversationID, for: me.id))
-        try pushConversation(a.conversationID, to: Array(current) + added.map(\.id), except: peer)
+        pushConversation(a.conversationID, to: Array(current) + added.map(\.id), except: peer)
     }
 
     func renameGroup(_ peer: Peer, _ r: GroupRename, _ id: UInt32) throws {
@@ -55,18 +55,18 @@ extension ChatServer {
         try Validation.groupName(r.name)
         _ = try group(r.conversationID, member: me.id)
         try store.renameGroup(conversationID: r.conversationID, name: r.name)
-        peer.reply(id, try view(r.conversationID, for: me.id))
         let members = try store.members(conversationID: r.conversationID).map(\.userID)
-        try pushConversation(r.conversationID, to: members, except: peer)
+        peer.reply(id, try view(r.conversationID, for: me.id))
+        pushConversation(r.conversationID, to: members, except: peer)
     }
 
     func leaveGroup(_ peer: Peer, _ l: GroupLeave, _ id: UInt32) throws {
         let me = peer.user!
         _ = try group(l.conversationID, member: me.id)
         try store.removeMember(conversationID: l.conversationID, userID: me.id)
-        peer.reply(id, OK())
         let members = try store.members(conversationID: l.conversationID).map(\.userID)
-        try pushConversation(l.conversationID, to: members, except: peer)
+        peer.reply(id, OK())
+        pushConversation(l.conversationID, to: members, except: peer)
     }
 
     // MARK: Helpers
@@ -99,13 +99,18 @@ extension ChatServer {
         return c
     }
 
-    /// Pushes each user's own view of the conversation to their connections.
-    func pushConversation(_ conversationID: UInt64, to users: [UInt64], except: Peer?) throws {
+    /// Pushes each user's own view of the conversation to their connections. Never throws:
+    /// the request was already answered, and a push that fails is only logged.
+    func pushConversation(_ conversationID: UInt64, to users: [UInt64], except: Peer?) {
         for userID in Set(users) {
             let peers = connections(of: [userID]).filter { $0 !== except }
             guard !peers.isEmpty else { continue }
-            let frame = try view(conversationID, for: userID).frame(requestID: 0)
-            for p in peers { p.connection.send(frame) }
+            do {
+                let frame = try view(conversationID, for: userID).frame(requestID: 0)
+                for p in peers { p.connection.send(frame) }
+            } catch {
+                logger.error("CONVERSATION push of \(conversationID) to user \(userID) failed: \(error)")
+            }
         }
     }
 

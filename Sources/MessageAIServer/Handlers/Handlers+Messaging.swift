@@ -104,11 +104,14 @@ extension ChatServer {
         try requireMember(m.conversationID, user.id)
         let result = try store.raiseMarkers(conversationID: m.conversationID, userID: user.id,
                                             delivered: max(m.deliveredSeq, m.readSeq), read: m.readSeq)
+        guard result.changed else {
+            peer.reply(id, OK())
+            return
+        }
+        let members = try store.members(conversationID: m.conversationID).map(\.userID)
         peer.reply(id, OK())
-        guard result.changed else { return }
         let receipt = Receipt(conversationID: m.conversationID, userID: user.id, username: user.username,
                               deliveredSeq: result.delivered, readSeq: result.read).frame(requestID: 0)
-        let members = try store.members(conversationID: m.conversationID).map(\.userID)
         for p in connections(of: members) where p !== peer { p.connection.send(receipt) }
     }
 
