@@ -75,7 +75,9 @@ run_experiment() {  # DIFF [bench flags] -> RESULT lines of a server built from 
   shift
   rm -rf "$exp/src"; mkdir -p "$exp/src"
   cp -rp Package.swift Sources Tests "$exp/src/"   # -p keeps mtimes: only patched files rebuild
-  (cd "$exp/src" && git apply "$ROOT/$diff")
+  # The ceiling keeps git from finding this repository above the copy: inside a repository,
+  # `git apply` in a subdirectory silently skips every path outside it.
+  (cd "$exp/src" && GIT_CEILING_DIRECTORIES="$exp" git apply "$ROOT/$diff")
   swift build -c "$BUILD" --package-path "$exp/src" --scratch-path "$exp/build" --product messageai-server
   host_line > "$OUT/experiment.txt"
   echo "# experiment: $diff" >> "$OUT/experiment.txt"
