@@ -1,1 +1,49 @@
-print("todo")
+import ArgumentParser
+import Glibc
+
+/// messageai-bench: load generator for messageai-server (issue 7). See BENCHMARKS.md.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "messageai-bench",
+        abstract: "Measures messageai-server: W0 ping round trip (diagnostic), W1 1:1 latency, W2 group fan-out, W3 idle connections, W4 offline sync, W5 search.",
+        discussion: "Prints one RESULT line per workload and a table. All traffic stays on 127.0.0.1.")
+
+    @Option(help: "messageai-server to start (default: next to this executable).") var serverPath: String?
+    @Option(help: "Use a running server at HOST:PORT (127.x only) instead of starting one.") var server: String?
+    @Option(help: "PID of that running server, for CPU and RSS figures.") var serverPid: Int32?
+    @Option(help: "Core to pin a started server to (taskset); empty for none.") var serverCpu = "0"
+    @Option(parsing: .singleValue, help: "Extra flag for a started server (repeat). Replaces the defaults (rate limit and idle timeout lifted).")
+    var serverArg: [String] = []
+    @Option(help: "Workloads to run, comma-separated.") var workloads = "w0,w1,w2,w3,w4,w5"
+    @Option(name: .customShort("T"), help: "Time limit in seconds for each phase of a workload.") var timeLimit = 120.0
+    @Flag(help: "Tiny counts, a few seconds: keeps the tool working (CI); not a measurement.") var smoke = false
+    @Option(help: "W1 measured messages.") var w1Messages: Int?
+    @Option(help: "W2 group members.") var w2Members: Int?
+    @Option(help: "W2 messages in total.") var w2Messages: Int?
+    @Option(help: "W2 messages in flight per sender.") var w2Window: Int?
+    @Option(help: "W3 idle connections.") var w3Connections: Int?
+    @Option(help: "W4 messages that arrive while offline.") var w4Messages: Int?
+    @Option(help: "W5 stored messages.") var w5Messages: Int?
+    @Option(help: "W5 searches.") var w5Queries: Int?
+
+    func run() throws {
+        var c = Configuration()
+        if smoke { c.applySmoke() }
+        c.serverPath = serverPath; c.server = server; c.serverPID = serverPid; c.serverCPU = serverCpu
+        if !serverArg.isEmpty { c.serverArguments = serverArg }
+        c.workloads = workloads.split(separator: ",").map { $0.filter { $0 != " " }.lowercased() }
+        c.timeLimit = timeLimit
+        if let v = w1Messages { c.w1Messages = v }
+        if let v = w2Members { c.w2Members = v }
+        if let v = w2Messages { c.w2Messages = v }
+        if let v = w2Window { c.w2Window = v }
+        if let v = w3Connections { c.w3Connections = v }
+        if let v = w4Messages { c.w4Messages = v }
+        if let v = w5Messages { c.w5Messages = v }
+        if let v = w5Queries { c.w5Queries = v }
+        let status = Bench(config: c).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+BenchCommand.main()

@@ -1,0 +1,74 @@
+import Glibc
+
+/// Runs the chosen workloads, each against a fresh server (started here) or all against the
+/// given one, then prints the table and one RESULT line per workload. Returns the exit status.
+struct Bench {
+    let config: Configuration
+
+    func run() -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        stopServerOnSignals()
+        _ = raiseFileLimit()  // before any server starts, so it inherits the limit too
+        var results: [WorkloadResult] = []
+        for name in config.workloads {
+            log("\(name): starting")
+            let t0 = nowNanos()
+            var result: WorkloadResult
+            do {
+                result = try runOne(name)
+            } catch {
+                result = WorkloadResult(workload: name.uppercased(), title: "failed")
+                result.error = "\(error)"
+            }
+            log("\(name): \(result.complete ? "done" : "INCOMPLETE") in \(fmt(seconds(nowNanos() - t0), 1)) s")
+            print(result.resultLine)
+            fflush(stdout)
+            results.append(result)
+        }
+        print("")
+        printTable(results)
+        return results.allSatisfy(\.complete) ? 0 : 1
+    }
+
+    private func runOne(_ name: String) throws -> WorkloadResult {
+        let (target, server) = try makeTarget(tag: name)
+        defer { server?.stop() }
+        switch name {
+        case "w0": return try W0Ping(config: config, target: target).run()
+        case "w1": return try W1Latency(config: config, target: target).run()
+        case "w2": return try W2FanOut(config: config, target: target).run()
+        case "w3": return try W3Connections(config: config, target: target).run()
+        case "w4": return try W4Sync(config: config, target: target).run()
+        case "w5": return try W5Search(config: config, target: target).run()
+        default: throw BenchError("unknown workload \(name) (w0 ... w5)")
+        }
+    }
+
+    /// A fresh server for each workload, so one workload's data and memory do not weigh on the next.
+    private func makeTarget(tag: String) throws -> (Target, ServerProcess?) {
+        var rng = SplitMix(seed: nowNanos())
+        let runTag = "b" + String(rng.next() % 0xFFFFFF, radix: 36) + "_"
+        if let address = config.server {
+            let parts = address.split(separator: ":")
+            guard parts.count == 2, let port = UInt16(parts[1]) else { throw BenchError("--server wants HOST:PORT, got \(address)") }
+            let host = String(parts[0])
+            guard host.hasPrefix("127.") else { throw BenchError("refusing non-loopback target \(host)") }
+            return (Target(host: host, port: port, pid: config.serverPID, runTag: runTag), nil)
+        }
+        let path = config.serverPath ?? defaultServerPath()
+        let server = try ServerProcess.start(executable: path, arguments: config.serverArguments, cpu: config.serverCPU, timeout: 30)
+        return (Target(host: "127.0.0.1", port: server.port, pid: server.pid, runTag: runTag), server)
+    }
+
+    private func defaultServerPath() -> String {
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+        guard n > 0 else { return "messageai-server" }
+        let exe = String(cString: buf)
+        return String(exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)]) + "/messageai-server"
+    }
+}
+
+func log(_ s: String) {
+    fputs("[bench] \(s)\n", stderr)
+}

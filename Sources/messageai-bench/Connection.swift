@@ -1,0 +1,175 @@
+import Glibc
+import MessageAIProtocol
+
+/// A received frame, viewed in place in the connection's input buffer: valid only during the
+/// `onFrame` call. Measured paths read it without copying; setup code copies it (`frame`).
+struct FrameView {
+    var type: FrameType
+    var flags: FrameFlags
+    var requestID: UInt32
+    var payload: UnsafeRawBufferPointer
+    var frame: Frame { Frame(type: type, flags: flags, requestID: requestID, payload: Array(payload)) }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One non-blocking TCP connection to the server with its own buffers. Frames are cut out of
+/// one growing input buffer and handed to `onFrame` without allocating; output is queued in
+/// one array and written with as few write() calls as the kernel allows.
+final class Connection {
+    let fd: Int32
+    let index: Int
+    var output: [UInt8] = []
+    private var outputStart = 0
+    private var input: UnsafeMutableRawPointer
+    private var inputCapacity: Int
+    private var inputCount = 0
+    private(set) var connecting = true
+    private(set) var closedReason: String?
+    var closed: Bool { closedReason != nil }
+    /// Every byte read from the socket, frame headers included.
+    private(set) var bytesReceived = 0
+    /// Taken right after the read() that delivered the frame being handled.
+    private(set) var lastReadNanos: UInt64 = 0
+    var nextRequestID: UInt32 = 1
+    var onFrame: (FrameView) -> Void = { _ in }
+    var maxFrameLength = 32 << 20
+
+    /// Starts a non-blocking connect to host:port (loopback only; checked by the caller).
+    init(host: String, port: UInt16, index: Int = 0) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno))) (open-file limit?)") }
+        self.index = index
+        inputCapacity = 64 * 1024
+        input = .allocate(byteCount: inputCapacity, alignment: 16)
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        inet_pton(AF_INET, host, &addr.sin_addr)
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if rc != 0 && errno != EINPROGRESS {
+            let e = errno
+            Glibc.close(fd); input.deallocate()
+            throw BenchError("connect to \(host):\(port): \(String(cString: strerror(e)))")
+        }
+    }
+
+    deinit {
+        if closedReason == nil { Glibc.close(fd) }
+        input.deallocate()
+    }
+
+    func close(_ reason: String) {
+        guard closedReason == nil else { return }
+        closedReason = reason
+        Glibc.close(fd)
+    }
+
+    /// Call when poll() reports the socket writable while connecting: true once connected.
+    func finishConnect() -> Bool {
+        var err: Int32 = 0
+        var len = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len)
+        if err != 0 { close("connect: \(String(cString: strerror(err)))"); return false }
+        connecting = false
+        return true
+    }
+
+    var hasPendingOutput: Bool { outputStart < output.count }
+
+    /// Queues a request and returns its id.
+    @discardableResult
+    func queue<T: WireMessage>(_ message: T, requestID: UInt32? = nil) -> UInt32 {
+        let id = requestID ?? takeRequestID()
+        message.frame(requestID: id).encode(into: &output)
+        return id
+    }
+
+    func takeRequestID() -> UInt32 {
+        defer { nextRequestID = nextRequestID == .max ? 1 : nextRequestID + 1 }
+        return nextRequestID
+    }
+
+    /// Writes what it can without blocking; the rest waits for POLLOUT.
+    func flush() {
+        guard !connecting, !closed, outputStart < output.count else { return }
+        while outputStart < output.count {
+            let n = output.withUnsafeBytes { send(fd, $0.baseAddress! + outputStart, $0.count - outputStart, Int32(MSG_NOSIGNAL)) }
+            if n > 0 { outputStart += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            close("write: \(String(cString: strerror(errno)))")
+            return
+        }
+        if outputStart == output.count {
+            output.removeAll(keepingCapacity: true)
+            outputStart = 0
+        }
+    }
+
+    /// Reads until the socket is drained and hands every complete frame to `onFrame`.
+    func readAvailable() {
+        while !closed {
+            if inputCapacity - inputCount < 16 * 1024 { grow(to: inputCapacity * 2) }
+            let n = recv(fd, input + inputCount, inputCapacity - inputCount, 0)
+            if n == 0 { close("server closed the connection"); return }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { close("read: \(String(cString: strerror(errno)))") }
+                return
+            }
+            lastReadNanos = nowNanos()
+            bytesReceived += n
+            inputCount += n
+            deliverFrames()
+            if n < inputCapacity / 2 { return }  // most likely drained; poll() will say if not
+        }
+    }
+
+    private func deliverFrames() {
+        var offset = 0
+        while inputCount - offset >= 12 {
+            let base = input + offset
+            let length = Int(readBE32(base))
+            guard length >= 8, length <= maxFrameLength else {
+                close("bad frame length \(length) from the server"); return
+            }
+            guard inputCount - offset >= 4 + length else {
+                if 4 + length > inputCapacity { grow(to: max(inputCapacity * 2, 4 + length + 16 * 1024)) }
+                break
+            }
+            let b = base.assumingMemoryBound(to: UInt8.self)
+            let view = FrameView(type: FrameType(rawValue: UInt16(b[4]) << 8 | UInt16(b[5])),
+                                 flags: FrameFlags(rawValue: b[6]), requestID: readBE32(base + 8),
+                                 payload: UnsafeRawBufferPointer(start: base + 12, count: length - 8))
+            offset += 4 + length
+            onFrame(view)
+            if closed { return }
+        }
+        if offset > 0 {
+            if offset < inputCount { memmove(input, input + offset, inputCount - offset) }
+            inputCount -= offset
+        }
+    }
+
+    private func grow(to capacity: Int) {
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        bigger.copyMemory(from: input, byteCount: inputCount)
+        input.deallocate()
+        input = bigger
+        inputCapacity = capacity
+    }
+}
+
+@inline(__always)
+func readBE32(_ p: UnsafeRawPointer) -> UInt32 {
+    let b = p.assumingMemoryBound(to: UInt8.self)
+    return UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])
+}
