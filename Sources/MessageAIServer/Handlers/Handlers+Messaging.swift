@@ -41,7 +41,8 @@ extension ChatServer {
         pendingSends.append(PendingSend(peer: peer, requestID: id, message: message))
         if !commitScheduled {
             commitScheduled = true
-            queue.async { [self] in commitPendingSends() }
+            // Acks and pushes of the whole batch are written together at the end.
+            queue.async { [self] in output.turn { commitPendingSends() } }
         }
     }
 

@@ -21,6 +21,8 @@ public final class ChatServer {
     let store: Store
     let queue = DispatchQueue(label: "messageai.hub")
     let passwordQueue = DispatchQueue(label: "messageai.passwords", attributes: .concurrent)
+    /// Writes the connections' output at the end of each turn of `queue`.
+    let output: OutputScheduler
     var logger: Logger
 
     private var listener: ListeningSocket?
@@ -44,6 +46,7 @@ public final class ChatServer {
         self.configuration = configuration
         self.store = store
         self.logger = logger
+        self.output = OutputScheduler(queue: queue)
         self.loginThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute)
         self.addressThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
@@ -95,7 +98,7 @@ public final class ChatServer {
         let id = nextConnectionID
         nextConnectionID += 1
         let connection = Connection(
-            id: id, address: accepted.address, transport: SocketTransport(fileDescriptor: accepted.fd), queue: queue, readBuffer: readBuffer,
+            id: id, address: accepted.address, transport: SocketTransport(fileDescriptor: accepted.fd), queue: queue, scheduler: output, readBuffer: readBuffer,
             maxFrameLength: configuration.maxFrameLength, maxOutputBytes: configuration.maxOutputBytes)
         let peer = Peer(connection: connection)
         peers[id] = peer
