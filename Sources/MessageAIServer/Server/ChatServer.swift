@@ -38,6 +38,9 @@ public final class ChatServer {
     var rateLimiter: RateLimiter
     var pendingSends: [PendingSend] = []
     var commitScheduled = false
+    /// Messages committed since the full-text index last caught up (see `indexMessages`).
+    var unindexedMessages = 0
+    var indexScheduled = false
     /// Transactions and messages committed by group commit (for logs and tests).
     var commitStats = (transactions: 0, messages: 0)
     private(set) var isShuttingDown = false
@@ -74,6 +77,7 @@ public final class ChatServer {
             keepaliveTimer?.cancel()
             keepaliveTimer = nil
             if !pendingSends.isEmpty { commitPendingSends() }
+            indexMessages()
             for peer in peers.values {
                 peer.connection.close(after: ErrorFrame(.shuttingDown, "the server is shutting down"), grace: .seconds(2))
             }
@@ -128,6 +132,8 @@ public final class ChatServer {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(interval), repeating: .milliseconds(interval))
         timer.setEventHandler { [unowned self] in
+            // A quiet server indexes what fewer than `indexBatch` messages left behind.
+            if unindexedMessages > 0 { indexMessages() }
             let now = Clock.uptimeMillis()
             for peer in peers.values where !peer.connection.isClosing && now - peer.connection.lastReceivedAt > idle {
                 logger.debug("connection \(peer.id) idle for \(now - peer.connection.lastReceivedAt) ms")

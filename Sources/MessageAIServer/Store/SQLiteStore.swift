@@ -17,6 +17,8 @@ public final class SQLiteStore: Store {
     }
 
     let db: Database
+    /// Every message up to this id is in the full-text index (see `indexPendingMessages`).
+    var indexedThrough: UInt64 = 0
 
     /// `":memory:"` gives a private in-memory database (tests); anything else is a file path.
     public convenience init(path: String) throws {
@@ -45,6 +47,9 @@ public final class SQLiteStore: Store {
         try db.execute("PRAGMA synchronous = \(synchronous.rawValue)") // a constant from the enum
         try db.execute("PRAGMA foreign_keys = ON")
         try Migrations.apply(to: db, now: SQLiteStore.nowMillis())
+        // Messages committed but not indexed when the last process stopped (or crashed).
+        indexedThrough = try highestIndexedID()
+        try indexPendingMessages()
     }
 
     /// Closes the connection; the store cannot be used afterwards. Safe to call twice.
