@@ -87,7 +87,16 @@ final class Connection {
 
     private func readAvailable() {
         // Answers and pushes caused by these frames are written once, after the reads.
-        scheduler.turn { readFrames() }
+        scheduler.turn {
+            readFrames()
+            releaseEmptyInput()
+        }
+    }
+
+    /// A decoder keeps its buffer's capacity; between bursts, with nothing half-received, a
+    /// fresh one holds no allocation (idle connections are most of them, BENCHMARKS.md E4).
+    private func releaseEmptyInput() {
+        if !isClosing, decoder.bufferedByteCount == 0 { decoder = FrameDecoder(maxLength: decoder.maxLength) }
     }
 
     private func readFrames() {
