@@ -19,6 +19,23 @@ final class StoreDurabilityTests: XCTestCase {
         }
     }
 
+    func testExclusiveStoreKeepsWALAndItsDataAcrossReopen() throws {
+        let dir = try TempDirectory()
+        var store = try SQLiteStore(path: dir.databasePath, synchronous: .normal, exclusive: true)
+        XCTAssertEqual(try store.lockingMode(), "exclusive")
+        XCTAssertEqual(try store.journalMode(), "wal")
+        let ann = try store.makeUser("ann"), ben = try store.makeUser("ben")
+        let dm = try store.directConversation(ann.id, ben.id, now: 1).0
+        let sent = try store.send(ann, dm.id, "locked in", time: 2).message
+        store.close()
+
+        // Closing released the locks: the default (shared) mode opens the same file.
+        store = try SQLiteStore(path: dir.databasePath)
+        defer { store.close() }
+        XCTAssertEqual(try store.lockingMode(), "normal")
+        XCTAssertEqual(try store.messages(conversationID: dm.id, afterSeq: 0, limit: 10), [sent])
+    }
+
     func testReopeningAFileDatabaseKeepsEverything() throws {
         let dir = try TempDirectory()
         var store = try SQLiteStore(path: dir.databasePath)

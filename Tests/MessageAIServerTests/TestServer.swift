@@ -25,7 +25,8 @@ final class TestServer {
     init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         signal(SIGPIPE, SIG_IGN)
         directory = try ServerTestDirectory()
-        store = try SQLiteStore(path: directory.path + "/messageai.sqlite")
+        // As the server process opens it.
+        store = try SQLiteStore(path: directory.path + "/messageai.sqlite", synchronous: .normal, exclusive: true)
         var config = ServerConfiguration()
         config.port = 0
         configure(&config)

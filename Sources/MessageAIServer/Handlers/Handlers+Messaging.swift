@@ -41,7 +41,8 @@ extension ChatServer {
         pendingSends.append(PendingSend(peer: peer, requestID: id, message: message))
         if !commitScheduled {
             commitScheduled = true
-            queue.async { [self] in commitPendingSends() }
+            // Acks and pushes of the whole batch are written together at the end.
+            queue.async { [self] in output.turn { commitPendingSends() } }
         }
     }
 
@@ -74,6 +75,7 @@ extension ChatServer {
         }
         commitStats.transactions += 1
         commitStats.messages += batch.count
+        scheduleIndexing(after: batch.count)
         logger.trace("committed \(batch.count) message(s) in one transaction")
         var membersOf: [UInt64: [UInt64]] = [:]
         for (pending, outcome) in zip(batch, outcomes) {
@@ -97,6 +99,26 @@ extension ChatServer {
                 }
             }
         }
+    }
+
+    /// Messages indexed per batch: FTS5 writes a segment per transaction, so one-message
+    /// transactions cost the most; 256 keeps the pending set (and a search's catch-up) small.
+    static let indexBatch = 256
+
+    /// Indexing runs as its own block on the hub queue, after this commit's acks were written.
+    private func scheduleIndexing(after committed: Int) {
+        unindexedMessages += committed
+        guard unindexedMessages >= Self.indexBatch, !indexScheduled else { return }
+        indexScheduled = true
+        queue.async { [self] in indexMessages() }
+    }
+
+    func indexMessages() {
+        indexScheduled = false
+        unindexedMessages = 0
+        // On failure (disk full) the messages stay stored and unindexed; the next batch or
+        // search retries.
+        do { try store.indexPendingMessages() } catch { logger.error("indexing messages failed: \(error)") }
     }
 
     func mark(_ peer: Peer, _ m: Mark, _ id: UInt32) throws {

@@ -21,6 +21,8 @@ public final class ChatServer {
     let store: Store
     let queue = DispatchQueue(label: "messageai.hub")
     let passwordQueue = DispatchQueue(label: "messageai.passwords", attributes: .concurrent)
+    /// Writes the connections' output at the end of each turn of `queue`.
+    let output: OutputScheduler
     var logger: Logger
 
     private var listener: ListeningSocket?
@@ -36,6 +38,9 @@ public final class ChatServer {
     var rateLimiter: RateLimiter
     var pendingSends: [PendingSend] = []
     var commitScheduled = false
+    /// Messages committed since the full-text index last caught up (see `indexMessages`).
+    var unindexedMessages = 0
+    var indexScheduled = false
     /// Transactions and messages committed by group commit (for logs and tests).
     var commitStats = (transactions: 0, messages: 0)
     private(set) var isShuttingDown = false
@@ -44,6 +49,7 @@ public final class ChatServer {
         self.configuration = configuration
         self.store = store
         self.logger = logger
+        self.output = OutputScheduler(queue: queue)
         self.loginThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute)
         self.addressThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
@@ -71,6 +77,7 @@ public final class ChatServer {
             keepaliveTimer?.cancel()
             keepaliveTimer = nil
             if !pendingSends.isEmpty { commitPendingSends() }
+            indexMessages()
             for peer in peers.values {
                 peer.connection.close(after: ErrorFrame(.shuttingDown, "the server is shutting down"), grace: .seconds(2))
             }
@@ -95,7 +102,7 @@ public final class ChatServer {
         let id = nextConnectionID
         nextConnectionID += 1
         let connection = Connection(
-            id: id, address: accepted.address, transport: SocketTransport(fileDescriptor: accepted.fd), queue: queue, readBuffer: readBuffer,
+            id: id, address: accepted.address, transport: SocketTransport(fileDescriptor: accepted.fd), queue: queue, scheduler: output, readBuffer: readBuffer,
             maxFrameLength: configuration.maxFrameLength, maxOutputBytes: configuration.maxOutputBytes)
         let peer = Peer(connection: connection)
         peers[id] = peer
@@ -125,6 +132,8 @@ public final class ChatServer {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(interval), repeating: .milliseconds(interval))
         timer.setEventHandler { [unowned self] in
+            // A quiet server indexes what fewer than `indexBatch` messages left behind.
+            if unindexedMessages > 0 { indexMessages() }
             let now = Clock.uptimeMillis()
             for peer in peers.values where !peer.connection.isClosing && now - peer.connection.lastReceivedAt > idle {
                 logger.debug("connection \(peer.id) idle for \(now - peer.connection.lastReceivedAt) ms")

@@ -48,7 +48,8 @@ public enum ServerProcess {
         do {
             try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
-            store = try SQLiteStore(path: options.dataDirectory + "/" + databaseFileName, synchronous: options.synchronous)
+            store = try SQLiteStore(path: options.dataDirectory + "/" + databaseFileName, synchronous: options.synchronous,
+                                  exclusive: true) // the server is the only user of its database
         } catch {
             fputs("messageai-server: cannot open the database in \(options.dataDirectory): \(error)\n", stderr)
             exit(1)

@@ -23,6 +23,8 @@ extension SQLiteStore {
         """
 
     public func search(userID: UInt64, query: String, conversationID: UInt64?, offset: Int, limit: Int) throws -> [ChatMessage] {
+        // The index trails the commits: catch up first, so a search never misses a stored message.
+        try indexPendingMessages()
         guard let words = Self.ftsQuery(query) else { return [] }
         let scope: [UInt64]
         if let conversationID {

@@ -17,13 +17,21 @@ public final class SQLiteStore: Store {
     }
 
     let db: Database
+    /// Every message up to this id is in the full-text index (see `indexPendingMessages`).
+    var indexedThrough: UInt64 = 0
 
     /// `":memory:"` gives a private in-memory database (tests); anything else is a file path.
     public convenience init(path: String) throws {
         try self.init(path: path, synchronous: .normal)
     }
 
-    public init(path: String, synchronous: Synchronous) throws {
+    /// `exclusive` keeps the database's file locks for as long as the store is open, so no other
+    /// process (and no other store in this one) can open the database meanwhile. The server
+    /// turns it on: it is the only user of its file, and taking and dropping the POSIX locks of
+    /// the database and WAL cost ~10 `fcntl` calls per transaction (BENCHMARKS.md E1); in this
+    /// mode WAL also needs no shared-memory index. Off by default, so tests can open a file
+    /// from several connections.
+    public init(path: String, synchronous: Synchronous, exclusive: Bool = false) throws {
         db = try Database(path: path, translate: StoreError.init(sqlite:))
         sqlite3_busy_timeout(db.handle, 5_000)
         // journal_mode answers with the mode in effect; ":memory:" stays "memory", which is fine.
@@ -32,9 +40,16 @@ public final class SQLiteStore: Store {
             // The durability promise above depends on WAL: refuse rather than run without it.
             throw StoreError.sqlite(code: 1, message: "cannot use WAL journal mode for \(path) (got '\(mode)')")
         }
+        if exclusive {
+            // After journal_mode = WAL: the WAL then lives without the -shm file.
+            try db.execute("PRAGMA locking_mode = EXCLUSIVE")
+        }
         try db.execute("PRAGMA synchronous = \(synchronous.rawValue)") // a constant from the enum
         try db.execute("PRAGMA foreign_keys = ON")
         try Migrations.apply(to: db, now: SQLiteStore.nowMillis())
+        // Messages committed but not indexed when the last process stopped (or crashed).
+        indexedThrough = try highestIndexedID()
+        try indexPendingMessages()
     }
 
     /// Closes the connection; the store cannot be used afterwards. Safe to call twice.
@@ -45,6 +60,11 @@ public final class SQLiteStore: Store {
     /// "wal" for a file database, "memory" for ":memory:".
     public func journalMode() throws -> String {
         try db.queryOne("PRAGMA journal_mode") { $0.string(0) } ?? ""
+    }
+
+    /// "exclusive" when the store holds its file locks until closed, else "normal".
+    public func lockingMode() throws -> String {
+        try db.queryOne("PRAGMA locking_mode") { $0.string(0) } ?? ""
     }
 
     /// The names of the migrations recorded in the database, in the order applied.

@@ -154,7 +154,12 @@ public protocol Store: AnyObject {
     func messages(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [ChatMessage]
     /// The `limit` messages just before `beforeSeq` (0: the newest), ascending by seq.
     func messages(conversationID: UInt64, beforeSeq: UInt64, limit: Int) throws -> [ChatMessage]
-    /// Full-text search (FTS5) in the user's conversations, newest first.
+    /// Adds every stored message not yet in the full-text index, in one transaction. `append`
+    /// leaves indexing out of the transaction that stores (and acknowledges) the messages; the
+    /// caller indexes in batches, off the ack path. `search` catches up by itself first.
+    func indexPendingMessages() throws
+    /// Full-text search (FTS5) in the user's conversations, newest first; it sees every
+    /// message appended before the call, indexed yet or not.
     func search(userID: UInt64, query: String, conversationID: UInt64?, offset: Int, limit: Int) throws -> [ChatMessage]
 
     // MARK: Markers

@@ -8,9 +8,11 @@ import Glibc
 /// coalescing output buffer and a write source. Everything runs on the `queue` it was given
 /// (the server's hub queue), so its state needs no locks.
 ///
-/// Output: `send` only appends to a buffer and wakes the write source, so every frame queued
-/// during one turn of the queue leaves in a single `send()` call. A client that stops reading
-/// lets the buffer grow; past `maxOutputBytes` it is disconnected, and nobody else waits for it.
+/// Output: `send` only appends to a buffer and registers with the server's `OutputScheduler`,
+/// which writes it at the end of the queue's turn, so every frame queued during one turn leaves
+/// in a single `send()` call. The write source is resumed only while the socket is full. A
+/// client that stops reading lets the buffer grow; past `maxOutputBytes` it is disconnected,
+/// and nobody else waits for it.
 final class Connection {
     enum CloseReason: Equatable {
         case peerClosed
@@ -24,6 +26,7 @@ final class Connection {
     let address: String
     private let transport: ByteTransport
     private let queue: DispatchQueue
+    private let scheduler: OutputScheduler
     private let maxOutputBytes: Int
     private let readBuffer: ReadBuffer
     private var decoder: FrameDecoder
@@ -31,6 +34,8 @@ final class Connection {
     private var readPaused = false
     private var writeSource: DispatchSourceWrite?
     private var writeSourceSuspended = true
+    /// Registered with the scheduler for the end of this turn.
+    private var flushRequested = false
     private var output = OutputBuffer()
     private var cancelledSources = 0
     /// Set once the connection stops taking input; it may still be flushing output.
@@ -49,13 +54,14 @@ final class Connection {
     var onDrain: (() -> Void)?
     static let lowWaterMark = 256 * 1024
 
-    init(id: UInt64, address: String, transport: ByteTransport, queue: DispatchQueue, readBuffer: ReadBuffer,
+    init(id: UInt64, address: String, transport: ByteTransport, queue: DispatchQueue, scheduler: OutputScheduler, readBuffer: ReadBuffer,
          maxFrameLength: Int, maxOutputBytes: Int) {
         self.id = id
         self.readBuffer = readBuffer
         self.address = address
         self.transport = transport
         self.queue = queue
+        self.scheduler = scheduler
         self.maxOutputBytes = maxOutputBytes
         self.decoder = FrameDecoder(maxLength: maxFrameLength)
         self.lastReceivedAt = Clock.uptimeMillis()
@@ -67,7 +73,7 @@ final class Connection {
         let rs = DispatchSource.makeReadSource(fileDescriptor: transport.fileDescriptor, queue: queue)
         let ws = DispatchSource.makeWriteSource(fileDescriptor: transport.fileDescriptor, queue: queue)
         rs.setEventHandler { [weak self] in self?.readAvailable() }
-        ws.setEventHandler { [weak self] in self?.flush() }
+        ws.setEventHandler { [weak self] in _ = self?.flush() }
         // Strong captures on purpose: the connection must outlive its sources' cancellation.
         rs.setCancelHandler { self.sourceCancelled() }
         ws.setCancelHandler { self.sourceCancelled() }
@@ -80,6 +86,20 @@ final class Connection {
     // MARK: Input
 
     private func readAvailable() {
+        // Answers and pushes caused by these frames are written once, after the reads.
+        scheduler.turn {
+            readFrames()
+            releaseEmptyInput()
+        }
+    }
+
+    /// A decoder keeps its buffer's capacity; between bursts, with nothing half-received, a
+    /// fresh one holds no allocation (idle connections are most of them, BENCHMARKS.md E4).
+    private func releaseEmptyInput() {
+        if !isClosing, decoder.bufferedByteCount == 0 { decoder = FrameDecoder(maxLength: decoder.maxLength) }
+    }
+
+    private func readFrames() {
         guard !isClosing else { return }
         let buffer = readBuffer.bytes
         // A few reads per event, then yield the queue to other connections.
@@ -145,7 +165,7 @@ final class Connection {
             overflow()
             return false
         }
-        wakeWriter()
+        requestFlush()
         return true
     }
 
@@ -157,18 +177,34 @@ final class Connection {
         output.append(ErrorFrame(.outputOverflow, "output queue passed \(maxOutputBytes) bytes: the client is not reading").frame(requestID: 0))
         isClosing = true
         closeReason = .outputOverflow
-        wakeWriter()
+        requestFlush()
         queue.asyncAfter(deadline: .now() + .seconds(1)) { [self] in closeNow(.outputOverflow) }
     }
 
-    private func wakeWriter() {
-        if writeSourceSuspended, let ws = writeSource {
+    /// Output waits for the end of the turn, unless the write source is already waiting for room.
+    private func requestFlush() {
+        guard writeSourceSuspended, !flushRequested, !isClosed else { return }
+        flushRequested = true
+        scheduler.schedule(self)
+    }
+
+    /// Called by the scheduler at the end of the turn.
+    func writeScheduledOutput() {
+        flushRequested = false
+        guard !isClosed, writeSourceSuspended else { return }
+        if flush() { resumeWriteSource() }
+    }
+
+    private func resumeWriteSource() {
+        if writeSourceSuspended, !isClosed, let ws = writeSource {
             writeSourceSuspended = false
             ws.resume()
         }
     }
 
-    private func flush() {
+    /// Writes what it can. Returns true when output is left that the socket did not take
+    /// (full, or a very large buffer): the write source then finishes it.
+    private func flush() -> Bool {
         var spins = 0
         var blocked = false
         var failure: Int32?
@@ -187,16 +223,18 @@ final class Connection {
         }
         if let failure {
             closeNow(.ioError(failure))
-            return
+            return false
         }
-        if output.isEmpty {
+        let unfinished = !output.isEmpty
+        if !unfinished {
             if !writeSourceSuspended, let ws = writeSource {
                 writeSourceSuspended = true
                 ws.suspend()
             }
-            if isClosing { closeNow(closeReason); return }
+            if isClosing { closeNow(closeReason); return false }
         }
         if pendingOutputBytes < Connection.lowWaterMark, !isClosing { onDrain?() }
+        return unfinished
     }
 
     // MARK: Closing
@@ -211,7 +249,7 @@ final class Connection {
         // Unread input would keep the level-triggered read source firing: stop watching it.
         pauseReading()
         if pendingOutputBytes == 0 { closeNow(reason); return }
-        wakeWriter()
+        requestFlush()
         queue.asyncAfter(deadline: .now() + grace) { [self] in closeNow(reason) }
     }
 
