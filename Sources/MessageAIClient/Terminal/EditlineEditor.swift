@@ -84,8 +84,8 @@ public final class EditlineEditor: LineEditor {
     }
 
     fileprivate func accepted(_ line: String) {
-        if !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            _ = add_history(line)
+        if !line.trimmingCharacters(in: .whitespaces).isEmpty, let entry = HistoryFilter.entry(for: line) {
+            _ = add_history(entry)
             _ = write_history(historyPath)
             chmod(historyPath, 0o600)
         }
