@@ -7,7 +7,7 @@ enum MessageCommands {
         CommandSpec("/history", "/history [N] [before SEQ]",
                     "the last N messages of the current conversation (default 20; works offline); older pages with before SEQ",
                     sync: true, args: 0...3, run: history),
-        CommandSpec("/find", "/find QUERY...", "search messages in the local cache (works offline)", sync: true, args: 1...Int.max, run: find),
+        CommandSpec("/find", "/find QUERY...", "search messages, newest first (full-text on the server; the local cache offline)", sync: true, args: 1...Int.max, run: find),
         CommandSpec("/info", "/info [SEQ]", "a message's state and who has it (default: your last message here)",
                     sync: true, args: 0...1, run: info),
         CommandSpec("/queue", "/queue", "messages waiting in the outbox", run: queue),
@@ -82,12 +82,36 @@ enum MessageCommands {
         }
     }
 
+    /// Online: the server's full-text search over the whole history (also what this device
+    /// never fetched). Offline, or if the server cannot answer: a substring search of the local
+    /// cache. Server results are shown, not stored: storing a message out of order would move
+    /// the cache's sync position past messages it does not hold yet.
     static func find(_ inv: Invocation) {
         let client = inv.client
-        guard let store = client.store, let found = try? store.search(inv.rest(from: 0)) else { inv.fail(.notLoggedIn); return }
+        let query = inv.rest(from: 0)
+        guard client.authenticated else { findLocally(inv, query); return }
+        client.call(SearchRequest(query: query, limit: 50)) { result in
+            guard case .success(let f) = result, f.type == .searchResults, let r = try? f.decode(SearchResults.self) else {
+                findLocally(inv, query)
+                return
+            }
+            showFound(inv, query, r.messages.map {
+                StoredMessage(conversationID: $0.conversationID, seq: $0.seq, clientID: Hex.encode($0.clientID), senderID: $0.senderID,
+                              sender: $0.senderUsername, text: LocalStore.shownText($0), serverTime: $0.serverTime, sentHere: false)
+            })
+        }
+    }
+
+    private static func findLocally(_ inv: Invocation, _ query: String) {
+        guard let store = inv.client.store, let found = try? store.search(query) else { inv.fail(.notLoggedIn); return }
+        showFound(inv, query, found)
+    }
+
+    private static func showFound(_ inv: Invocation, _ query: String, _ found: [StoredMessage]) {
+        let client = inv.client
         let rows = found.map { client.messageFields($0, conversation: client.conversationName($0.conversationID, fallback: "")) }
         let lines = found.map { client.messageLine($0, conversation: client.conversationName($0.conversationID, fallback: "")) }
-        inv.succeed("search", ["query": inv.rest(from: 0), "messages": rows],
+        inv.succeed("search", ["query": query, "messages": rows],
                     plain: lines.isEmpty ? "no messages match" : lines.joined(separator: "\n"))
     }
 
