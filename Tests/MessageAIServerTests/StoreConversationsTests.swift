@@ -41,6 +41,7 @@ final class StoreConversationsTests: XCTestCase {
 
             try store.removeMember(conversationID: group.id, userID: cal.id)
             XCTAssertFalse(try store.isMember(conversationID: group.id, userID: cal.id))
+            XCTAssertEqual(Set(try store.memberIDs(conversationID: group.id)), [ann.id, ben.id, dee.id], "fan-out skips a leaver")
             XCTAssertNil(try store.conversationView(id: group.id, userID: cal.id), "a leaver no longer sees it")
             XCTAssertEqual(try store.conversationList(userID: cal.id).count, 0)
             XCTAssertThrowsError(try store.removeMember(conversationID: group.id, userID: cal.id)) {

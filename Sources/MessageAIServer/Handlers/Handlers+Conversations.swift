@@ -38,7 +38,7 @@ extension ChatServer {
     func addToGroup(_ peer: Peer, _ a: GroupAdd, _ id: UInt32) throws {
         let me = peer.user!
         _ = try group(a.conversationID, member: me.id)
-        let current = Set(try store.members(conversationID: a.conversationID).map(\.userID))
+        let current = Set(try store.memberIDs(conversationID: a.conversationID))
         let added = try distinctUsers(a.usernames, excluding: me.id).filter { !current.contains($0.id) }
         guard !added.isEmpty else {
             // Everyone named is a member already: nothing changes, nothing is pushed.
@@ -55,7 +55,7 @@ extension ChatServer {
         try Validation.groupName(r.name)
         _ = try group(r.conversationID, member: me.id)
         try store.renameGroup(conversationID: r.conversationID, name: r.name)
-        let members = try store.members(conversationID: r.conversationID).map(\.userID)
+        let members = try store.memberIDs(conversationID: r.conversationID)
         peer.reply(id, try view(r.conversationID, for: me.id))
         pushConversation(r.conversationID, to: members, except: peer)
     }
@@ -64,7 +64,7 @@ extension ChatServer {
         let me = peer.user!
         _ = try group(l.conversationID, member: me.id)
         try store.removeMember(conversationID: l.conversationID, userID: me.id)
-        let members = try store.members(conversationID: l.conversationID).map(\.userID)
+        let members = try store.memberIDs(conversationID: l.conversationID)
         peer.reply(id, OK())
         pushConversation(l.conversationID, to: members, except: peer)
     }

@@ -79,24 +79,24 @@ extension ChatServer {
         logger.trace("committed \(batch.count) message(s) in one transaction")
         var membersOf: [UInt64: [UInt64]] = [:]
         for (pending, outcome) in zip(batch, outcomes) {
+            let (m, isNew): (ChatMessage, Bool)
             switch outcome {
-            case .duplicate(let m):
-                pending.peer.noteHasLive(m.conversationID, m.seq)
-                pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
-                                                              seq: m.seq, serverTime: m.serverTime, duplicate: true))
-            case .stored(let m):
-                pending.peer.noteHasLive(m.conversationID, m.seq)
-                pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
-                                                              seq: m.seq, serverTime: m.serverTime))
-                if membersOf[m.conversationID] == nil {
-                    membersOf[m.conversationID] = (try? store.members(conversationID: m.conversationID).map(\.userID)) ?? []
-                }
-                let frame = m.frame(requestID: 0)
-                // Every connection of every member, the sender's other sessions included;
-                // the sending connection has its SEND_ACK.
-                for p in connections(of: membersOf[m.conversationID]!) where p !== pending.peer {
-                    p.pushMessage(m, frame: frame)
-                }
+            case .stored(let stored): (m, isNew) = (stored, true)
+            case .duplicate(let original): (m, isNew) = (original, false)
+            }
+            pending.peer.noteHasLive(m.conversationID, m.seq)
+            pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
+                                                          seq: m.seq, serverTime: m.serverTime, duplicate: !isNew))
+            // A resend was pushed when it was first stored.
+            guard isNew else { continue }
+            if membersOf[m.conversationID] == nil {
+                membersOf[m.conversationID] = (try? store.memberIDs(conversationID: m.conversationID)) ?? []
+            }
+            let frame = m.frame(requestID: 0)
+            // Every connection of every member, the sender's other sessions included;
+            // the sending connection has its SEND_ACK.
+            forEachConnection(of: membersOf[m.conversationID]!) { p in
+                if p !== pending.peer { p.pushMessage(m, frame: frame) }
             }
         }
     }
@@ -130,11 +130,11 @@ extension ChatServer {
             peer.reply(id, OK())
             return
         }
-        let members = try store.members(conversationID: m.conversationID).map(\.userID)
+        let members = try store.memberIDs(conversationID: m.conversationID)
         peer.reply(id, OK())
         let receipt = Receipt(conversationID: m.conversationID, userID: user.id, username: user.username,
                               deliveredSeq: result.delivered, readSeq: result.read).frame(requestID: 0)
-        for p in connections(of: members) where p !== peer { p.connection.send(receipt) }
+        forEachConnection(of: members) { p in if p !== peer { p.connection.send(receipt) } }
     }
 
     func readers(_ peer: Peer, _ r: ReadersRequest, _ id: UInt32) throws {

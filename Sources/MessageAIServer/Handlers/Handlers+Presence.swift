@@ -19,7 +19,7 @@ extension ChatServer {
         try requireMember(t.conversationID, user.id)
         if peer.lastTyping.count > 64 { peer.lastTyping = [:] }
         peer.lastTyping[t.conversationID] = now
-        let members = try store.members(conversationID: t.conversationID).map(\.userID).filter { $0 != user.id }
+        let members = try store.memberIDs(conversationID: t.conversationID).filter { $0 != user.id }
         let frame = TypingEvent(conversationID: t.conversationID, user: user.info, ttl: ChatServer.typingTTLMillis).frame(requestID: 0)
         for p in connections(of: members) { p.connection.send(frame) }
         // TYPING has no answer, whatever its request id.

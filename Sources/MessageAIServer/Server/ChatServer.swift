@@ -175,6 +175,14 @@ public final class ChatServer {
         users.flatMap { online[$0].map { Array($0.values) } ?? [] }
     }
 
+    /// The same connections without building an array: the fan-out of every message uses it.
+    func forEachConnection(of users: [UInt64], _ body: (Peer) -> Void) {
+        for user in users {
+            guard let peers = online[user] else { continue }
+            for peer in peers.values { body(peer) }
+        }
+    }
+
     func isOnline(_ userID: UInt64) -> Bool { online[userID] != nil }
 
     private func broadcastPresence(of user: UserRecord, online: Bool, lastSeen: UInt64) {

@@ -76,6 +76,10 @@ extension SQLiteStore {
             """, conversationID) { Self.userInfo($0) }
     }
 
+    public func memberIDs(conversationID: UInt64) throws -> [UInt64] {
+        try db.query("SELECT user_id FROM members WHERE conversation_id = ?", conversationID) { $0.uint64(0) }
+    }
+
     public func isMember(conversationID: UInt64, userID: UInt64) throws -> Bool {
         try db.queryOne("SELECT 1 FROM members WHERE conversation_id = ? AND user_id = ?", conversationID, userID) { _ in true } ?? false
     }
