@@ -1,22 +1,9 @@
 import XCTest
 
 /// Keepalive, dead-link detection and groups, against a real server process.
-final class ClientConnectionTests: XCTestCase {
-    var root: String!
-    var server: ServerProcess!
-    var clients: ClientRunner!
-
-    override func setUpWithError() throws {
-        root = temporaryDirectory("conn")
-        server = try ServerProcess(dataDir: root + "/server", extraArgs: ["--ping-interval", "0.3", "--idle-timeout", "1.5"])
-        clients = ClientRunner(server: server, root: root)
-    }
-
-    override func tearDownWithError() throws {
-        if let c = server?.child { kill(c.pid, SIGCONT) }
-        server?.stop()
-        try? FileManager.default.removeItem(atPath: root)
-    }
+final class ClientConnectionTests: ServerBackedTestCase {
+    override class var directoryName: String { "conn" }
+    override class var serverArguments: [String] { ["--ping-interval", "0.3", "--idle-timeout", "1.5"] }
 
     /// With a 1.5 s idle timeout the client's pings keep a quiet connection open; a frozen
     /// server (SIGSTOP) is detected as a dead link and the client reconnects once it thaws.

@@ -2,21 +2,8 @@ import XCTest
 
 /// /find online is the server's full-text search: words in any order, newest first, across the
 /// user's conversations (the offline substring search is covered by OfflineTests).
-final class FindTests: XCTestCase {
-    var root: String!
-    var server: ServerProcess!
-    var clients: ClientRunner!
-
-    override func setUpWithError() throws {
-        root = temporaryDirectory("find")
-        server = try ServerProcess(dataDir: root + "/server")
-        clients = ClientRunner(server: server, root: root)
-    }
-
-    override func tearDownWithError() throws {
-        server?.stop()
-        try? FileManager.default.removeItem(atPath: root)
-    }
+final class FindTests: ServerBackedTestCase {
+    override class var directoryName: String { "find" }
 
     func testFindOnlineMatchesWordsInAnyOrderNewestFirst() throws {
         try clients.register("alice", "bob", "carol")

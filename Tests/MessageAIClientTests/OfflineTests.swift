@@ -1,21 +1,8 @@
 import XCTest
 
 /// Offline-first behaviour with a real server that stops, restarts, and a client killed -9.
-final class OfflineTests: XCTestCase {
-    var root: String!
-    var server: ServerProcess!
-    var clients: ClientRunner!
-
-    override func setUpWithError() throws {
-        root = temporaryDirectory("offline")
-        server = try ServerProcess(dataDir: root + "/server")
-        clients = ClientRunner(server: server, root: root)
-    }
-
-    override func tearDownWithError() throws {
-        server?.stop()
-        try? FileManager.default.removeItem(atPath: root)
-    }
+final class OfflineTests: ServerBackedTestCase {
+    override class var directoryName: String { "offline" }
 
     private func outboxEntries(_ user: String) -> [[String: Any]] {
         guard let d = FileManager.default.contents(atPath: clients.dir(user) + "/accounts/\(user)/outbox.json"),

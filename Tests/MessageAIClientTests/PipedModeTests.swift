@@ -1,21 +1,8 @@
 import XCTest
 
 /// The client as scripts drive it: real server process, real client processes, pipes.
-final class PipedModeTests: XCTestCase {
-    var root: String!
-    var server: ServerProcess!
-    var clients: ClientRunner!
-
-    override func setUpWithError() throws {
-        root = temporaryDirectory("piped")
-        server = try ServerProcess(dataDir: root + "/server")
-        clients = ClientRunner(server: server, root: root)
-    }
-
-    override func tearDownWithError() throws {
-        server?.stop()
-        try? FileManager.default.removeItem(atPath: root)
-    }
+final class PipedModeTests: ServerBackedTestCase {
+    override class var directoryName: String { "piped" }
 
     func testTwoClientsExchangeMessagesInPlainAndJSONMode() throws {
         try clients.register("alice", "bob")

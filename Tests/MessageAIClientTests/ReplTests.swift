@@ -1,21 +1,8 @@
 import XCTest
 
 /// The interactive client in a real pseudo-terminal, against a real server.
-final class ReplTests: XCTestCase {
-    var root: String!
-    var server: ServerProcess!
-    var clients: ClientRunner!
-
-    override func setUpWithError() throws {
-        root = temporaryDirectory("repl")
-        server = try ServerProcess(dataDir: root + "/server")
-        clients = ClientRunner(server: server, root: root)
-    }
-
-    override func tearDownWithError() throws {
-        server?.stop()
-        try? FileManager.default.removeItem(atPath: root)
-    }
+final class ReplTests: ServerBackedTestCase {
+    override class var directoryName: String { "repl" }
 
     private func startRepl(_ user: String, _ pty: PseudoTerminal) throws -> Process {
         let p = Process()

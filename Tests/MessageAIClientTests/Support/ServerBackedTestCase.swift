@@ -1,0 +1,26 @@
+import XCTest
+
+/// A real `messageai-server` process on a temp data dir for every test, and a runner for real
+/// `messageai` processes against it. Subclasses name their directory and may add server flags.
+class ServerBackedTestCase: XCTestCase {
+    var root: String!
+    var server: ServerProcess!
+    var clients: ClientRunner!
+
+    /// Prefix of the test's temp directory (shows which suite left it behind).
+    class var directoryName: String { "client" }
+    class var serverArguments: [String] { [] }
+
+    override func setUpWithError() throws {
+        root = temporaryDirectory(Self.directoryName)
+        server = try ServerProcess(dataDir: root + "/server", extraArgs: Self.serverArguments)
+        clients = ClientRunner(server: server, root: root)
+    }
+
+    override func tearDownWithError() throws {
+        // A test may have frozen the server (SIGSTOP); it must be able to stop.
+        if let c = server?.child { kill(c.pid, SIGCONT) }
+        server?.stop()
+        try? FileManager.default.removeItem(atPath: root)
+    }
+}
