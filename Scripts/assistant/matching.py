@@ -32,21 +32,27 @@ _CLOCK_24 = re.compile(r"\b(\d{1,2}):(\d{2})\b")
 
 
 def stem(word):
-    """A light stemmer: review, reviews, reviewed, reviewing -> review -> 'review'."""
+    """A light stemmer: review, reviews, reviewed, reviewing -> 'review'.
+
+    Plural s first, then -ing/-ed when a vowel is left (string stays string), then a final e
+    and a doubled consonant, so tag/tagged and add/added meet too.
+    """
     w = word
-    if len(w) > 4 and w.endswith("ies"):
+    if len(w) > 4 and w.endswith(("ies", "ied")):
         return w[:-3] + "y"
-    for suffix in ("ing", "ed"):
-        if len(w) > len(suffix) + 2 and w.endswith(suffix):
-            w = w[: -len(suffix)]
-            # tagged -> tagg -> tag; but install-ed keeps its double l.
-            if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "lsz":
-                w = w[:-1]
-            break
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if len(w) > 4 and w.endswith("eed"):
+        w = w[:-1]  # agreed -> agree, speed -> spee
     else:
-        if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-            w = w[:-1]
+        for suffix in ("ing", "ed"):
+            rest = w[: -len(suffix)]
+            if w.endswith(suffix) and len(rest) > 2 and any(c in "aeiouy" for c in rest):
+                w = rest
+                break
     if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "aeiouylsz" and w[-1].isalpha():
         w = w[:-1]
     return w
 

@@ -99,7 +99,10 @@ def score_threads(inputs, gold, pred):
     sums = {k: [0, 0, 0] for k in ("actions", "decisions", "open_questions")}
     for i in ids:
         thread, g, p = inputs[i], gold[i], pred.get(i, {})
-        summary = p.get("summary") if isinstance(p.get("summary"), str) else ""
+        summary = p.get("summary")
+        if isinstance(summary, list):  # bullets sent as a list of strings
+            summary = "\n".join(x for x in summary if isinstance(x, str))
+        summary = summary if isinstance(summary, str) else ""
         summary_stems = set(m.content_stems(summary))
         for point in g.get("key_points", []):
             want = set(m.content_stems(point))

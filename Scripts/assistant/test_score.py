@@ -59,6 +59,16 @@ def test_stems_match_across_inflections():
     assert m.stem("tagged") == m.stem("tag") == m.stem("tags")
     assert m.stem("updated") == m.stem("update") == m.stem("updating")
     assert m.stem("install") == m.stem("installed")
+    for family in (("add", "added", "adding"), ("string", "strings"), ("reply", "replied"),
+                   ("agree", "agreed"), ("fix", "fixes", "fixed")):
+        assert len({m.stem(w) for w in family}) == 1, family
+    assert m.stem("review") != m.stem("rerun")
+
+
+def test_a_summary_sent_as_bullets_is_read(tmp_path):
+    pred = {"id": "y1", "summary": GOLD_THREAD["key_points"]}
+    r = run(tmp_path, [THREAD], [GOLD_THREAD], [pred])
+    assert r["summaries"]["coverage"] == 1.0
 
 
 def test_perfect_prediction_scores_one(tmp_path):
