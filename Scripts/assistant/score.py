@@ -47,7 +47,7 @@ def items(row, key):
         [x for x in value if isinstance(x, str)]
 
 
-def score_messages(inputs, gold, pred):
+def score_messages(inputs, gold, pred, misses):
     ids = [i for i in gold if "messages" not in inputs[i]]
     tp = n_pred = n_gold = due_ok = 0
     flags = {k: {"flagged": 0, "caught": 0, "others": 0, "false": 0}
@@ -59,11 +59,14 @@ def score_messages(inputs, gold, pred):
         pairs = m.pair_one_to_one(g_act, p_act, lambda a, b: m.action_matches(a, b, message))
         tp, n_pred, n_gold = tp + len(pairs), n_pred + len(p_act), n_gold + len(g_act)
         due_ok += sum(m.due_matches(g_act[a].get("due"), p_act[b].get("due")) for a, b in pairs)
+        note_actions(misses, i, g_act, p_act, pairs)
         for k in flags:
             want, got = bool(g.get(k + "_flag")), bool(p.get(k + "_flag"))
             f = flags[k]
             f["flagged" if want else "others"] += 1
             f["caught" if want else "false"] += int(got)
+            if want != got:
+                misses.append(f"{i}: {k} {'missed' if want else 'false flag'}")
         gd, pd = g.get("decision"), p.get("decision")
         gd = gd if isinstance(gd, str) and gd.strip() else None
         pd = pd if isinstance(pd, str) and pd.strip() else None
@@ -72,6 +75,8 @@ def score_messages(inputs, gold, pred):
         if gd and pd:
             dec["tp"] += 1
             dec["text_ok"] += m.holds_fraction(pd, gd, 0.5)
+        if bool(gd) != bool(pd) or (gd and pd and not m.holds_fraction(pd, gd, 0.5)):
+            misses.append(f"{i}: decision gold {gd!r}, predicted {pd!r}")
     out = {"messages": len(ids), "actions": prf(tp, n_pred, n_gold)}
     out["actions"]["due_accuracy"] = ratio(due_ok, tp)
     for k, f in flags.items():
@@ -87,12 +92,25 @@ def score_messages(inputs, gold, pred):
     return out
 
 
+def note_actions(misses, i, g_act, p_act, pairs):
+    matched_g, matched_p = {a for a, _ in pairs}, {b for _, b in pairs}
+    for a, item in enumerate(g_act):
+        if a not in matched_g:
+            misses.append(f"{i}: action missed {item}")
+    for b, item in enumerate(p_act):
+        if b not in matched_p:
+            misses.append(f"{i}: action extra {item}")
+    for a, b in pairs:
+        if not m.due_matches(g_act[a].get("due"), p_act[b].get("due")):
+            misses.append(f"{i}: due gold {g_act[a].get('due')!r}, predicted {p_act[b].get('due')!r}")
+
+
 def match_texts(gold_list, pred_list):
     pairs = m.pair_one_to_one(gold_list, pred_list, lambda g, p: m.holds_fraction(p, g, 0.5))
     return len(pairs)
 
 
-def score_threads(inputs, gold, pred):
+def score_threads(inputs, gold, pred, misses):
     ids = [i for i in gold if "messages" in inputs[i]]
     points = covered = 0
     ratios = []
@@ -107,11 +125,16 @@ def score_threads(inputs, gold, pred):
         for point in g.get("key_points", []):
             want = set(m.content_stems(point))
             points += 1
-            covered += bool(want) and len(want & summary_stems) >= 0.6 * len(want)
+            hit = bool(want) and len(want & summary_stems) >= 0.6 * len(want)
+            covered += hit
+            if not hit:
+                misses.append(f"{i}: key point not covered: {point}")
         thread_words = sum(m.word_count(x.get("text", "")) for x in thread["messages"])
         ratios.append(ratio(m.word_count(summary), thread_words))
         g_act, p_act = items(g, "actions"), items(p, "actions")
-        n = len(m.pair_one_to_one(g_act, p_act, lambda a, b: m.action_matches(a, b, None)))
+        pairs = m.pair_one_to_one(g_act, p_act, lambda a, b: m.action_matches(a, b, None))
+        n = len(pairs)
+        note_actions(misses, i, g_act, p_act, pairs)
         sums["actions"] = [x + y for x, y in zip(sums["actions"], (n, len(p_act), len(g_act)))]
         for k in ("decisions", "open_questions"):
             gl, pl = items(g, k), items(p, k)
@@ -182,20 +205,29 @@ def main(argv=None):
     parser.add_argument("--gold", required=True)
     parser.add_argument("--pred", required=True)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--misses", action="store_true",
+                        help="also list every miss by id (actions, flags, decisions, key points)")
     args = parser.parse_args(argv)
     inputs, gold, pred = read_jsonl(args.inputs), read_jsonl(args.gold), read_jsonl(args.pred)
     missing = sorted(set(inputs) - set(gold))
     extra = sorted(set(gold) - set(inputs))
     if missing or extra:
         sys.exit(f"gold and inputs disagree: no gold for {missing[:5]}, no input for {extra[:5]}")
-    result = {"messages": score_messages(inputs, gold, pred),
-              "summaries": score_threads(inputs, gold, pred),
+    misses = []
+    result = {"messages": score_messages(inputs, gold, pred, misses),
+              "summaries": score_threads(inputs, gold, pred, misses),
               "missing_predictions": len(set(inputs) - set(pred))}
+    if args.misses:
+        result["misses"] = misses
     if args.json:
         print(json.dumps(result, indent=2, sort_keys=True))
     else:
         print(f"{len(inputs)} inputs, {result['missing_predictions']} without a prediction")
         print_report(result)
+        if args.misses:
+            print("\nMisses")
+            for line in misses:
+                print("  " + line)
     return 0
 
 

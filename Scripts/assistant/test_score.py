@@ -173,3 +173,22 @@ def test_summary_coverage_needs_sixty_percent_of_a_point(tmp_path):
     r = run(tmp_path, [THREAD], [GOLD_THREAD], [pred])
     assert r["summaries"]["coverage"] == 0.5
     assert 0 < r["summaries"]["length_ratio_max"] < 0.30
+
+
+def test_misses_name_the_id_and_what_went_wrong(tmp_path):
+    pred = [dict(GOLD_DM, actions=[action("tag it", "recipient", "5pm"),
+                                   action("post the release notes", "recipient", "17:00")],
+                 tone_flag=False)]
+    paths = []
+    for name, rows in (("in", [DM]), ("gold", [GOLD_DM]), ("pred", pred)):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        paths.append(str(path))
+    out = subprocess.run([sys.executable, os.path.join(HERE, "score.py"), "--inputs", paths[0],
+                          "--gold", paths[1], "--pred", paths[2], "--json", "--misses"],
+                         capture_output=True, text=True, check=True)
+    misses = json.loads(out.stdout)["misses"]
+    assert any(line.startswith("x1: action missed") and "hotfix" in line for line in misses)
+    assert any(line.startswith("x1: action extra") and "tag it" in line for line in misses)
+    assert "x1: tone missed" in misses
+    assert not any(line.startswith("x1: due") for line in misses)  # 5pm = 17:00
