@@ -71,12 +71,12 @@ extension ChatServer {
 
     // MARK: Helpers
 
-    /// The conversation, if it is a group and `member` belongs to it.
+    /// The conversation, if it is a group and `member` belongs to it. Membership is checked
+    /// first, and an unknown id gets the same `not_a_member`: no answer tells a user which
+    /// conversation ids exist.
     func group(_ conversationID: UInt64, member: UInt64) throws -> ConversationRecord {
+        try requireMember(conversationID, member)
         guard let record = try store.conversation(id: conversationID) else {
-            throw ErrorFrame(.notFound, "no conversation \(conversationID)", field: "conversation_id")
-        }
-        guard try store.isMember(conversationID: conversationID, userID: member) else {
             throw ErrorFrame(.notAMember, "you are not a member of conversation \(conversationID)", field: "conversation_id")
         }
         guard record.kind == .group else {

@@ -83,8 +83,12 @@ extension ChatServer {
             switch outcome {
             case .stored(let stored): (m, isNew) = (stored, true)
             case .duplicate(let original): (m, isNew) = (original, false)
+            case .clientIDReused:
+                pending.peer.fail(pending.requestID, ErrorFrame(
+                    .clientIDReused, "this client id was already used for another message; nothing was stored, send it with a new id",
+                    field: "client_id"))
+                continue
             }
-            pending.peer.noteHasLive(m.conversationID, m.seq)
             pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
                                                           seq: m.seq, serverTime: m.serverTime, duplicate: !isNew))
             // A resend was pushed when it was first stored.

@@ -72,8 +72,12 @@ public struct NewMessage: Sendable {
 public enum AppendOutcome: Equatable, Sendable {
     /// Newly stored with the next seq of its conversation.
     case stored(ChatMessage)
-    /// (sender, client id) was stored before: the original message, unchanged.
+    /// (sender, client id) was stored before with this conversation and text (a resend): the
+    /// original message, unchanged.
     case duplicate(ChatMessage)
+    /// (sender, client id) was stored before for another conversation or another text: nothing
+    /// is stored, and the sender must not believe it was (client ids are unique per user).
+    case clientIDReused(ChatMessage)
 }
 
 public struct MemberMarker: Equatable, Sendable {
