@@ -76,13 +76,11 @@ extension ChatServer {
         peer.sync = nil
         let held = peer.deferredMessages
         peer.deferredMessages = []
-        peer.forgetLive()
         for m in held { peer.pushMessage(m, frame: m.frame(requestID: 0)) }
     }
 
     /// The first batch carries every conversation and every member's markers; the following
-    /// ones carry up to 500 messages, conversation by conversation, ascending by seq (a batch
-    /// may hold fewer when some were already delivered live on this connection).
+    /// ones carry up to 500 messages, conversation by conversation, ascending by seq.
     private func nextSyncBatch(_ cursor: SyncCursor, userID: UInt64, into peer: Peer) throws -> SyncBatch {
         if !cursor.metadataSent {
             cursor.metadataSent = true
@@ -104,14 +102,13 @@ extension ChatServer {
             let got = try store.messages(conversationID: conversationID, afterSeq: cursor.sentThrough, limit: want)
             for m in got {
                 if !messages.isEmpty, bytes + m.estimatedSize > replyByteBudget { full = true; break }
+                // Answered from the client's positions alone: what this connection saw live or
+                // sent is in the answer too (the client asked from before it; it dedupes by seq).
                 cursor.sentThrough = m.seq
-                // What this connection already received live is left out.
-                if !peer.hasLive(conversationID, m.seq) {
-                    messages.append(m)
-                    bytes += m.estimatedSize
-                }
+                messages.append(m)
+                bytes += m.estimatedSize
+                peer.syncedThrough[conversationID] = max(peer.syncedThrough[conversationID] ?? 0, m.seq)
             }
-            peer.syncedThrough[conversationID] = max(peer.syncedThrough[conversationID] ?? 0, cursor.sentThrough)
             if !full, got.count < want { cursor.advance() }
         }
         cursor.messageCount += UInt64(messages.count)
