@@ -87,6 +87,9 @@ public final class ChatServer {
 
     private func waitForPeers(until deadline: UInt64, completion: @escaping () -> Void) {
         if peers.isEmpty || Clock.uptimeMillis() >= deadline {
+            // A connection still waiting for a slow reader (output overflow) goes now: the store
+            // closes after `completion`, and a later close would touch it.
+            for peer in Array(peers.values) { peer.connection.closeNow(.server) }
             completion()
             return
         }
