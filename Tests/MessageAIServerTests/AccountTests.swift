@@ -105,16 +105,17 @@ final class AccountTests: XCTestCase {
         XCTAssertEqual(try c.requestError(Login(login: "carol@example.org", password: TestUsers.password)).errorCode, .throttled)
     }
 
-    func testRepeatedFailuresAreThrottledPerAddressAcrossAccounts() throws {
+    /// Five failures on other names from one address (an office behind one NAT) do not lock
+    /// the address out; the per-address limit is loose (ThrottleTests covers it).
+    func testFiveFailuresOnOtherAccountsDoNotLockTheAddress() throws {
         let c = try server.client()
         let ids = (0..<5).map { c.send(Login(login: "ghost\($0)", password: "whatever you like")) }
         for id in ids {
             let f = try c.wait(for: "login answer", timeout: 30) { $0.requestID == id }
             XCTAssertEqual(try f.decode(ErrorFrame.self).errorCode, .invalidCredentials)
         }
-        let e = try c.requestError(Login(login: "someone-else", password: "whatever you like"))
-        XCTAssertEqual(e.errorCode, .throttled)
-        XCTAssertGreaterThan(e.retryAfter, 0)
+        let e = try c.requestError(Login(login: "someone-else", password: "whatever you like"), timeout: 30)
+        XCTAssertEqual(e.errorCode, .invalidCredentials)
     }
 
     func testLogoutRevokesTheToken() throws {
