@@ -67,6 +67,21 @@ final class ThrottleTests: XCTestCase {
         let _: SessionGranted = try resumed.request(Resume(token: alice.token))
     }
 
+    /// Failures on many accounts from one address add up, past a loose limit.
+    func testManyAccountsFromOneAddressAreSlowedDown() throws {
+        server = try TestServer { $0.loginFailuresPerAddress = 6 }
+        let c = try client(from: "127.0.0.5")
+        for i in 0..<6 {
+            XCTAssertEqual(try login(c, "ghost\(i)", "whatever you like").decode(ErrorFrame.self).errorCode, .invalidCredentials)
+        }
+        let e = try login(c, "ghost6", "whatever you like").decode(ErrorFrame.self)
+        XCTAssertEqual(e.errorCode, .throttled)
+        XCTAssertGreaterThan(e.retryAfter, 0)
+        // Another address is not affected.
+        XCTAssertEqual(try login(try client(from: "127.0.0.6"), "ghost6", "whatever you like").decode(ErrorFrame.self).errorCode,
+                       .invalidCredentials)
+    }
+
     func testRegistrationsArePerAddressAndLimited() throws {
         server = try TestServer { $0.registrationsPerAddressPerHour = 2 }
         let here = try client(from: "127.0.0.3")

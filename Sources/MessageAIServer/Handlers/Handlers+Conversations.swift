@@ -30,6 +30,7 @@ extension ChatServer {
         guard others.count >= 2 else {
             throw ErrorFrame(.invalidArgument, "a group needs at least two other members", field: "usernames")
         }
+        try requireGroupRoom(for: others.count + 1)
         let record = try store.createGroup(name: g.name, creator: me.id, members: others.map(\.id), now: Clock.nowMillis())
         peer.reply(id, try view(record.id, for: me.id))
         pushConversation(record.id, to: [me.id] + others.map(\.id), except: peer)
@@ -45,6 +46,7 @@ extension ChatServer {
             peer.reply(id, try view(a.conversationID, for: me.id))
             return
         }
+        try requireGroupRoom(for: current.count + added.count)
         try store.addMembers(conversationID: a.conversationID, userIDs: added.map(\.id), now: Clock.nowMillis())
         peer.reply(id, try view(a.conversationID, for: me.id))
         pushConversation(a.conversationID, to: Array(current) + added.map(\.id), except: peer)
@@ -83,6 +85,13 @@ extension ChatServer {
             throw ErrorFrame(.invalidArgument, "conversation \(conversationID) is a direct conversation, not a group", field: "conversation_id")
         }
         return record
+    }
+
+    func requireGroupRoom(for members: Int) throws {
+        guard members <= Validation.maxGroupMembers else {
+            throw ErrorFrame(.invalidArgument, "groups have at most \(Validation.maxGroupMembers) members (this would make \(members))",
+                             limit: UInt64(Validation.maxGroupMembers), field: "usernames")
+        }
     }
 
     /// Fails with not_a_member unless `userID` belongs to the conversation.

@@ -23,8 +23,9 @@ extension ChatServer {
         let user = peer.user!
         let query = q.query.trimmingWhitespace
         guard !query.isEmpty else { throw ErrorFrame(.invalidArgument, "give some words to search for", field: "query") }
-        guard query.unicodeScalars.count <= 256 else {
-            throw ErrorFrame(.tooLong, "search queries are at most 256 characters", limit: 256, field: "query")
+        guard query.unicodeScalars.count <= ChatServer.maxQueryLength else {
+            throw ErrorFrame(.tooLong, "search queries are at most \(ChatServer.maxQueryLength) characters",
+                             limit: UInt64(ChatServer.maxQueryLength), field: "query")
         }
         if q.conversationID != 0 { try requireMember(q.conversationID, user.id) }
         let limit = q.limit == 0 ? 20 : min(q.limit, 100)
@@ -117,6 +118,9 @@ extension ChatServer {
 }
 
 extension ChatServer {
+    /// Characters in a SEARCH query (announced in WELCOME).
+    static let maxQueryLength = 256
+
     /// How many payload bytes of messages one answer frame carries (a page of 500 messages of
     /// 10,000 characters would be ~20 MB): half the frame limit, at most 512 KiB.
     var replyByteBudget: Int { min(512 * 1024, configuration.maxFrameLength / 2) }

@@ -10,6 +10,8 @@ public struct ServerConfiguration: Sendable {
     public var port = 7878
     /// Largest frame `length` accepted (bytes). Default 1 MiB.
     public var maxFrameLength = Frame.defaultMaxLength
+    /// A compressed frame inflates to at most this (announced in WELCOME): 4 × the frame limit.
+    public var maxInflatedLength: Int { maxFrameLength * 4 }
     /// Longest message text, in Unicode scalars. Default 10,000.
     public var maxMessageLength = 10_000
     /// A client pings after this long without sending (announced in WELCOME). Default 15 s.
