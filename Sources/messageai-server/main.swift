@@ -19,7 +19,7 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "Close a connection that sent nothing for this many seconds.") var idleTimeout = 45.0
     @Option(help: "Clients ping after this many seconds without sending.") var pingInterval = 15.0
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
-    @Option(help: "Largest frame accepted, in bytes.") var maxFrame = 1 << 20
+    @Option(help: "Largest frame accepted, in bytes (at least 65536).") var maxFrame = 1 << 20
     @Option(help: "Output queued for one client before it is cut off as not reading, in bytes.") var maxOutput = 4 << 20
     @Option(help: "always: fsync every commit (survives power loss); normal: survives a process crash.") var fsync = "normal"
     @Option(help: "PBKDF2-SHA256 rounds for new password hashes (at least 600000).") var pbkdf2Rounds = 600_000

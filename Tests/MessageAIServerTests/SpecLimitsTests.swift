@@ -82,19 +82,31 @@ final class SpecLimitsTests: XCTestCase {
         XCTAssertEqual(try register(c, "dana", device: "evil\u{202E}").decode(ErrorFrame.self).errorCode, .invalidArgument)
     }
 
-    func testMessageTextKeepsPastesAndRefusesTerminalControls() throws {
+    /// Message text is delivered exactly as sent, controls included (the client neutralises
+    /// them for the terminal; PipedModeTests checks that side).
+    func testMessageTextIsDeliveredExactlyAsSent() throws {
         server = try TestServer()
         let users = try TestUsers.register(["alice", "bob"], port: server.port)
         let (alice, bob) = (users[0], users[1])
         let dm = try alice.openDM(with: "bob")
-        let e = try alice.requestError(Send(conversationID: dm.conversationID, clientID: TestClient.newClientID(), text: "clear \u{1B}[2J screen"))
-        XCTAssertEqual(e.errorCode, .invalidArgument)
-        XCTAssertEqual(e.field, "text")
-        XCTAssertEqual(try alice.requestError(Send(conversationID: dm.conversationID, clientID: TestClient.newClientID(), text: "nul\u{0}")).errorCode,
-                       .invalidArgument)
-        let paste = "line 1\r\nline 2\n\tindented — \u{202B}עברית\u{202C} and مرحبا"
-        _ = try alice.sendText(paste, in: dm.conversationID)
-        XCTAssertEqual(try bob.push(ChatMessage.self).text, paste, "tabs, CRLF and RTL embeddings pass unchanged")
+        for text in ["line 1\r\nline 2\n\tindented — \u{202B}עברית\u{202C} and مرحبا", "clear \u{1B}[2J\u{1B}]0;pwned\u{07} done", "nul\u{0}end"] {
+            _ = try alice.sendText(text, in: dm.conversationID)
+            XCTAssertEqual(try bob.push(ChatMessage.self).text, text)
+        }
+        let page: HistoryPage = try bob.request(HistoryRequest(conversationID: dm.conversationID))
+        XCTAssertEqual(page.messages.last?.text, "nul\u{0}end", "stored whole, not cut at the NUL")
+    }
+
+    /// PING is answered while the connection's LOGIN is still being hashed.
+    func testPingIsAnsweredDuringASlowLogin() throws {
+        server = try TestServer { $0.pbkdf2Rounds = 3_000_000 }
+        _ = try TestUsers.register(["alice"], port: server.port)
+        let c = try server.client()
+        let login = c.send(Login(login: "alice", password: TestUsers.password, device: "t"))
+        let ping = c.send(Ping())
+        let first = try c.wait(for: "first answer", timeout: 60) { $0.requestID == login || $0.requestID == ping }
+        XCTAssertEqual(first.requestID, ping, "PONG before the slow SESSION")
+        let _: SessionGranted = try c.answer(login, timeout: 60)
     }
 
     func testHelloClientLabelIsBoundedAndARefusedHelloCanBeRetried() throws {

@@ -67,14 +67,6 @@ enum Validation {
         try Validation.name(name, field: "name", what: "group names")
     }
 
-    /// Message text keeps what people paste (tabs, newlines, CRLF, RTL marks and embeddings);
-    /// other control characters (NUL, ESC and its terminal sequences, ...) are refused.
-    static func messageText(_ text: String) throws(ErrorFrame) {
-        if let bad = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control && !["\t", "\n", "\r"].contains($0) }) {
-            throw ErrorFrame(.invalidArgument, "messages cannot contain control characters other than tab and newline (U+\(hex(bad)))", field: "text")
-        }
-    }
-
     /// HELLO's free-text client label ("messageai/0.1.0"), for logs.
     static let maxClientLabel = 128
 

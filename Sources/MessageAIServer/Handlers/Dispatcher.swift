@@ -6,6 +6,12 @@ extension ChatServer {
         // Types and ids only: payloads may hold passwords and tokens.
         logger.trace("connection \(peer.id) -> \(frame.type) id \(frame.requestID)")
         if peer.busy {
+            // PING has no state to keep in order: answered at once, so a client's dead-link
+            // detection does not fire while its LOGIN is being hashed.
+            if frame.type == .ping, peer.greeted, !frame.flags.contains(.compressed) {
+                peer.connection.send(Pong().frame(requestID: frame.requestID))
+                return
+            }
             peer.waiting.append(frame)
             // Backpressure: a client that piles up requests behind a slow one stops being read.
             if peer.waiting.count >= 64 { peer.connection.pauseReading() }

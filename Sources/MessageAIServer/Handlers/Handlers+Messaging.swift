@@ -32,7 +32,6 @@ extension ChatServer {
             throw ErrorFrame(.tooLong, "messages are at most \(configuration.maxMessageLength) characters (this one has \(length))",
                              limit: UInt64(configuration.maxMessageLength), field: "text")
         }
-        try Validation.messageText(s.text)
         try requireMember(s.conversationID, user.id)
         if let wait = rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) {
             throw ErrorFrame(.rateLimited, "sending too fast; try again in \((wait + 999) / 1000) s", retryAfter: wait)
