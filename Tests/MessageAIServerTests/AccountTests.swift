@@ -66,19 +66,22 @@ final class AccountTests: XCTestCase {
         XCTAssertEqual(try server.client().requestError(Resume(token: [UInt8](repeating: 7, count: 32))).errorCode, .invalidToken)
     }
 
+    /// Requests that need the login wait for it and are answered in order; PINGs are answered
+    /// at once meanwhile (they have no order to keep).
     func testRequestsPipelinedBehindLoginAreAnsweredInOrder() throws {
         _ = try TestUsers.register(["ivan"], port: server.port)
         let c = try server.client()
         let login = c.send(Login(login: "ivan", password: TestUsers.password))
-        let pings = (0..<200).map { _ in c.send(Ping()) }
-        let contacts = c.send(ContactsList())
+        let lists = (0..<200).map { _ in c.send(ContactsList()) }
+        let ping = c.send(Ping())
         var order: [UInt32] = []
         while order.count < 202 {
             guard let f = try c.readFrame() else { break }
             XCTAssertNotEqual(f.type, .error, "nothing is refused as not logged in")
             if f.requestID != 0 { order.append(f.requestID) }
         }
-        XCTAssertEqual(order, [login] + pings + [contacts])
+        XCTAssertEqual(order.filter { $0 != ping }, [login] + lists)
+        XCTAssertTrue(order.contains(ping))
     }
 
     func testWrongPasswordAndUnknownUserGetTheSameError() throws {

@@ -67,4 +67,17 @@ final class DecoyHash: @unchecked Sendable {
         defer { ready.signal() }
         return hash
     }
+
+    /// One decoy per rounds value per process: a second server in the same process (tests)
+    /// reuses it instead of hashing again at its start.
+    static func shared(rounds: Int, queue: DispatchQueue) -> DecoyHash {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        if let d = cache[rounds] { return d }
+        let d = DecoyHash(rounds: rounds, queue: queue)
+        cache[rounds] = d
+        return d
+    }
+    private static let cacheLock = NSLock()
+    nonisolated(unsafe) private static var cache: [Int: DecoyHash] = [:]
 }

@@ -58,7 +58,7 @@ public final class ChatServer {
                                            accountFailures: configuration.loginFailuresPerAccount,
                                            addressFailures: configuration.loginFailuresPerAddress)
         self.registrations = RegistrationLimiter(perHour: configuration.registrationsPerAddressPerHour)
-        self.decoy = DecoyHash(rounds: configuration.pbkdf2Rounds, queue: passwordQueue)
+        self.decoy = DecoyHash.shared(rounds: configuration.pbkdf2Rounds, queue: passwordQueue)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
     }
 
