@@ -15,6 +15,26 @@ final class EdgeCaseTests: XCTestCase {
     }
     override func tearDown() { server?.stop() }
 
+    /// With the bucket empty, a resend of a stored message still gets its duplicate ack; a new
+    /// message is refused.
+    func testResendWithAnEmptyBucketGetsItsDuplicateAck() throws {
+        server.stop()
+        server = try TestServer { $0.rateLimit = 2; $0.rateWindowSeconds = 3_600 }
+        let users = try TestUsers.register(["ann", "ben"], port: server.port)
+        let (ann, ben) = (users[0], users[1])
+        let dm = try ann.openDM(with: "ben")
+        let id = TestClient.newClientID()
+        let first = try ann.sendText("one", in: dm.conversationID, clientID: id)
+        _ = try ann.sendText("two", in: dm.conversationID)
+        let resend = try ann.sendText("one", in: dm.conversationID, clientID: id)
+        XCTAssertTrue(resend.duplicate)
+        XCTAssertEqual(resend.seq, first.seq)
+        XCTAssertEqual(try ann.requestError(Send(conversationID: dm.conversationID, clientID: TestClient.newClientID(), text: "three")).errorCode,
+                       .rateLimited)
+        let page: HistoryPage = try ben.request(HistoryRequest(conversationID: dm.conversationID))
+        XCTAssertEqual(page.messages.map(\.text), ["one", "two"])
+    }
+
     func testHelloWithRequestIDZeroIsAnswered() throws {
         let c = try TestClient(port: server.port)
         c.send(Hello(capabilities: [], client: "zero").frame(requestID: 0))

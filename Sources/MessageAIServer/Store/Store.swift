@@ -177,6 +177,8 @@ public protocol Store: AnyObject {
     // MARK: Additions (store branch)
     /// One message by its place in the conversation (READERS, previews).
     func message(conversationID: UInt64, seq: UInt64) throws -> ChatMessage?
+    /// The message a sender stored under this client id, if any.
+    func message(senderID: UInt64, clientID: [UInt8]) throws -> ChatMessage?
     /// Closes the database cleanly (shutdown); the store cannot be used afterwards. Idempotent.
     func close()
 }
