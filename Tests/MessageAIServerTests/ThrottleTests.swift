@@ -123,6 +123,17 @@ final class ThrottleTests: XCTestCase {
         let _: SessionGranted = try after.request(Login(login: "alice", password: TestUsers.password, device: "t"), timeout: 30)
     }
 
+    /// The decoy is hashed at start and off the hub: with slow rounds, the server answers
+    /// PING while it is being computed, and it is ready later without any login asking for it.
+    func testDecoyIsHashedAtStartOffTheHub() throws {
+        server = try TestServer { $0.pbkdf2Rounds = 4_000_017 } // rounds no other test uses: a fresh decoy
+        let c = try server.client()
+        let _: Pong = try c.request(Ping())
+        XCTAssertFalse(server.server.decoy.isReady, "the hub answered while the decoy was still being hashed")
+        XCTAssertTrue(waitUntil(timeout: 60) { server.server.decoy.isReady }, "computed at start, no login needed")
+        XCTAssertTrue(server.server.decoy.value.hasPrefix("pbkdf2-sha256$4000017$"))
+    }
+
     /// The decoy for unknown users is hashed at start, with the configured rounds.
     func testDecoyUsesTheConfiguredRounds() throws {
         server = try TestServer { $0.pbkdf2Rounds = 700_000 }

@@ -68,6 +68,13 @@ final class DecoyHash: @unchecked Sendable {
         return hash
     }
 
+    /// Whether the hash is computed (for tests and logs), without waiting.
+    var isReady: Bool {
+        guard ready.wait(timeout: .now()) == .success else { return false }
+        ready.signal()
+        return true
+    }
+
     /// One decoy per rounds value per process: a second server in the same process (tests)
     /// reuses it instead of hashing again at its start.
     static func shared(rounds: Int, queue: DispatchQueue) -> DecoyHash {
