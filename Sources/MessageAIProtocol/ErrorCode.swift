@@ -30,6 +30,8 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
     case decompressionFailed = 27
     case shuttingDown = 28
     case invalidArgument = 29
+    case clientIDReused = 30
+    case serverBusy = 31
 
     /// Whether the server closes the connection after sending this error.
     public var closesConnection: Bool {
@@ -74,6 +76,8 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
         case .decompressionFailed: return "decompression_failed"
         case .shuttingDown: return "shutting_down"
         case .invalidArgument: return "invalid_argument"
+        case .clientIDReused: return "client_id_reused"
+        case .serverBusy: return "server_busy"
         }
     }
 }

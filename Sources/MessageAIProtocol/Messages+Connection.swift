@@ -47,12 +47,22 @@ public struct Welcome: WireMessage {
     public var idleTimeout: UInt64
     public var maxMessageLength: UInt64
     public var server: String
+    /// Added after 0.1.0 (optional, 0 when a 0.1.0 server leaves them out): the largest
+    /// inflated payload of a compressed frame the server accepts, members per group, characters
+    /// in a display or group name, characters in a search query.
+    public var maxInflatedLength: UInt64
+    public var maxGroupMembers: UInt64
+    public var maxNameLength: UInt64
+    public var maxQueryLength: UInt64
 
     public init(version: UInt64, capabilities: Capabilities, maxFrameLength: UInt64, pingInterval: UInt64,
-                idleTimeout: UInt64, maxMessageLength: UInt64, server: String) {
+                idleTimeout: UInt64, maxMessageLength: UInt64, server: String, maxInflatedLength: UInt64 = 0,
+                maxGroupMembers: UInt64 = 0, maxNameLength: UInt64 = 0, maxQueryLength: UInt64 = 0) {
         self.version = version; self.capabilities = capabilities; self.maxFrameLength = maxFrameLength
         self.pingInterval = pingInterval; self.idleTimeout = idleTimeout
         self.maxMessageLength = maxMessageLength; self.server = server
+        self.maxInflatedLength = maxInflatedLength; self.maxGroupMembers = maxGroupMembers
+        self.maxNameLength = maxNameLength; self.maxQueryLength = maxQueryLength
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         version = try f.uint(1, "version")
@@ -60,10 +70,14 @@ public struct Welcome: WireMessage {
         maxFrameLength = try f.uint(3, "max_frame_length"); pingInterval = try f.uint(4, "ping_interval_ms")
         idleTimeout = try f.uint(5, "idle_timeout_ms"); maxMessageLength = try f.uint(6, "max_message_length")
         server = try f.optionalString(7, "server")
+        maxInflatedLength = try f.optionalUInt(8, "max_inflated_length"); maxGroupMembers = try f.optionalUInt(9, "max_group_members")
+        maxNameLength = try f.optionalUInt(10, "max_name_length"); maxQueryLength = try f.optionalUInt(11, "max_query_length")
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, version); w.optionalUInt(2, capabilities.rawValue); w.uint(3, maxFrameLength)
         w.uint(4, pingInterval); w.uint(5, idleTimeout); w.uint(6, maxMessageLength); w.optionalString(7, server)
+        w.optionalUInt(8, maxInflatedLength); w.optionalUInt(9, maxGroupMembers)
+        w.optionalUInt(10, maxNameLength); w.optionalUInt(11, maxQueryLength)
     }
 }
 

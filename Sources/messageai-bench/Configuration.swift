@@ -9,7 +9,7 @@ struct Configuration {
     var serverPID: Int32?
     /// Extra flags for a started server. Default lifts the rate limit (100 per minute otherwise)
     /// and the idle timeout (W3's connections must stay idle while the rest connect).
-    var serverArguments = ["--rate-limit", "100000000", "--idle-timeout", "3600"]
+    var serverArguments = ["--rate-limit", "100000000", "--idle-timeout", "3600", "--register-limit", "0"]
     /// Core for a started server (taskset -c); empty: no pinning. Default "0".
     var serverCPU = "0"
     /// Which workloads, in order. Default all five of issue 7, after W0 (ping round trip, the

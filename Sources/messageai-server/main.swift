@@ -19,10 +19,13 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "Close a connection that sent nothing for this many seconds.") var idleTimeout = 45.0
     @Option(help: "Clients ping after this many seconds without sending.") var pingInterval = 15.0
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
-    @Option(help: "Largest frame accepted, in bytes.") var maxFrame = 1 << 20
+    @Option(help: "Largest frame accepted, in bytes (at least 65536).") var maxFrame = 1 << 20
     @Option(help: "Output queued for one client before it is cut off as not reading, in bytes.") var maxOutput = 4 << 20
     @Option(help: "always: fsync every commit (survives power loss); normal: survives a process crash.") var fsync = "normal"
     @Option(help: "PBKDF2-SHA256 rounds for new password hashes (at least 600000).") var pbkdf2Rounds = 600_000
+    @Option(help: "Accounts one address may register per hour; 0: no limit.") var registerLimit = 20
+    @Option(help: "Password hashes running or queued at once; past it, server_busy (default: 16, or 4 per core).")
+    var maxPasswordHashes: Int?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
@@ -35,6 +38,8 @@ struct ServerCommand: ParsableCommand {
         guard ["always", "normal"].contains(fsync) else { throw ValidationError("--fsync is 'always' or 'normal'") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
         guard pbkdf2Rounds >= 600_000 else { throw ValidationError("--pbkdf2-rounds must be at least 600000") }
+        guard registerLimit >= 0 else { throw ValidationError("--register-limit must be 0 or more") }
+        guard (maxPasswordHashes ?? 1) >= 1 else { throw ValidationError("--max-password-hashes must be at least 1") }
     }
 
     func run() throws {
@@ -48,6 +53,8 @@ struct ServerCommand: ParsableCommand {
         config.maxFrameLength = maxFrame
         config.maxOutputBytes = maxOutput
         config.pbkdf2Rounds = pbkdf2Rounds
+        config.registrationsPerAddressPerHour = registerLimit
+        if let maxPasswordHashes { config.maxPasswordHashesInFlight = maxPasswordHashes }
         let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -14,6 +14,26 @@ final class FieldTests: XCTestCase {
         XCTAssertEqual(send, Send(conversationID: 7, clientID: Vectors.clientID, text: "hello"))
     }
 
+    /// Message.kind: absent (0) and 1 are both text, so a reader that applies the general
+    /// "optional fields default to 0" rule reads every vector right.
+    func testMessageKindZeroOrAbsentIsText() throws {
+        var base = FieldWriter()
+        base.uint(1, 7); base.uint(2, 1); base.bytes(3, Vectors.clientID); base.uint(4, 1)
+        base.string(5, "alice"); base.uint(6, 1); base.string(7, "hi")
+        XCTAssertEqual(try ChatMessage(from: FieldReader(base.bytes)).kind, 1)
+        for (written, read) in [(0, 1), (1, 1), (2, 2)] as [(UInt64, UInt64)] {
+            var w = base
+            w.uint(8, written)
+            XCTAssertEqual(try ChatMessage(from: FieldReader(w.bytes)).kind, read, "kind \(written)")
+        }
+        var written = FieldWriter()
+        Vectors.hi.encode(to: &written)
+        var expected = FieldWriter()
+        expected.uint(1, 7); expected.uint(2, 42); expected.bytes(3, Vectors.clientID); expected.uint(4, 1)
+        expected.string(5, "alice"); expected.uint(6, Vectors.time); expected.string(7, "hi bob")
+        XCTAssertEqual(written.bytes, expected.bytes, "writers leave kind out for text")
+    }
+
     func testMissingRequiredFieldNamesIt() {
         var w = FieldWriter()
         w.uint(1, 7)

@@ -20,13 +20,14 @@ enum Vectors {
     static let hi = ChatMessage(conversationID: 7, seq: 42, clientID: clientID, senderID: 1,
                                 senderUsername: "alice", serverTime: time, text: "hi bob")
     static let dm = Conversation(conversationID: 7, kind: .direct, name: "", members: [alice, bob],
-                                 lastSeq: 42, lastActivity: time, unread: 1, lastMessage: hi,
+                                 lastSeq: 42, lastActivity: time, unread: 0, lastMessage: hi,
                                  deliveredSeq: 42, readSeq: 41)
 
     static let all: [Vector] = [
         Vector(name: "hello", requestID: 1, message: Hello(maxVersion: 1, minVersion: 1, capabilities: .zlib, client: "messageai/0.1.0")),
         Vector(name: "welcome", requestID: 1, message: Welcome(version: 1, capabilities: .zlib, maxFrameLength: 1 << 20,
-                                                               pingInterval: 15_000, idleTimeout: 45_000, maxMessageLength: 10_000, server: "messageai-server/0.1.0")),
+                                                               pingInterval: 15_000, idleTimeout: 45_000, maxMessageLength: 10_000, server: "messageai-server/0.1.0",
+                                                               maxInflatedLength: 4 << 20, maxGroupMembers: 256, maxNameLength: 64, maxQueryLength: 256)),
         Vector(name: "ping", requestID: 9, message: Ping()),
         Vector(name: "pong", requestID: 9, message: Pong()),
         Vector(name: "error", requestID: 5, message: ErrorFrame(.usernameTaken, "username is taken", field: "username")),
@@ -66,7 +67,7 @@ enum Vectors {
         Vector(name: "message", requestID: 0, message: hi),
         Vector(name: "mark", requestID: 0, message: Mark(conversationID: 7, deliveredSeq: 42, readSeq: 42)),
         Vector(name: "receipt", requestID: 0, message: Receipt(conversationID: 7, userID: 2, username: "bob", deliveredSeq: 42, readSeq: 42)),
-        Vector(name: "history", requestID: 13, message: HistoryRequest(conversationID: 7, beforeSeq: 42, limit: 50)),
+        Vector(name: "history", requestID: 13, message: HistoryRequest(conversationID: 7, beforeSeq: 43, limit: 50)),
         Vector(name: "history-page", requestID: 13, message: HistoryPage(conversationID: 7, messages: [hi], hasMore: true)),
         Vector(name: "sync", requestID: 14, message: SyncRequest(positions: [SyncPosition(conversationID: 7, lastSeq: 41)])),
         Vector(name: "sync-batch", requestID: 14, message: SyncBatch(conversations: [dm], messages: [hi],
@@ -76,7 +77,7 @@ enum Vectors {
                         senderUsername: "alice", serverTime: time + UInt64(i), text: "message number \(i) of the morning stand-up notes")
         }, receipts: []), compressed: true),
         Vector(name: "sync-done", requestID: 14, message: SyncDone(messageCount: 1, conversationCount: 1)),
-        Vector(name: "search", requestID: 15, message: SearchRequest(query: "deploy friday", limit: 20)),
+        Vector(name: "search", requestID: 15, message: SearchRequest(query: "hi bob", limit: 20)),
         Vector(name: "search-results", requestID: 15, message: SearchResults(messages: [hi], hasMore: false)),
         Vector(name: "readers", requestID: 16, message: ReadersRequest(conversationID: 8, seq: 3)),
         Vector(name: "readers-result", requestID: 16, message: ReadersResult(conversationID: 8, seq: 3, recipientCount: 2, deliveredTo: [bob, carol], readBy: [bob])),

@@ -66,19 +66,22 @@ final class AccountTests: XCTestCase {
         XCTAssertEqual(try server.client().requestError(Resume(token: [UInt8](repeating: 7, count: 32))).errorCode, .invalidToken)
     }
 
+    /// Requests that need the login wait for it and are answered in order; PINGs are answered
+    /// at once meanwhile (they have no order to keep).
     func testRequestsPipelinedBehindLoginAreAnsweredInOrder() throws {
         _ = try TestUsers.register(["ivan"], port: server.port)
         let c = try server.client()
         let login = c.send(Login(login: "ivan", password: TestUsers.password))
-        let pings = (0..<200).map { _ in c.send(Ping()) }
-        let contacts = c.send(ContactsList())
+        let lists = (0..<200).map { _ in c.send(ContactsList()) }
+        let ping = c.send(Ping())
         var order: [UInt32] = []
         while order.count < 202 {
             guard let f = try c.readFrame() else { break }
             XCTAssertNotEqual(f.type, .error, "nothing is refused as not logged in")
             if f.requestID != 0 { order.append(f.requestID) }
         }
-        XCTAssertEqual(order, [login] + pings + [contacts])
+        XCTAssertEqual(order.filter { $0 != ping }, [login] + lists)
+        XCTAssertTrue(order.contains(ping))
     }
 
     func testWrongPasswordAndUnknownUserGetTheSameError() throws {
@@ -105,16 +108,17 @@ final class AccountTests: XCTestCase {
         XCTAssertEqual(try c.requestError(Login(login: "carol@example.org", password: TestUsers.password)).errorCode, .throttled)
     }
 
-    func testRepeatedFailuresAreThrottledPerAddressAcrossAccounts() throws {
+    /// Five failures on other names from one address (an office behind one NAT) do not lock
+    /// the address out; the per-address limit is loose (ThrottleTests covers it).
+    func testFiveFailuresOnOtherAccountsDoNotLockTheAddress() throws {
         let c = try server.client()
         let ids = (0..<5).map { c.send(Login(login: "ghost\($0)", password: "whatever you like")) }
         for id in ids {
             let f = try c.wait(for: "login answer", timeout: 30) { $0.requestID == id }
             XCTAssertEqual(try f.decode(ErrorFrame.self).errorCode, .invalidCredentials)
         }
-        let e = try c.requestError(Login(login: "someone-else", password: "whatever you like"))
-        XCTAssertEqual(e.errorCode, .throttled)
-        XCTAssertGreaterThan(e.retryAfter, 0)
+        let e = try c.requestError(Login(login: "someone-else", password: "whatever you like"), timeout: 30)
+        XCTAssertEqual(e.errorCode, .invalidCredentials)
     }
 
     func testLogoutRevokesTheToken() throws {

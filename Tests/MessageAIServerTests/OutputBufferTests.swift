@@ -48,14 +48,30 @@ final class OutputBufferTests: XCTestCase {
         XCTAssertNotNil(limiter.take(user: 1, now: 1_000))
     }
 
-    func testLoginThrottleSlidesItsWindow() {
-        var throttle = LoginThrottle(limit: 2, windowMillis: 1_000)
-        throttle.recordFailure("k", now: 0)
-        XCTAssertNil(throttle.retryAfter("k", now: 10))
-        throttle.recordFailure("k", now: 100)
-        XCTAssertEqual(throttle.retryAfter("k", now: 200), 800)
-        XCTAssertNil(throttle.retryAfter("k", now: 1_001))
-        XCTAssertNil(throttle.retryAfter("other", now: 200))
+    func testFailureCounterGrowsItsDelaysAndForgets() {
+        var c = FailureCounter(freeFailures: 2, maxDelayMillis: 8_000, forgetAfterMillis: 60_000)
+        c.recordFailure("k", now: 0)
+        XCTAssertNil(c.retryAfter("k", now: 10))
+        c.recordFailure("k", now: 100)
+        XCTAssertEqual(c.retryAfter("k", now: 200), 900, "1 s after the last failure")
+        XCTAssertNil(c.retryAfter("k", now: 1_100))
+        c.recordFailure("k", now: 1_100)
+        XCTAssertEqual(c.retryAfter("k", now: 1_100), 2_000, "then 2 s")
+        for t in [3_100, 7_100, 15_100, 23_100] as [UInt64] { c.recordFailure("k", now: t) }
+        XCTAssertEqual(c.retryAfter("k", now: 23_100), 8_000, "capped")
+        XCTAssertNil(c.retryAfter("other", now: 200))
+        XCTAssertNil(c.retryAfter("k", now: 23_100 + 60_000), "forgotten")
+        c.recordFailure("k", now: 90_000)
+        XCTAssertNil(c.retryAfter("k", now: 90_000), "a forgotten key starts again with free failures")
+    }
+
+    func testLoginThrottleSparesTheUsualAddress() {
+        var t = LoginThrottle(pairFailures: 2, accountFailures: 3, addressFailures: 4)
+        t.recordSuccess(account: "user:1", address: "10.0.0.1")
+        for i in 0..<10 { t.recordFailure(account: "user:1", address: "10.0.0.\(2 + i % 2)", now: UInt64(i)) }
+        XCTAssertNotNil(t.retryAfter(account: "user:1", address: "10.0.0.9", now: 10), "a new address waits")
+        XCTAssertNil(t.retryAfter(account: "user:1", address: "10.0.0.1", now: 10), "the usual address does not")
+        XCTAssertNil(t.retryAfter(account: "user:2", address: "10.0.0.1", now: 10))
     }
 
     func testPasswordHashVerifiesAndRefusesWeakParameters() {

@@ -25,10 +25,21 @@ final class TestClient {
 
     /// `receiveBuffer` shrinks the kernel's receive buffer (set before connecting), so that a
     /// client that stops reading fills up the same way on any machine.
-    init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
+    /// `source` binds the client's end to another loopback address (127.0.0.2 ...), so that a
+    /// test can play clients at different addresses.
+    init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil, source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { Glibc.close(fd); throw TestTimeout(what: "bind to \(source) (errno \(errno))") }
         }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)

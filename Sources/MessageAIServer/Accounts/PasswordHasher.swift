@@ -29,10 +29,6 @@ public enum PasswordHasher {
         return diff == 0 && key.count == expected.count
     }
 
-    /// A valid hash of a random password: verifying against it for an unknown user costs the
-    /// same time as for a real one, so timing does not reveal which usernames exist.
-    static let decoy: String = hash(UUID().uuidString)
-
     private static func derive(_ password: String, salt: [UInt8], rounds: Int, length: Int = 32) -> [UInt8] {
         let key = try! KDF.Insecure.PBKDF2.deriveKey(
             from: Array(password.utf8), salt: salt, using: .sha256, outputByteCount: length, rounds: rounds)
@@ -48,4 +44,47 @@ enum SessionToken {
     }
 
     static func hash(_ token: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: token)) }
+}
+
+/// A valid hash of a random password with the server's configured rounds: verifying an unknown
+/// user's password against it costs the same time as for a real account, so timing does not
+/// tell which usernames exist. Computed once at start on the password queue (never on the
+/// hub); `value` waits for it, and is only read on the password queue.
+final class DecoyHash: @unchecked Sendable {
+    private let ready = DispatchSemaphore(value: 0)
+    private var hash = ""
+
+    init(rounds: Int, queue: DispatchQueue) {
+        queue.async { [self] in
+            hash = PasswordHasher.hash(UUID().uuidString, rounds: rounds)
+            ready.signal()
+        }
+    }
+
+    /// Blocks until computed (the first ~0.3 s after start only).
+    var value: String {
+        ready.wait()
+        defer { ready.signal() }
+        return hash
+    }
+
+    /// Whether the hash is computed (for tests and logs), without waiting.
+    var isReady: Bool {
+        guard ready.wait(timeout: .now()) == .success else { return false }
+        ready.signal()
+        return true
+    }
+
+    /// One decoy per rounds value per process: a second server in the same process (tests)
+    /// reuses it instead of hashing again at its start.
+    static func shared(rounds: Int, queue: DispatchQueue) -> DecoyHash {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        if let d = cache[rounds] { return d }
+        let d = DecoyHash(rounds: rounds, queue: queue)
+        cache[rounds] = d
+        return d
+    }
+    private static let cacheLock = NSLock()
+    nonisolated(unsafe) private static var cache: [Int: DecoyHash] = [:]
 }

@@ -41,13 +41,60 @@ enum Validation {
         }
     }
 
-    static func displayName(_ name: String) throws(ErrorFrame) {
+    /// Display names and group names: at most 64 characters, at least one visible one, and none
+    /// of the characters that make a name lie about itself or break a terminal line: control
+    /// characters (Unicode Cc), bidirectional controls (U+202E turns "gnp.exe" around) and line
+    /// separators. Joiners and variation selectors stay (emoji sequences need them).
+    static func name(_ name: String, field: String, what: String) throws(ErrorFrame) {
         guard name.unicodeScalars.count <= maxDisplayName else {
-            throw ErrorFrame(.tooLong, "display names are at most \(maxDisplayName) characters", limit: UInt64(maxDisplayName), field: "display_name")
+            throw ErrorFrame(.tooLong, "\(what) are at most \(maxDisplayName) characters", limit: UInt64(maxDisplayName), field: field)
         }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ErrorFrame(.invalidArgument, "display names cannot contain control characters", field: "display_name")
+        if let bad = name.unicodeScalars.first(where: isForbiddenInNames) {
+            throw ErrorFrame(.invalidArgument, "\(what) cannot contain control or bidirectional characters (U+\(hex(bad)))", field: field)
         }
+        guard name.unicodeScalars.contains(where: isVisible) else {
+            throw ErrorFrame(.invalidArgument, "\(what) need at least one visible character", field: field)
+        }
+    }
+
+    /// An empty display name means "my username" (REGISTER and PROFILE_UPDATE).
+    static func displayName(_ name: String) throws(ErrorFrame) {
+        if name.isEmpty { return }
+        try Validation.name(name, field: "display_name", what: "display names")
+    }
+
+    static func groupName(_ name: String) throws(ErrorFrame) {
+        try Validation.name(name, field: "name", what: "group names")
+    }
+
+    /// HELLO's free-text client label ("messageai/0.1.0"), for logs.
+    static let maxClientLabel = 128
+
+    static func clientLabel(_ label: String) throws(ErrorFrame) {
+        guard label.unicodeScalars.count <= maxClientLabel else {
+            throw ErrorFrame(.tooLong, "the client label is at most \(maxClientLabel) characters", limit: UInt64(maxClientLabel), field: "client")
+        }
+    }
+
+    static func isForbiddenInNames(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: return true
+        default: return s.properties.generalCategory == .control
+        }
+    }
+
+    static func isVisible(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format, .nonspacingMark, .enclosingMark, .unassigned:
+            return false
+        default:
+            return !s.properties.isWhitespace && !s.properties.isDefaultIgnorableCodePoint
+        }
+    }
+
+    private static func hex(_ s: Unicode.Scalar) -> String {
+        let h = String(s.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - h.count)) + h
     }
 
     static let maxDevice = 64
@@ -56,6 +103,9 @@ enum Validation {
     static func device(_ device: String) throws(ErrorFrame) {
         guard device.unicodeScalars.count <= maxDevice else {
             throw ErrorFrame(.tooLong, "device names are at most \(maxDevice) characters", limit: UInt64(maxDevice), field: "device")
+        }
+        if let bad = device.unicodeScalars.first(where: isForbiddenInNames) {
+            throw ErrorFrame(.invalidArgument, "device names cannot contain control or bidirectional characters (U+\(hex(bad)))", field: "device")
         }
     }
 
@@ -68,11 +118,6 @@ enum Validation {
         }
     }
 
-    static func groupName(_ name: String) throws(ErrorFrame) {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw ErrorFrame(.invalidArgument, "a group needs a name", field: "name") }
-        guard name.unicodeScalars.count <= maxDisplayName else {
-            throw ErrorFrame(.tooLong, "group names are at most \(maxDisplayName) characters", limit: UInt64(maxDisplayName), field: "name")
-        }
-    }
+    /// Members of one group, the creator included.
+    static let maxGroupMembers = 256
 }

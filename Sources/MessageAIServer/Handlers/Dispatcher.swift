@@ -6,6 +6,12 @@ extension ChatServer {
         // Types and ids only: payloads may hold passwords and tokens.
         logger.trace("connection \(peer.id) -> \(frame.type) id \(frame.requestID)")
         if peer.busy {
+            // PING has no state to keep in order: answered at once, so a client's dead-link
+            // detection does not fire while its LOGIN is being hashed.
+            if frame.type == .ping, peer.greeted, !frame.flags.contains(.compressed) {
+                peer.connection.send(Pong().frame(requestID: frame.requestID))
+                return
+            }
             peer.waiting.append(frame)
             // Backpressure: a client that piles up requests behind a slow one stops being read.
             if peer.waiting.count >= 64 { peer.connection.pauseReading() }
@@ -74,12 +80,20 @@ extension ChatServer {
     }
 
     /// Runs `work` off the hub (password hashing) and `then` back on it. The connection's
-    /// later frames wait meanwhile, so answers keep request order.
-    func offHub<T>(_ peer: Peer, _ work: @escaping () -> T, then: @escaping (T) -> Void) {
+    /// later frames wait meanwhile, so answers keep request order. At most
+    /// `maxPasswordHashesInFlight` run or wait at once: past it the request is refused with
+    /// `server_busy` at once, so logins never queue without limit.
+    func offHub<T>(_ peer: Peer, _ work: @escaping () -> T, then: @escaping (T) -> Void) throws {
+        guard hashesInFlight < configuration.maxPasswordHashesInFlight else {
+            throw ErrorFrame(.serverBusy, "the server is busy checking passwords; try again in a second",
+                             retryAfter: UInt64.random(in: 1_000...2_000))
+        }
+        hashesInFlight += 1
         peer.busy = true
         passwordQueue.async { [self] in
             let result = work()
             queue.async { [self] in
+                hashesInFlight -= 1
                 peer.busy = false
                 guard !peer.connection.isClosing else { return }
                 then(result)

@@ -20,13 +20,18 @@ extension ChatServer {
         // a race between two connections registering the same name.
         if try store.user(username: r.username) != nil { throw StoreError.usernameTaken }
         if try store.user(login: r.email) != nil { throw StoreError.emailTaken }
+        // Each registration costs a password hash: an address gets a few an hour.
+        if let wait = registrations.take(peer.address, now: Clock.uptimeMillis()) {
+            throw ErrorFrame(.throttled, "too many new accounts from this address; try again in \((wait + 59_999) / 60_000) min", retryAfter: wait)
+        }
         let rounds = configuration.pbkdf2Rounds
-        offHub(peer, { PasswordHasher.hash(r.password, rounds: rounds) }) { [self] hash in
+        try offHub(peer, { PasswordHasher.hash(r.password, rounds: rounds) }) { [self] hash in
             do {
                 let now = Clock.nowMillis()
                 let displayName = r.displayName.isEmpty ? r.username : r.displayName
                 let user = try store.createUser(email: r.email, username: r.username, displayName: displayName, passwordHash: hash, now: now)
                 logger.info("registered user \(user.id) '\(user.username)'")
+                loginThrottle.recordSuccess(account: ChatServer.throttleKey(user), address: peer.address)
                 try grantSession(peer, user: user, device: r.device, requestID: id)
             } catch {
                 report(error, for: Frame(type: .register, requestID: id), to: peer)
@@ -40,21 +45,20 @@ extension ChatServer {
         let user = try store.user(login: l.login)
         // Username and email of one account share a counter; unknown names count on their own.
         let accountKey = user.map(ChatServer.throttleKey) ?? "login:" + l.login.lowercased()
-        let addressKey = peer.address
-        let now = Clock.nowMillis()
-        if let wait = loginThrottle.retryAfter(accountKey, now: now) ?? addressThrottle.retryAfter(addressKey, now: now) {
+        let address = peer.address
+        if let wait = loginThrottle.retryAfter(account: accountKey, address: address, now: Clock.uptimeMillis()) {
             throw ErrorFrame(.throttled, "too many failed logins; try again in \((wait + 999) / 1000) s", retryAfter: wait)
         }
         // An unknown user costs the same hashing as a wrong password: same answer, same time.
-        let stored = user?.passwordHash ?? PasswordHasher.decoy
-        offHub(peer, { PasswordHasher.verify(l.password, against: stored) }) { [self] ok in
+        let stored = user?.passwordHash
+        let decoy = self.decoy
+        try offHub(peer, { PasswordHasher.verify(l.password, against: stored ?? decoy.value) }) { [self] ok in
             do {
                 guard ok, let user else {
-                    loginThrottle.recordFailure(accountKey, now: Clock.nowMillis())
-                    addressThrottle.recordFailure(addressKey, now: Clock.nowMillis())
+                    loginThrottle.recordFailure(account: accountKey, address: address, now: Clock.uptimeMillis())
                     throw ErrorFrame(.invalidCredentials, "wrong username or password")
                 }
-                loginThrottle.reset(accountKey)
+                loginThrottle.recordSuccess(account: accountKey, address: address)
                 try grantSession(peer, user: user, device: l.device, requestID: id)
             } catch {
                 report(error, for: Frame(type: .login, requestID: id), to: peer)
@@ -68,6 +72,8 @@ extension ChatServer {
         guard r.token.count == 32, let session = try store.session(tokenHash: SessionToken.hash(r.token)),
               let user = try store.user(id: session.userID) else { throw invalid }
         try store.touchSession(id: session.id, now: Clock.nowMillis())
+        // A valid token is the owner: never throttled, and this address becomes a usual one.
+        loginThrottle.recordSuccess(account: ChatServer.throttleKey(user), address: peer.address)
         attachUser(peer, user: user, sessionID: session.id)
         peer.reply(id, SessionGranted(token: [], sessionID: session.id, user: user.info))
     }

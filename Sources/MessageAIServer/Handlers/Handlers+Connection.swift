@@ -17,6 +17,11 @@ extension ChatServer {
             peer.fail(id, ErrorFrame(.badRequest, "HELLO was already received on this connection"))
             return
         }
+        do { try Validation.clientLabel(hello.client) } catch {
+            // Refused: the handshake is not done, the client may send HELLO again.
+            peer.fail(id, error)
+            return
+        }
         let version = min(hello.maxVersion, ProtocolVersion.current)
         guard hello.minVersion <= hello.maxVersion, version >= hello.minVersion, version >= ProtocolVersion.minimum else {
             peer.connection.close(
@@ -31,7 +36,9 @@ extension ChatServer {
         let welcome = Welcome(
             version: version, capabilities: common, maxFrameLength: UInt64(configuration.maxFrameLength),
             pingInterval: configuration.pingIntervalMillis, idleTimeout: configuration.idleTimeoutMillis,
-            maxMessageLength: UInt64(configuration.maxMessageLength), server: configuration.serverName)
+            maxMessageLength: UInt64(configuration.maxMessageLength), server: configuration.serverName,
+            maxInflatedLength: UInt64(configuration.maxInflatedLength), maxGroupMembers: UInt64(Validation.maxGroupMembers),
+            maxNameLength: UInt64(Validation.maxDisplayName), maxQueryLength: UInt64(ChatServer.maxQueryLength))
         peer.connection.send(welcome.frame(requestID: id))
         if !hello.client.isEmpty { logger.debug("connection \(peer.id) is \(hello.client), protocol \(version)") }
     }

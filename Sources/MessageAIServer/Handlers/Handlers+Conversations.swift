@@ -30,6 +30,7 @@ extension ChatServer {
         guard others.count >= 2 else {
             throw ErrorFrame(.invalidArgument, "a group needs at least two other members", field: "usernames")
         }
+        try requireGroupRoom(for: others.count + 1)
         let record = try store.createGroup(name: g.name, creator: me.id, members: others.map(\.id), now: Clock.nowMillis())
         peer.reply(id, try view(record.id, for: me.id))
         pushConversation(record.id, to: [me.id] + others.map(\.id), except: peer)
@@ -45,6 +46,7 @@ extension ChatServer {
             peer.reply(id, try view(a.conversationID, for: me.id))
             return
         }
+        try requireGroupRoom(for: current.count + added.count)
         try store.addMembers(conversationID: a.conversationID, userIDs: added.map(\.id), now: Clock.nowMillis())
         peer.reply(id, try view(a.conversationID, for: me.id))
         pushConversation(a.conversationID, to: Array(current) + added.map(\.id), except: peer)
@@ -71,18 +73,25 @@ extension ChatServer {
 
     // MARK: Helpers
 
-    /// The conversation, if it is a group and `member` belongs to it.
+    /// The conversation, if it is a group and `member` belongs to it. Membership is checked
+    /// first, and an unknown id gets the same `not_a_member`: no answer tells a user which
+    /// conversation ids exist.
     func group(_ conversationID: UInt64, member: UInt64) throws -> ConversationRecord {
+        try requireMember(conversationID, member)
         guard let record = try store.conversation(id: conversationID) else {
-            throw ErrorFrame(.notFound, "no conversation \(conversationID)", field: "conversation_id")
-        }
-        guard try store.isMember(conversationID: conversationID, userID: member) else {
             throw ErrorFrame(.notAMember, "you are not a member of conversation \(conversationID)", field: "conversation_id")
         }
         guard record.kind == .group else {
             throw ErrorFrame(.invalidArgument, "conversation \(conversationID) is a direct conversation, not a group", field: "conversation_id")
         }
         return record
+    }
+
+    func requireGroupRoom(for members: Int) throws {
+        guard members <= Validation.maxGroupMembers else {
+            throw ErrorFrame(.invalidArgument, "groups have at most \(Validation.maxGroupMembers) members (this would make \(members))",
+                             limit: UInt64(Validation.maxGroupMembers), field: "usernames")
+        }
     }
 
     /// Fails with not_a_member unless `userID` belongs to the conversation.

@@ -23,8 +23,9 @@ extension ChatServer {
         let user = peer.user!
         let query = q.query.trimmingWhitespace
         guard !query.isEmpty else { throw ErrorFrame(.invalidArgument, "give some words to search for", field: "query") }
-        guard query.unicodeScalars.count <= 256 else {
-            throw ErrorFrame(.tooLong, "search queries are at most 256 characters", limit: 256, field: "query")
+        guard query.unicodeScalars.count <= ChatServer.maxQueryLength else {
+            throw ErrorFrame(.tooLong, "search queries are at most \(ChatServer.maxQueryLength) characters",
+                             limit: UInt64(ChatServer.maxQueryLength), field: "query")
         }
         if q.conversationID != 0 { try requireMember(q.conversationID, user.id) }
         let limit = q.limit == 0 ? 20 : min(q.limit, 100)
@@ -76,13 +77,11 @@ extension ChatServer {
         peer.sync = nil
         let held = peer.deferredMessages
         peer.deferredMessages = []
-        peer.forgetLive()
         for m in held { peer.pushMessage(m, frame: m.frame(requestID: 0)) }
     }
 
     /// The first batch carries every conversation and every member's markers; the following
-    /// ones carry up to 500 messages, conversation by conversation, ascending by seq (a batch
-    /// may hold fewer when some were already delivered live on this connection).
+    /// ones carry up to 500 messages, conversation by conversation, ascending by seq.
     private func nextSyncBatch(_ cursor: SyncCursor, userID: UInt64, into peer: Peer) throws -> SyncBatch {
         if !cursor.metadataSent {
             cursor.metadataSent = true
@@ -104,14 +103,13 @@ extension ChatServer {
             let got = try store.messages(conversationID: conversationID, afterSeq: cursor.sentThrough, limit: want)
             for m in got {
                 if !messages.isEmpty, bytes + m.estimatedSize > replyByteBudget { full = true; break }
+                // Answered from the client's positions alone: what this connection saw live or
+                // sent is in the answer too (the client asked from before it; it dedupes by seq).
                 cursor.sentThrough = m.seq
-                // What this connection already received live is left out.
-                if !peer.hasLive(conversationID, m.seq) {
-                    messages.append(m)
-                    bytes += m.estimatedSize
-                }
+                messages.append(m)
+                bytes += m.estimatedSize
+                peer.syncedThrough[conversationID] = max(peer.syncedThrough[conversationID] ?? 0, m.seq)
             }
-            peer.syncedThrough[conversationID] = max(peer.syncedThrough[conversationID] ?? 0, cursor.sentThrough)
             if !full, got.count < want { cursor.advance() }
         }
         cursor.messageCount += UInt64(messages.count)
@@ -120,6 +118,9 @@ extension ChatServer {
 }
 
 extension ChatServer {
+    /// Characters in a SEARCH query (announced in WELCOME).
+    static let maxQueryLength = 256
+
     /// How many payload bytes of messages one answer frame carries (a page of 500 messages of
     /// 10,000 characters would be ~20 MB): half the frame limit, at most 512 KiB.
     var replyByteBudget: Int { min(512 * 1024, configuration.maxFrameLength / 2) }

@@ -34,7 +34,13 @@ extension ChatServer {
         }
         try requireMember(s.conversationID, user.id)
         if let wait = rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) {
-            throw ErrorFrame(.rateLimited, "sending too fast; try again in \((wait + 999) / 1000) s", retryAfter: wait)
+            // A resend of a stored message is not new traffic: it still gets its duplicate ack
+            // (a client resending its outbox after a reconnect learns at once what is stored).
+            // Looked up only here, on the refusal path, so sending costs no extra query.
+            let original = try store.message(senderID: user.id, clientID: s.clientID)
+            guard let original, original.conversationID == s.conversationID, original.text == s.text else {
+                throw ErrorFrame(.rateLimited, "sending too fast; try again in \((wait + 999) / 1000) s", retryAfter: wait)
+            }
         }
         let message = NewMessage(conversationID: s.conversationID, senderID: user.id, clientID: s.clientID,
                                  text: s.text, serverTime: Clock.nowMillis())
@@ -83,8 +89,12 @@ extension ChatServer {
             switch outcome {
             case .stored(let stored): (m, isNew) = (stored, true)
             case .duplicate(let original): (m, isNew) = (original, false)
+            case .clientIDReused:
+                pending.peer.fail(pending.requestID, ErrorFrame(
+                    .clientIDReused, "this client id was already used for another message; nothing was stored, send it with a new id",
+                    field: "client_id"))
+                continue
             }
-            pending.peer.noteHasLive(m.conversationID, m.seq)
             pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
                                                           seq: m.seq, serverTime: m.serverTime, duplicate: !isNew))
             // A resend was pushed when it was first stored.

@@ -1,6 +1,7 @@
 import MessageAIProtocol
 
-/// TYPING: relayed to the other members' connections, never stored, never answered. The indicator expires
+/// TYPING: relayed to the other members' connections, never stored, answered only when its
+/// request id is not 0 (clients send 0). The indicator expires
 /// on the receiving side after the TTL unless the typist renews it.
 extension ChatServer {
     static let presenceRoutes: [(FrameType, Route)] = [
@@ -14,6 +15,7 @@ extension ChatServer {
         let user = peer.user!
         let now = Clock.uptimeMillis()
         if let last = peer.lastTyping[t.conversationID], now - last < ChatServer.typingMinimumIntervalMillis {
+            peer.reply(id, OK())
             return
         }
         try requireMember(t.conversationID, user.id)
@@ -22,6 +24,8 @@ extension ChatServer {
         let members = try store.memberIDs(conversationID: t.conversationID).filter { $0 != user.id }
         let frame = TypingEvent(conversationID: t.conversationID, user: user.info, ttl: ChatServer.typingTTLMillis).frame(requestID: 0)
         for p in connections(of: members) { p.connection.send(frame) }
-        // TYPING has no answer, whatever its request id.
+        // Clients send TYPING with id 0 (no answer); a non-zero id gets its one answer, as
+        // every request does.
+        peer.reply(id, OK())
     }
 }

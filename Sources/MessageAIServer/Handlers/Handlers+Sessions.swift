@@ -51,17 +51,19 @@ extension ChatServer {
         try Validation.password(c.newPassword, field: "new_password")
         let user = peer.user!
         let accountKey = ChatServer.throttleKey(user)
-        if let wait = loginThrottle.retryAfter(accountKey, now: Clock.nowMillis()) {
+        let address = peer.address
+        if let wait = loginThrottle.retryAfter(account: accountKey, address: address, now: Clock.uptimeMillis()) {
             throw ErrorFrame(.throttled, "too many failed attempts; try again in \((wait + 999) / 1000) s", retryAfter: wait)
         }
-        let stored = try store.user(id: user.id)?.passwordHash ?? PasswordHasher.decoy
+        let stored = try store.user(id: user.id)?.passwordHash
+        let decoy = self.decoy
         let rounds = configuration.pbkdf2Rounds
-        offHub(peer, { () -> String? in
-            PasswordHasher.verify(c.oldPassword, against: stored) ? PasswordHasher.hash(c.newPassword, rounds: rounds) : nil
+        try offHub(peer, { () -> String? in
+            PasswordHasher.verify(c.oldPassword, against: stored ?? decoy.value) ? PasswordHasher.hash(c.newPassword, rounds: rounds) : nil
         }) { [self] newHash in
             do {
                 guard let newHash else {
-                    loginThrottle.recordFailure(accountKey, now: Clock.nowMillis())
+                    loginThrottle.recordFailure(account: accountKey, address: address, now: Clock.uptimeMillis())
                     throw ErrorFrame(.invalidCredentials, "the current password is wrong", field: "old_password")
                 }
                 try store.setPasswordHash(userID: user.id, newHash)

@@ -11,7 +11,7 @@ struct Route {
     static func on<M: WireMessage>(_ type: M.Type, login: Bool = true,
                                    _ body: @escaping (ChatServer, Peer, M, UInt32) throws -> Void) -> (FrameType, Route) {
         (M.frameType, Route(requiresLogin: login) { server, peer, frame in
-            let message = try frame.decode(M.self, maxInflated: server.configuration.maxFrameLength * 4)
+            let message = try frame.decode(M.self, maxInflated: server.configuration.maxInflatedLength)
             try body(server, peer, message, frame.requestID)
         })
     }

@@ -32,9 +32,13 @@ public final class ChatServer {
     var peers: [UInt64: Peer] = [:]
     /// Logged-in connections by user id: a user is online while this holds any.
     var online: [UInt64: [UInt64: Peer]] = [:]
-    /// Failed logins per account, and per client address (the spec: five a minute each).
+    /// Failed logins per (address, account), per account and per address (PROTOCOL.md).
     var loginThrottle: LoginThrottle
-    var addressThrottle: LoginThrottle
+    var registrations: RegistrationLimiter
+    /// Password hashes queued or running on `passwordQueue` (bounded by the configuration).
+    var hashesInFlight = 0
+    /// What an unknown user's password is checked against, hashed at start off the hub.
+    let decoy: DecoyHash
     var rateLimiter: RateLimiter
     var pendingSends: [PendingSend] = []
     var commitScheduled = false
@@ -50,8 +54,11 @@ public final class ChatServer {
         self.store = store
         self.logger = logger
         self.output = OutputScheduler(queue: queue)
-        self.loginThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute)
-        self.addressThrottle = LoginThrottle(limit: configuration.loginFailuresPerMinute)
+        self.loginThrottle = LoginThrottle(pairFailures: configuration.loginFailuresPerAccountAtAddress,
+                                           accountFailures: configuration.loginFailuresPerAccount,
+                                           addressFailures: configuration.loginFailuresPerAddress)
+        self.registrations = RegistrationLimiter(perHour: configuration.registrationsPerAddressPerHour)
+        self.decoy = DecoyHash.shared(rounds: configuration.pbkdf2Rounds, queue: passwordQueue)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
     }
 
@@ -87,6 +94,9 @@ public final class ChatServer {
 
     private func waitForPeers(until deadline: UInt64, completion: @escaping () -> Void) {
         if peers.isEmpty || Clock.uptimeMillis() >= deadline {
+            // A connection still waiting for a slow reader (output overflow) goes now: the store
+            // closes after `completion`, and a later close would touch it.
+            for peer in Array(peers.values) { peer.connection.closeNow(.server) }
             completion()
             return
         }

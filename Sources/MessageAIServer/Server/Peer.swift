@@ -23,43 +23,14 @@ final class Peer {
     var sync: SyncCursor?
     var deferredMessages: [ChatMessage] = []
     /// Per conversation, the highest seq a sync sent on this connection: a live push at or
-    /// below it would be a duplicate.
+    /// below it was committed before the sync read that conversation, so the sync held it.
     var syncedThrough: [UInt64: UInt64] = [:]
     /// When this connection last relayed TYPING, per conversation (uptime ms).
     var lastTyping: [UInt64: UInt64] = [:]
 
-    /// Per conversation, the seqs this connection already has live (pushed, or acked to it as
-    /// the sender) since its last sync: a SYNC leaves them out, so a push that raced ahead of
-    /// the client's SYNC request is not sent twice. Pushes of a conversation come in ascending
-    /// order, so this is about one range per conversation; it is bounded all the same.
-    private var liveRanges: [UInt64: [ClosedRange<UInt64>]] = [:]
-    private var liveRangeCount = 0
-    static let maxLiveRanges = 256
     static let maxDeferredMessages = 20_000
 
     init(connection: Connection) { self.connection = connection }
-
-    func noteHasLive(_ conversationID: UInt64, _ seq: UInt64) {
-        var ranges = liveRanges[conversationID] ?? []
-        if let last = ranges.last, last.contains(seq) { return }
-        if let last = ranges.last, last.upperBound + 1 == seq {
-            ranges[ranges.count - 1] = last.lowerBound...seq
-        } else {
-            guard liveRangeCount < Peer.maxLiveRanges else { return } // past the bound the client dedupes
-            ranges.append(seq...seq)
-            liveRangeCount += 1
-        }
-        liveRanges[conversationID] = ranges
-    }
-
-    func hasLive(_ conversationID: UInt64, _ seq: UInt64) -> Bool {
-        liveRanges[conversationID]?.contains { $0.contains(seq) } ?? false
-    }
-
-    func forgetLive() {
-        liveRanges = [:]
-        liveRangeCount = 0
-    }
 
     var userID: UInt64? { user?.id }
 
@@ -90,6 +61,6 @@ final class Peer {
             return
         }
         if let through = syncedThrough[message.conversationID], message.seq <= through { return }
-        if connection.send(frame) { noteHasLive(message.conversationID, message.seq) }
+        connection.send(frame)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MessageAIProtocol
 
 /// Everything the server can be told at start. The executable fills it from flags; tests
@@ -9,6 +10,8 @@ public struct ServerConfiguration: Sendable {
     public var port = 7878
     /// Largest frame `length` accepted (bytes). Default 1 MiB.
     public var maxFrameLength = Frame.defaultMaxLength
+    /// A compressed frame inflates to at most this (announced in WELCOME): 4 × the frame limit.
+    public var maxInflatedLength: Int { maxFrameLength * 4 }
     /// Longest message text, in Unicode scalars. Default 10,000.
     public var maxMessageLength = 10_000
     /// A client pings after this long without sending (announced in WELCOME). Default 15 s.
@@ -24,8 +27,17 @@ public struct ServerConfiguration: Sendable {
     public var maxOutputBytes = 4 << 20
     /// PBKDF2-SHA256 rounds for new password hashes; never below 600,000. Default 600,000.
     public var pbkdf2Rounds = PasswordHasher.minimumRounds
-    /// Failed logins per account and per address within a minute before `throttled`. Default 5.
-    public var loginFailuresPerMinute = 5
+    /// Free failed logins per (address, account) before growing delays (`throttled`). Default 5.
+    public var loginFailuresPerAccountAtAddress = 5
+    /// Free failed logins per account from addresses it never logged in from. Default 20.
+    public var loginFailuresPerAccount = 20
+    /// Free failed logins per address over all accounts (one NAT may hide an office). Default 50.
+    public var loginFailuresPerAddress = 50
+    /// REGISTERs per address per hour (token bucket); 0: no limit. Default 20.
+    public var registrationsPerAddressPerHour = 20
+    /// Password hashes (REGISTER, LOGIN, PASSWORD_CHANGE) queued or running at once; past it,
+    /// `server_busy` with a retry hint. Default 16, or 4 per core on larger machines.
+    public var maxPasswordHashesInFlight = max(16, 4 * ProcessInfo.processInfo.activeProcessorCount)
     /// Text of WELCOME's `server` field.
     public var serverName = "messageai-server/0.1.0"
 

@@ -11,7 +11,8 @@ extension SQLiteStore {
                 // Checked inside the transaction, so a resend earlier in this same batch is
                 // already visible here and comes back as a duplicate too.
                 if let original = try message(senderID: new.senderID, clientID: new.clientID) {
-                    return .duplicate(original)
+                    let resend = original.conversationID == new.conversationID && original.text == new.text
+                    return resend ? .duplicate(original) : .clientIDReused(original)
                 }
                 guard let seq = try db.queryOne("""
                     UPDATE conversations SET last_seq = last_seq + 1, last_activity = max(last_activity, ?)

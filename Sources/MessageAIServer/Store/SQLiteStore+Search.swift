@@ -47,18 +47,36 @@ extension SQLiteStore {
         try db.query("EXPLAIN QUERY PLAN " + Self.searchSQL, "text : (\"x\")", 1, 0, 10, 0) { $0.string(3) }
     }
 
-    /// The user's words as an FTS5 query that cannot be a syntax error: every term is a
-    /// quoted string (FTS operators and punctuation in it lose their meaning) and the terms
-    /// are ANDed; the last term also matches as a prefix ("hel" finds "hello"), so results
-    /// follow what is being typed. Nil when there is nothing to search for.
+    /// The user's words as an FTS5 query that can only ever be literal words. The query is cut
+    /// into tokens as the index's unicode61 tokenizer cuts text (letters, digits and private-use
+    /// characters make words, combining marks stay with their word; everything else, quotes and
+    /// operators included, separates), each token is quoted, and the tokens are ANDed. A token
+    /// holds no `"`, so no quoting can be undone (a `"` followed by a combining mark once escaped
+    /// the doubling, which works on Characters). The last token also matches as a prefix ("hel"
+    /// finds "hello"), so results follow what is being typed. Nil when there is no word.
     static func ftsQuery(_ text: String) -> String? {
-        // Control characters separate words too: a NUL would end the FTS5 query text early.
-        let terms = text.split(whereSeparator: { c in
-            c.isWhitespace || c.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        }).map { term in
-            "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var tokens: [String] = []
+        var current = String.UnicodeScalarView()
+        var hasWordScalar = false
+        func flush() {
+            if hasWordScalar { tokens.append(String(current)) }
+            current = String.UnicodeScalarView()
+            hasWordScalar = false
         }
-        guard !terms.isEmpty else { return nil }
-        return terms.joined(separator: " ") + "*"
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                 .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+                current.append(scalar)
+                hasWordScalar = true
+            case .nonspacingMark, .spacingMark, .enclosingMark:
+                current.append(scalar)
+            default:
+                flush()
+            }
+        }
+        flush()
+        guard !tokens.isEmpty else { return nil }
+        return tokens.map { "\"" + $0 + "\"" }.joined(separator: " ") + "*"
     }
 }

@@ -72,8 +72,12 @@ public struct NewMessage: Sendable {
 public enum AppendOutcome: Equatable, Sendable {
     /// Newly stored with the next seq of its conversation.
     case stored(ChatMessage)
-    /// (sender, client id) was stored before: the original message, unchanged.
+    /// (sender, client id) was stored before with this conversation and text (a resend): the
+    /// original message, unchanged.
     case duplicate(ChatMessage)
+    /// (sender, client id) was stored before for another conversation or another text: nothing
+    /// is stored, and the sender must not believe it was (client ids are unique per user).
+    case clientIDReused(ChatMessage)
 }
 
 public struct MemberMarker: Equatable, Sendable {
@@ -173,6 +177,8 @@ public protocol Store: AnyObject {
     // MARK: Additions (store branch)
     /// One message by its place in the conversation (READERS, previews).
     func message(conversationID: UInt64, seq: UInt64) throws -> ChatMessage?
+    /// The message a sender stored under this client id, if any.
+    func message(senderID: UInt64, clientID: [UInt8]) throws -> ChatMessage?
     /// Closes the database cleanly (shutdown); the store cannot be used afterwards. Idempotent.
     func close()
 }

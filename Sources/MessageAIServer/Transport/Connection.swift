@@ -169,16 +169,23 @@ final class Connection {
         return true
     }
 
+    /// How long a connection cut off by `overflow` keeps its last bytes and the ERROR for a
+    /// client that reads again. It holds at most the frame in flight and the ERROR meanwhile.
+    static let overflowGrace: DispatchTimeInterval = .seconds(30)
+
     /// The peer is not reading. Drop every frame it has not started to receive, queue ERROR
-    /// output_overflow behind the one in flight (best effort: it arrives only if the peer
-    /// reads again within the grace period), and close.
+    /// output_overflow behind the one in flight, stop reading, and close once that tail is
+    /// written. The peer's socket buffers are full, so the ERROR can only leave when it reads
+    /// again: the connection waits for that (up to `overflowGrace`; a second used to be too
+    /// short and the client saw a bare EOF), then closes regardless.
     private func overflow() {
         output.dropUnstartedFrames()
         output.append(ErrorFrame(.outputOverflow, "output queue passed \(maxOutputBytes) bytes: the client is not reading").frame(requestID: 0))
         isClosing = true
         closeReason = .outputOverflow
+        pauseReading()
         requestFlush()
-        queue.asyncAfter(deadline: .now() + .seconds(1)) { [self] in closeNow(.outputOverflow) }
+        queue.asyncAfter(deadline: .now() + Connection.overflowGrace) { [self] in closeNow(.outputOverflow) }
     }
 
     /// Output waits for the end of the turn, unless the write source is already waiting for room.
