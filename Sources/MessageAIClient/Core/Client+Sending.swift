@@ -80,7 +80,8 @@ extension Client {
 
     private func sendFailed(_ entry: OutboxEntry, _ e: ClientError) {
         switch e.code {
-        case "rate_limited", "throttled":
+        // server_busy (password work queued) carries a retry hint like the rate limit does.
+        case "rate_limited", "throttled", "server_busy":
             let wait = Double(max(e.retryAfterMs, 200)) / 1000
             rateLimitedUntil = .now() + wait
             if !rateLimitAnnounced {
@@ -89,7 +90,9 @@ extension Client {
                             plain: "* rate limited, retrying in \(Int(wait.rounded(.up))) s")
             }
             retrySoon(after: wait)
-        case "too_long", "not_a_member", "not_found", "bad_request", "invalid_utf8", "invalid_argument":
+        // client_id_reused cannot be cured by resending the same entry: the id names another
+        // message on the server, so the entry fails loudly instead of blocking the outbox.
+        case "too_long", "not_a_member", "not_found", "bad_request", "invalid_utf8", "invalid_argument", "client_id_reused":
             try? outbox?.remove(clientID: entry.clientID)
             failedMessages += 1
             output.emit("state", ["conversation_id": entry.conversationID, "client_id": entry.clientID, "seq": 0, "state": "failed"], plain: nil)
