@@ -19,6 +19,8 @@ final class Connection {
         case ioError(Int32)
         case protocolError(ErrorCode)
         case outputOverflow
+        /// A frame or the login took longer than its deadline (`InputLimits`).
+        case deadline
         case server
     }
 
@@ -29,9 +31,14 @@ final class Connection {
     private let scheduler: OutputScheduler
     private let maxOutputBytes: Int
     private let readBuffer: ReadBuffer
+    let limits: InputLimits
     private var decoder: FrameDecoder
     private var readSource: DispatchSourceRead?
+    /// Input stopped by the server (backpressure, closing).
     private var readPaused = false
+    /// Input stopped because this connection used its turn; a continuation is queued.
+    private var yielding = false
+    private var readSourceSuspended = false
     private var writeSource: DispatchSourceWrite?
     private var writeSourceSuspended = true
     /// Registered with the scheduler for the end of this turn.
@@ -45,6 +52,12 @@ final class Connection {
 
     /// Uptime (ms, monotonic) of the last byte received: drives the idle timeout.
     private(set) var lastReceivedAt: UInt64
+    /// Uptime (ms) when the first byte of the frame now being received arrived, if any.
+    private var frameStartedAt: UInt64?
+    /// Uptime (ms) by which the connection must have logged in; nil once it has.
+    private var loginDeadline: UInt64?
+    /// Whether the connection has logged in: frames up to the full maximum are accepted.
+    private(set) var isAuthenticated = false
 
     /// A decoded frame. Not called after the connection started closing.
     var onFrame: ((Frame) -> Void)?
@@ -55,7 +68,7 @@ final class Connection {
     static let lowWaterMark = 256 * 1024
 
     init(id: UInt64, address: String, transport: ByteTransport, queue: DispatchQueue, scheduler: OutputScheduler, readBuffer: ReadBuffer,
-         maxFrameLength: Int, maxOutputBytes: Int) {
+         limits: InputLimits, maxOutputBytes: Int) {
         self.id = id
         self.readBuffer = readBuffer
         self.address = address
@@ -63,8 +76,10 @@ final class Connection {
         self.queue = queue
         self.scheduler = scheduler
         self.maxOutputBytes = maxOutputBytes
-        self.decoder = FrameDecoder(maxLength: maxFrameLength)
+        self.limits = limits
+        self.decoder = FrameDecoder(maxLength: limits.frameLimit(authenticated: false))
         self.lastReceivedAt = Clock.uptimeMillis()
+        self.loginDeadline = lastReceivedAt + limits.loginTimeoutMillis
     }
 
     var pendingOutputBytes: Int { output.pendingCount }
@@ -88,7 +103,11 @@ final class Connection {
     private func readAvailable() {
         // Answers and pushes caused by these frames are written once, after the reads.
         scheduler.turn {
-            readFrames()
+            var budget = TurnBudget(limits)
+            // Frames left from an earlier turn go first: the socket is read only once they are done.
+            deliverFrames(&budget)
+            readFrames(&budget)
+            trackPartialFrame(delivered: budget.frames < limits.framesPerTurn)
             releaseEmptyInput()
         }
     }
@@ -99,17 +118,18 @@ final class Connection {
         if !isClosing, decoder.bufferedByteCount == 0 { decoder = FrameDecoder(maxLength: decoder.maxLength) }
     }
 
-    private func readFrames() {
-        guard !isClosing else { return }
+    private func readFrames(_ budget: inout TurnBudget) {
         let buffer = readBuffer.bytes
         // A few reads per event, then yield the queue to other connections.
         for _ in 0..<4 {
+            guard !isClosing, !readPaused, !yielding, !budget.isSpent else { return }
             switch transport.read(into: buffer) {
             case .bytes(let n):
                 lastReceivedAt = Clock.uptimeMillis()
+                // Grows with the bytes received, never with the length a frame declares.
                 decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                deliverFrames()
-                if isClosing || readPaused || n < buffer.count { return }
+                deliverFrames(&budget)
+                if n < buffer.count { return }
             case .wouldBlock:
                 return
             case .endOfStream:
@@ -123,34 +143,101 @@ final class Connection {
         }
     }
 
-    /// Stops taking input (backpressure while earlier requests are still being worked on).
-    /// Frames already decoded keep coming; at most one read's worth.
+    /// Stops taking input (backpressure while earlier requests are still being worked on, or
+    /// before login while LOGIN is being checked). Bytes already read stay in the decoder.
     func pauseReading() {
-        guard !readPaused, !isClosed, let rs = readSource else { return }
+        guard !readPaused, !isClosed else { return }
         readPaused = true
-        rs.suspend()
+        updateReadSource()
     }
 
     func resumeReading() {
-        guard readPaused, !isClosing, let rs = readSource else { return }
+        guard readPaused, !isClosing else { return }
         readPaused = false
-        rs.resume()
+        // Time spent paused was the server's doing, not the client's.
+        if frameStartedAt != nil { frameStartedAt = Clock.uptimeMillis() }
+        updateReadSource()
+        // Frames may be waiting in the decoder, which no socket event would bring back.
+        if decoder.bufferedByteCount > 0 { continueLater() }
     }
 
-    private func deliverFrames() {
-        while !isClosing {
+    /// The read source runs while the server wants input and this connection has not yielded.
+    private func updateReadSource() {
+        guard !isClosed, let rs = readSource else { return }
+        let suspend = readPaused || yielding
+        guard suspend != readSourceSuspended else { return }
+        readSourceSuspended = suspend
+        if suspend { rs.suspend() } else { rs.resume() }
+    }
+
+    /// Gives the hub to the other connections, and carries on with this one's input at the
+    /// back of the queue (its frames stay in the decoder meanwhile, so they are bounded).
+    private func continueLater() {
+        guard !yielding, !isClosing else { return }
+        yielding = true
+        updateReadSource()
+        queue.async { [self] in
+            yielding = false
+            updateReadSource()
+            readAvailable()
+        }
+    }
+
+    private func deliverFrames(_ budget: inout TurnBudget) {
+        while !isClosing, !readPaused {
+            if budget.isSpent {
+                if decoder.bufferedByteCount > 0 { continueLater() }
+                return
+            }
             do {
                 guard let frame = try decoder.next() else { return }
+                budget.spend()
                 onFrame?(frame)
             } catch {
                 // The stream lost its framing: say why, then close.
                 let code = error.errorCode
                 var limit: UInt64 = 0
-                if case let .frameTooLarge(_, max) = error { limit = UInt64(max) }
-                close(after: ErrorFrame(code, error.description, limit: limit), reason: .protocolError(code))
+                var text = error.description
+                if case let .frameTooLarge(declared, max) = error {
+                    limit = UInt64(max)
+                    if !isAuthenticated { text = "frame length \(declared) exceeds \(max) bytes, the limit before login" }
+                }
+                close(after: ErrorFrame(code, text, limit: limit), reason: .protocolError(code))
                 return
             }
         }
+    }
+
+    /// Starts the frame deadline when a frame begins, and clears it when nothing is half-received.
+    private func trackPartialFrame(delivered: Bool) {
+        if decoder.bufferedByteCount == 0 {
+            frameStartedAt = nil
+        } else if frameStartedAt == nil || delivered {
+            // Bytes left after a delivered frame are the start of the next one.
+            frameStartedAt = Clock.uptimeMillis()
+        }
+    }
+
+    /// Login (or logout) changes which frames are legitimate: the full maximum after login, the
+    /// small pre-login limit and a fresh login deadline after logout.
+    func setAuthenticated(_ authenticated: Bool) {
+        guard authenticated != isAuthenticated else { return }
+        isAuthenticated = authenticated
+        decoder.maxLength = limits.frameLimit(authenticated: authenticated)
+        loginDeadline = authenticated ? nil : Clock.uptimeMillis() + limits.loginTimeoutMillis
+    }
+
+    /// Why this connection is past a deadline (an unfinished frame, no login), or nil. While
+    /// the server holds its input (paused), the delay is not the client's and does not count.
+    func missedDeadline(now: UInt64) -> String? {
+        guard !isClosing, !readPaused else { return nil }
+        if let start = frameStartedAt, now > start + limits.frameTimeoutMillis {
+            return "a frame was not completed within \(limits.frameTimeoutMillis) ms of its first byte"
+        }
+        if let deadline = loginDeadline, now > deadline {
+            return "no login within \(limits.loginTimeoutMillis) ms of connecting"
+        }
+        return nil
     }
 
     // MARK: Output
@@ -262,7 +349,9 @@ final class Connection {
         onFrame = nil
         onDrain = nil
         if let rs = readSource {
-            if readPaused { readPaused = false; rs.resume() }
+            // Resume before cancel, as below.
+            if readSourceSuspended { readSourceSuspended = false; rs.resume() }
+            readPaused = false
             rs.cancel()
         }
         if let ws = writeSource {
@@ -283,4 +372,18 @@ final class Connection {
             writeSource = nil
         }
     }
+}
+
+/// What one turn of a connection's input may still do: a number of frames and a little time.
+private struct TurnBudget {
+    private(set) var frames: Int
+    private let endNanos: UInt64
+
+    init(_ limits: InputLimits) {
+        frames = limits.framesPerTurn
+        endNanos = DispatchTime.now().uptimeNanoseconds + limits.turnNanos
+    }
+
+    var isSpent: Bool { frames <= 0 || DispatchTime.now().uptimeNanoseconds >= endNanos }
+    mutating func spend() { frames -= 1 }
 }
