@@ -4,8 +4,9 @@ import MessageAIProtocol
 /// W7 (issue 15): slow pre-login connections (slowloris). `connections` sockets each declare a
 /// frame and then send one byte every `pace` seconds, never finishing it:
 /// - "1 MiB declared": a 1 MiB LOGIN, far above what is legitimate before login;
-/// - "cap trickle": a HELLO of the largest size accepted before login (8 KiB), which only
-///   the frame deadline can end.
+/// - "cap trickle": a HELLO of the largest size accepted before login (8 KiB), sent but for
+///   its last 64 bytes, which only the frame deadline can end (the most a slow client can
+///   make the server hold).
 /// Reports the server's RSS growth per connection while they are held, and how long after its
 /// first byte each connection was closed (the latency columns). Target: under 64 KiB each, all
 /// closed within their deadline.
@@ -19,8 +20,11 @@ struct W7SlowLogin {
             throw BenchError("open-file limit \(fileLimit) is below \(config.w7Connections) connections")
         }
         return [try measure("W7-1MiB", "1 MiB declared", declared: 1 << 20, type: .login),
-                try measure("W7-cap", "cap trickle", declared: 8 * 1024, type: .hello)]
+                try measure("W7-cap", "cap trickle", declared: maxLegal, type: .hello)]
     }
+
+    /// The largest frame the server accepts before login (its default `--max-prelogin-frame`).
+    private let maxLegal = 8 * 1024
 
     private func header(length: Int, type: FrameType) -> [UInt8] {
         let l = UInt32(length)
@@ -51,8 +55,9 @@ struct W7SlowLogin {
             }
             guard rc == 0 else { Glibc.close(fd); throw BenchError("connect: \(String(cString: strerror(errno)))") }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            // The header and the first bytes of the payload, then one byte per pace.
-            let first = head + [UInt8](repeating: 0x41, count: 16)
+            // The header and all of the payload but its last 64 bytes (or 16 bytes of a frame
+            // too large to be legal), then one byte per pace.
+            let first = head + [UInt8](repeating: 0x41, count: declared > maxLegal ? 16 : declared - 8 - 64)
             _ = first.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             fds.append(fd)
             started.append(nowNanos())
