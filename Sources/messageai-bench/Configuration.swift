@@ -45,6 +45,8 @@ struct Configuration {
     /// W6: flooding connections per round (0, 4, 8), samples per round (200).
     var w6Flooders = [0, 4, 8]
     var w6Samples = 200
+    /// W6: LOGIN frames in the flood too (each costs the server a password hash). Default off.
+    var w6Logins = false
     /// W7: slow pre-login connections (1,000), seconds between their bytes (2), and the
     /// server's --frame-timeout when the bench starts it (nil: the server's default, 30 s).
     var w7Connections = 1_000

@@ -6,21 +6,23 @@ import MessageAIProtocol
 /// dropping the answers so that it is never cut off for not reading. When the server closes it
 /// (noise that broke the framing), it connects again.
 ///
-/// LOGIN and REGISTER are not in the mix: each costs a password hash, whose bound in flight
-/// is the throttle work of issue 15, not the read path measured here. The threads run at a
+/// LOGIN is in the mix only with `logins` (`--w6-logins`): each costs a password hash, whose
+/// bound in flight is the throttle work of issue 15, not the read path measured here. The threads run at a
 /// lower priority (nice 10) so that the measuring thread, on the same cores, is not the one
 /// that waits for CPU.
 final class Flooder: @unchecked Sendable {
     private let host: String
     private let port: UInt16
     private let token: [UInt8]?
+    private let logins: Bool
     private var lock = pthread_mutex_t()
     private var stopped = false
     private var finished = false
     private var sent = 0
     private var reconnects = 0
 
-    init(host: String, port: UInt16, token: [UInt8]?) {
+    init(host: String, port: UInt16, token: [UInt8]?, logins: Bool = false) {
+        self.logins = logins
         self.host = host
         self.port = port
         self.token = token
@@ -81,7 +83,7 @@ final class Flooder: @unchecked Sendable {
         while !locked({ stopped }) {
             if start == pending.count {
                 pending.removeAll(keepingCapacity: true); start = 0
-                for _ in 0..<64 { pending += Flooder.badFrame(&rng) }
+                for _ in 0..<64 { pending += Flooder.badFrame(&rng, logins: logins) }
             }
             let n = pending.withUnsafeBytes { send(fd, $0.baseAddress! + start, $0.count - start, Int32(MSG_NOSIGNAL)) }
             if n > 0 {
@@ -114,13 +116,15 @@ final class Flooder: @unchecked Sendable {
         Frame(type: FrameType(rawValue: 0x7777), requestID: 10, payload: [1, 2, 3]).encoded(),
     ]
 
+    private static let login = Login(login: "w6_nobody", password: "not the password").frame(requestID: 11).encoded()
+
     /// Mostly a template with a few bytes changed past the length field (still framed, so it
     /// reaches the decoders and handlers); one in a hundred is raw noise that breaks the framing.
-    static func badFrame(_ rng: inout SplitMix) -> [UInt8] {
+    static func badFrame(_ rng: inout SplitMix, logins: Bool) -> [UInt8] {
         if rng.next() % 100 == 0 {
             return (0..<(1 + Int(rng.next() % 64))).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         }
-        var bytes = templates[Int(rng.next() % UInt64(templates.count))]
+        var bytes = logins && rng.next() % 8 == 0 ? login : templates[Int(rng.next() % UInt64(templates.count))]
         for _ in 0..<Int(rng.next() % 4) {
             let i = 4 + Int(rng.next() % UInt64(bytes.count - 4))
             if i == 6 || i == 7 { continue }  // reserved header bits close the connection

@@ -26,7 +26,8 @@ struct W6Flood {
         var r = WorkloadResult(workload: "W6-\(count)", title: "flood, \(count) flooders")
         r.unit = "hellos"
         var rtt = makeLatencyHistogram()
-        let flooders = (0..<count).map { i in Flooder(host: target.host, port: target.port, token: i % 2 == 0 ? mallory.token : nil) }
+        let flooders = (0..<count).map { i in Flooder(host: target.host, port: target.port, token: i % 2 == 0 ? mallory.token : nil,
+                                                      logins: config.w6Logins) }
         defer { for f in flooders { f.stop() } }
         // Let the flood get going before measuring.
         let warm = Deadline(seconds: count > 0 ? 1 : 0)
@@ -84,7 +85,7 @@ struct W6Flood {
             r.extra.append(("msg_rtt_p99_us", fmt(Double(rtt.valueAtPercentile(99)) / 1000, 1)))
             r.extra.append(("msg_rtt_max_us", fmt(Double(rtt.max) / 1000, 1)))
         }
-        r.extra += [("flooders", "\(count)"), ("flood_MiB", fmt(Double(bytes) / 1_048_576, 1)),
+        r.extra += [("flooders", "\(count)"), ("logins", config.w6Logins ? "1" : "0"), ("flood_MiB", fmt(Double(bytes) / 1_048_576, 1)),
                     ("flood_reconnects", "\(flooders.reduce(0) { $0 + $1.reconnectCount })")]
         a.onFrame = { _ in }
         b.onFrame = { _ in }

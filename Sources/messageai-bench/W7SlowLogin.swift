@@ -79,8 +79,8 @@ struct W7SlowLogin {
                 }
                 nextByte = nowNanos() + UInt64(config.w7Pace * 1e9)
                 rounds += 1
-                // Held: every connection open has declared its frame and sent a few bytes.
-                if rounds == 2 { rssHeld = target.pid.flatMap(ProcessStats.rssKiB(pid:)) }
+                // Held: the most the server's RSS reached while the connections trickled.
+                if let now = target.pid.flatMap(ProcessStats.rssKiB(pid:)) { rssHeld = max(rssHeld ?? 0, now) }
             }
             var pfds = fds.enumerated().map { i, fd in pollfd(fd: closedAt[i] == nil ? fd : -1, events: Int16(POLLIN), revents: 0) }
             _ = poll(&pfds, nfds_t(pfds.count), 50)
@@ -105,6 +105,10 @@ struct W7SlowLogin {
         if let a = rss0, let b = held {
             r.extra.append(("rss_per_conn_B", fmt(Double(b - a) * 1024 / Double(n), 0)))
             r.extra.append(("rss0_kb", "\(a)")); r.extra.append(("rss_held_kb", "\(b)"))
+        }
+        // After they were closed (the ERROR frames and closing cost a little too; malloc keeps it).
+        if let a = rss0, let c = r.serverRSSKiB {
+            r.extra.append(("rss_end_per_conn_B", fmt(Double(c - a) * 1024 / Double(n), 0)))
         }
         r.extra += [("declared_B", "\(declared)"), ("pace_s", fmt(config.w7Pace, 1)), ("trickle_rounds", "\(rounds)")]
         return r

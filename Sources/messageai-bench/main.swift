@@ -27,6 +27,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "W5 searches.") var w5Queries: Int?
     @Option(help: "W6 flooder counts, comma-separated (default 0,4,8).") var w6Flooders: String?
     @Option(help: "W6 samples per flooder count.") var w6Samples: Int?
+    @Flag(help: "W6: LOGIN frames in the flood too (each costs the server a password hash).") var w6Logins = false
     @Option(help: "W7 slow pre-login connections.") var w7Connections: Int?
 
     func run() throws {
@@ -46,6 +47,7 @@ struct BenchCommand: ParsableCommand {
         if let v = w5Queries { c.w5Queries = v }
         if let v = w6Flooders { c.w6Flooders = v.split(separator: ",").compactMap { Int($0) } }
         if let v = w6Samples { c.w6Samples = v }
+        c.w6Logins = w6Logins
         if let v = w7Connections { c.w7Connections = v }
         let status = Bench(config: c).run()
         if status != 0 { throw ExitCode(status) }
