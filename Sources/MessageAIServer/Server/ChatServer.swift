@@ -145,7 +145,10 @@ public final class ChatServer {
             // A quiet server indexes what fewer than `indexBatch` messages left behind.
             if unindexedMessages > 0 { indexMessages() }
             let now = Clock.uptimeMillis()
-            for peer in peers.values where !peer.connection.isClosing && now - peer.connection.lastReceivedAt > idle {
+            // A connection whose input the server holds (paused while its LOGIN is hashed, or
+            // for backpressure) may have sent bytes that were not read yet: not idle.
+            for peer in peers.values where !peer.connection.isClosing && !peer.connection.readPaused
+                && now - peer.connection.lastReceivedAt > idle {
                 logger.debug("connection \(peer.id) idle for \(now - peer.connection.lastReceivedAt) ms")
                 peer.connection.close(after: ErrorFrame(.idleTimeout, "no bytes received for \(idle) ms"))
             }

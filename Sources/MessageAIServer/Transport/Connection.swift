@@ -35,7 +35,7 @@ final class Connection {
     private var decoder: FrameDecoder
     private var readSource: DispatchSourceRead?
     /// Input stopped by the server (backpressure, closing).
-    private var readPaused = false
+    private(set) var readPaused = false
     /// Input stopped because this connection used its turn; a continuation is queued.
     private var yielding = false
     private var readSourceSuspended = false
@@ -52,10 +52,11 @@ final class Connection {
 
     /// Uptime (ms, monotonic) of the last byte received: drives the idle timeout.
     private(set) var lastReceivedAt: UInt64
-    /// Uptime (ms) when the first byte of the frame now being received arrived, if any.
-    private var frameStartedAt: UInt64?
+    /// Uptime (ms) when the first byte of the frame now being received arrived, if any
+    /// (the deadlines live in `Connection+Deadlines.swift`).
+    var frameStartedAt: UInt64?
     /// Uptime (ms) by which the connection must have logged in; nil once it has.
-    private var loginDeadline: UInt64?
+    var loginDeadline: UInt64?
     /// Whether the connection has logged in: frames up to the full maximum are accepted.
     private(set) var isAuthenticated = false
 
@@ -114,6 +115,9 @@ final class Connection {
 
     /// A decoder keeps its buffer's capacity; between bursts, with nothing half-received, a
     /// fresh one holds no allocation (idle connections are most of them, BENCHMARKS.md E4).
+    /// Bytes received that are not yet frames.
+    var bufferedInputBytes: Int { decoder.bufferedByteCount }
+
     private func releaseEmptyInput() {
         if !isClosing, decoder.bufferedByteCount == 0 { decoder = FrameDecoder(maxLength: decoder.maxLength) }
     }
@@ -154,8 +158,11 @@ final class Connection {
     func resumeReading() {
         guard readPaused, !isClosing else { return }
         readPaused = false
-        // Time spent paused was the server's doing, not the client's.
-        if frameStartedAt != nil { frameStartedAt = Clock.uptimeMillis() }
+        // Time spent paused was the server's doing, not the client's: the idle and frame
+        // clocks start again (bytes the client sent meanwhile are still in the socket).
+        let now = Clock.uptimeMillis()
+        lastReceivedAt = now
+        if frameStartedAt != nil { frameStartedAt = now }
         updateReadSource()
         // Frames may be waiting in the decoder, which no socket event would bring back.
         if decoder.bufferedByteCount > 0 { continueLater() }
@@ -208,16 +215,6 @@ final class Connection {
         }
     }
 
-    /// Starts the frame deadline when a frame begins, and clears it when nothing is half-received.
-    private func trackPartialFrame(delivered: Bool) {
-        if decoder.bufferedByteCount == 0 {
-            frameStartedAt = nil
-        } else if frameStartedAt == nil || delivered {
-            // Bytes left after a delivered frame are the start of the next one.
-            frameStartedAt = Clock.uptimeMillis()
-        }
-    }
-
     /// Login (or logout) changes which frames are legitimate: the full maximum after login, the
     /// small pre-login limit and a fresh login deadline after logout.
     func setAuthenticated(_ authenticated: Bool) {
@@ -225,19 +222,6 @@ final class Connection {
         isAuthenticated = authenticated
         decoder.maxLength = limits.frameLimit(authenticated: authenticated)
         loginDeadline = authenticated ? nil : Clock.uptimeMillis() + limits.loginTimeoutMillis
-    }
-
-    /// Why this connection is past a deadline (an unfinished frame, no login), or nil. While
-    /// the server holds its input (paused), the delay is not the client's and does not count.
-    func missedDeadline(now: UInt64) -> String? {
-        guard !isClosing, !readPaused else { return nil }
-        if let start = frameStartedAt, now > start + limits.frameTimeoutMillis {
-            return "a frame was not completed within \(limits.frameTimeoutMillis) ms of its first byte"
-        }
-        if let deadline = loginDeadline, now > deadline {
-            return "no login within \(limits.loginTimeoutMillis) ms of connecting"
-        }
-        return nil
     }
 
     // MARK: Output
@@ -372,18 +356,4 @@ final class Connection {
             writeSource = nil
         }
     }
-}
-
-/// What one turn of a connection's input may still do: a number of frames and a little time.
-private struct TurnBudget {
-    private(set) var frames: Int
-    private let endNanos: UInt64
-
-    init(_ limits: InputLimits) {
-        frames = limits.framesPerTurn
-        endNanos = DispatchTime.now().uptimeNanoseconds + limits.turnNanos
-    }
-
-    var isSpent: Bool { frames <= 0 || DispatchTime.now().uptimeNanoseconds >= endNanos }
-    mutating func spend() { frames -= 1 }
 }
