@@ -119,9 +119,10 @@ final class Flooder: @unchecked Sendable {
     private static let login = Login(login: "w6_nobody", password: "not the password").frame(requestID: 11).encoded()
 
     /// Mostly a template with a few bytes changed past the length field (still framed, so it
-    /// reaches the decoders and handlers); one in a hundred is raw noise that breaks the framing.
+    /// reaches the decoders and handlers); one in 5,000 is raw noise that breaks the framing (so
+    /// a connection floods for a while, then is closed and connects again).
     static func badFrame(_ rng: inout SplitMix, logins: Bool) -> [UInt8] {
-        if rng.next() % 100 == 0 {
+        if rng.next() % 5_000 == 0 {
             return (0..<(1 + Int(rng.next() % 64))).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         }
         var bytes = logins && rng.next() % 8 == 0 ? login : templates[Int(rng.next() % UInt64(templates.count))]

@@ -106,9 +106,10 @@ final class Flooder: @unchecked Sendable {
     ]
 
     /// Mostly a template with a few bytes flipped (past the length field: the frame stays
-    /// framed and reaches the handlers), sometimes raw noise that breaks the framing.
+    /// framed and reaches the handlers); one in 5,000 is raw noise that breaks the framing
+    /// (so a connection floods for a while, then is closed and connects again).
     static func badFrame<R: RandomNumberGenerator>(_ rng: inout R) -> [UInt8] {
-        if Int.random(in: 0..<100, using: &rng) == 0 {
+        if Int.random(in: 0..<5_000, using: &rng) == 0 {
             return (0..<Int.random(in: 1...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
         }
         var bytes = templates.randomElement(using: &rng)!.encoded()
