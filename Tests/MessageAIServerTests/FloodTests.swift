@@ -5,8 +5,10 @@ import XCTest
 
 /// Flooding clients against a real server on a real socket: while several connections write
 /// random and mutated frames as fast as they can, a newcomer still gets WELCOME and two users
-/// still talk. The deadlines are generous (the machine is shared); how fast it stays is what
-/// `messageai-bench flood` measures.
+/// still talk. Each step gets 2 s: generous next to the few milliseconds it takes with the
+/// per-turn budget (a shared, loaded machine included), and short of the several seconds it
+/// took when one connection's input could hold the hub (0.1.0: about 3 s a step with six
+/// flooders in a debug build). How fast it stays is what `messageai-bench --workloads w6` measures.
 final class FloodTests: XCTestCase {
     func testFloodingConnectionsDoNotStarveANewcomerOrAConversation() throws {
         let server = try TestServer()
@@ -20,13 +22,14 @@ final class FloodTests: XCTestCase {
         // The flood is on: the server has answered plenty of it before the checks start.
         XCTAssertTrue(waitUntil(timeout: 20) { flooders.allSatisfy { $0.bytesSent > 256 * 1024 } }, "the flooders never got going")
 
+        let step = 2.0
         for round in 0..<5 {
             let newcomer = try TestClient(port: server.port)
-            let welcome: Welcome = try newcomer.request(Hello(capabilities: [.zlib], client: "newcomer"), timeout: 10)
+            let welcome: Welcome = try newcomer.request(Hello(capabilities: [.zlib], client: "newcomer"), timeout: step)
             XCTAssertEqual(welcome.version, ProtocolVersion.current)
             let text = "round \(round) während der Flut 🌊"
-            let ack = try alice.sendText(text, in: dm.conversationID)
-            XCTAssertEqual(try bob.push(ChatMessage.self, timeout: 10) { $0.seq == ack.seq }.text, text)
+            let ack: SendAck = try alice.request(Send(conversationID: dm.conversationID, clientID: TestClient.newClientID(), text: text), timeout: step)
+            XCTAssertEqual(try bob.push(ChatMessage.self, timeout: step) { $0.seq == ack.seq }.text, text)
         }
         for f in flooders { f.stop() }
         XCTAssertTrue(flooders.contains { $0.reconnects > 0 }, "noise that breaks the framing closes a flooder's connection")
