@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs every benchmark workload of issue 7 with one command and prints the figures.
+# Runs every benchmark workload (issue 7's W1-W5, issue 15's W6 flood and W7 slow pre-login
+# connections) with one command and prints the figures.
 #
-#   Scripts/bench.sh                     # release build, W1-W5 once, table + RESULT lines
+#   Scripts/bench.sh                     # release build, W0-W7 once, table + RESULT lines
 #   Scripts/bench.sh --smoke             # tiny counts, a few seconds: keeps the tool working (CI)
 #   PEERS=1 Scripts/bench.sh             # also nats-server, ngircd, inspircd, redis (chatbench),
 #                                        # in the same run, side by side with ratios

@@ -143,6 +143,23 @@ def main(ours_path, peers_path=None):
     print(f"| W5 SEARCH p50 ms | {num(p50, 2)} | | |")
     print(f"| W5 SEARCH p99 ms | {num(p99, 2)} | < 20 ms | {verdict(None if p99 != p99 else p99 < 20)} |")
 
+    w6 = sorted(w for w in ours if w.startswith("W6-"))
+    w7 = sorted(w for w in ours if w.startswith("W7-"))
+    if w6 or w7:
+        print("\n### W6 flood and W7 slow pre-login connections (issue 15)\n")
+        print("| figure | messageai | target | |"); print("|---|---|---|---|")
+        for w in sorted(w6, key=lambda w: int(w[3:])):
+            rows, n = ours[w], w[3:]
+            h99, m99 = med(rows, "p99_us") / 1000, med(rows, "msg_rtt_p99_us") / 1000
+            ok = (lambda v: None if v != v else v < 100) if n == "8" else (lambda v: None)
+            print(f"| W6 {n} flooders: newcomer HELLO → WELCOME p99 ms | {num(h99, 2)} | {'< 100 ms' if n == '8' else ''} | {verdict(ok(h99))} |")
+            print(f"| W6 {n} flooders: message round trip p99 ms | {num(m99, 2)} | {'< 100 ms' if n == '8' else ''} | {verdict(ok(m99))} |")
+        for w in w7:
+            rows = ours[w]
+            b = med(rows, "rss_per_conn_B")
+            print(f"| {w} RSS per slow connection B | {num(b, 0)} | < 65,536 B | {verdict(None if b != b else b < 65536)} |")
+            print(f"| {w} closed after, max s | {num(med(rows, 'max_us') / 1e6, 2)} | within the deadline | |")
+
     print("\n### Server and generator CPU (medians)\n")
     print("| workload | server CPU s | generator CPU s | wall s | server RSS MiB at end | complete |"); print("|---|---|---|---|---|---|")
     for w in sorted(ours):

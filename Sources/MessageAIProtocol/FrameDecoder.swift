@@ -5,7 +5,11 @@
 /// the length field is complete, before anything is allocated for the payload. After an error
 /// the decoder stays failed: the stream has lost its framing and the connection must close.
 public struct FrameDecoder: Sendable {
-    public let maxLength: Int
+    /// The largest `length` accepted. A reader may change it between frames (a server lets
+    /// only small frames in before login); it applies to every frame not yet returned.
+    public var maxLength: Int {
+        didSet { precondition(maxLength >= Frame.headerLength) }
+    }
     private var buffer: [UInt8] = []
     private var readIndex = 0
     private var failure: ProtocolError?

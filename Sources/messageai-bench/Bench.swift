@@ -13,34 +13,38 @@ struct Bench {
         for name in config.workloads {
             log("\(name): starting")
             let t0 = nowNanos()
-            var result: WorkloadResult
+            var rows: [WorkloadResult]
             do {
-                result = try runOne(name)
+                rows = try runOne(name)
             } catch {
-                result = WorkloadResult(workload: name.uppercased(), title: "failed")
-                result.error = "\(error)"
+                var failed = WorkloadResult(workload: name.uppercased(), title: "failed")
+                failed.error = "\(error)"
+                rows = [failed]
             }
-            log("\(name): \(result.complete ? "done" : "INCOMPLETE") in \(fmt(seconds(nowNanos() - t0), 1)) s")
-            print(result.resultLine)
+            log("\(name): \(rows.allSatisfy(\.complete) ? "done" : "INCOMPLETE") in \(fmt(seconds(nowNanos() - t0), 1)) s")
+            for result in rows { print(result.resultLine) }
             fflush(stdout)
-            results.append(result)
+            results += rows
         }
         print("")
         printTable(results)
         return results.allSatisfy(\.complete) ? 0 : 1
     }
 
-    private func runOne(_ name: String) throws -> WorkloadResult {
+    /// One workload's rows (W6 and W7 give one per variant).
+    private func runOne(_ name: String) throws -> [WorkloadResult] {
         let (target, server) = try makeTarget(tag: name)
         defer { server?.stop() }
         switch name {
-        case "w0": return try W0Ping(config: config, target: target).run()
-        case "w1": return try W1Latency(config: config, target: target).run()
-        case "w2": return try W2FanOut(config: config, target: target).run()
-        case "w3": return try W3Connections(config: config, target: target).run()
-        case "w4": return try W4Sync(config: config, target: target).run()
-        case "w5": return try W5Search(config: config, target: target).run()
-        default: throw BenchError("unknown workload \(name) (w0 ... w5)")
+        case "w0": return [try W0Ping(config: config, target: target).run()]
+        case "w1": return [try W1Latency(config: config, target: target).run()]
+        case "w2": return [try W2FanOut(config: config, target: target).run()]
+        case "w3": return [try W3Connections(config: config, target: target).run()]
+        case "w4": return [try W4Sync(config: config, target: target).run()]
+        case "w5": return [try W5Search(config: config, target: target).run()]
+        case "w6": return try W6Flood(config: config, target: target).run()
+        case "w7": return try W7SlowLogin(config: config, target: target).run()
+        default: throw BenchError("unknown workload \(name) (w0 ... w7)")
         }
     }
 
@@ -56,7 +60,9 @@ struct Bench {
             return (Target(host: host, port: port, pid: config.serverPID, runTag: runTag), nil)
         }
         let path = config.serverPath ?? defaultServerPath()
-        let server = try ServerProcess.start(executable: path, arguments: config.serverArguments, cpu: config.serverCPU, timeout: 30)
+        var arguments = config.serverArguments
+        if tag == "w7", let t = config.w7FrameTimeout { arguments += ["--frame-timeout", "\(t)"] }
+        let server = try ServerProcess.start(executable: path, arguments: arguments, cpu: config.serverCPU, timeout: 30)
         return (Target(host: "127.0.0.1", port: server.port, pid: server.pid, runTag: runTag), server)
     }
 

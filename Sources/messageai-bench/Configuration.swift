@@ -13,8 +13,8 @@ struct Configuration {
     /// Core for a started server (taskset -c); empty: no pinning. Default "0".
     var serverCPU = "0"
     /// Which workloads, in order. Default all five of issue 7, after W0 (ping round trip, the
-    /// server's floor for one request, W1's count).
-    var workloads = ["w0", "w1", "w2", "w3", "w4", "w5"]
+    /// server's floor for one request, W1's count), then W6 and W7 of issue 15 (flood, slowloris).
+    var workloads = ["w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"]
     /// Seconds each phase of a workload may take (set-up, fill, measure). Default 120.
     var timeLimit = 120.0
     /// Message text size in bytes. Default 64.
@@ -42,6 +42,17 @@ struct Configuration {
     var w5Queries = 1_000
     var w5Vocabulary = 1_000
 
+    /// W6: flooding connections per round (0, 4, 8), samples per round (200).
+    var w6Flooders = [0, 4, 8]
+    var w6Samples = 200
+    /// W6: LOGIN frames in the flood too (each costs the server a password hash). Default off.
+    var w6Logins = false
+    /// W7: slow pre-login connections (1,000), seconds between their bytes (2), and the
+    /// server's --frame-timeout when the bench starts it (nil: the server's default, 30 s).
+    var w7Connections = 1_000
+    var w7Pace = 2.0
+    var w7FrameTimeout: Double?
+
     /// A few seconds in all: for CI, to keep the tool working, not to measure.
     mutating func applySmoke() {
         timeLimit = min(timeLimit, 60)
@@ -50,5 +61,7 @@ struct Configuration {
         w3Connections = 50; w3Users = 2; w3Settle = 0.2
         w4Messages = 300; w4Runs = 1
         w5Messages = 500; w5Queries = 20; w5Vocabulary = 20
+        w6Flooders = [0, 2]; w6Samples = 10
+        w7Connections = 50; w7Pace = 0.2; w7FrameTimeout = 1
     }
 }

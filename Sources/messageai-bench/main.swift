@@ -5,7 +5,7 @@ import Glibc
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messageai-bench",
-        abstract: "Measures messageai-server: W0 ping round trip (diagnostic), W1 1:1 latency, W2 group fan-out, W3 idle connections, W4 offline sync, W5 search.",
+        abstract: "Measures messageai-server: W0 ping round trip (diagnostic), W1 1:1 latency, W2 group fan-out, W3 idle connections, W4 offline sync, W5 search, W6 flood (issue 15), W7 slow pre-login connections (issue 15).",
         discussion: "Prints one RESULT line per workload and a table. All traffic stays on 127.0.0.1.")
 
     @Option(help: "messageai-server to start (default: next to this executable).") var serverPath: String?
@@ -14,7 +14,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Core to pin a started server to (taskset); empty for none.") var serverCpu = "0"
     @Option(parsing: .singleValue, help: "Extra flag for a started server (repeat). Replaces the defaults (rate limit and idle timeout lifted).")
     var serverArg: [String] = []
-    @Option(help: "Workloads to run, comma-separated.") var workloads = "w0,w1,w2,w3,w4,w5"
+    @Option(help: "Workloads to run, comma-separated.") var workloads = "w0,w1,w2,w3,w4,w5,w6,w7"
     @Option(name: .customShort("T"), help: "Time limit in seconds for each phase of a workload.") var timeLimit = 120.0
     @Flag(help: "Tiny counts, a few seconds: keeps the tool working (CI); not a measurement.") var smoke = false
     @Option(help: "W1 measured messages.") var w1Messages: Int?
@@ -25,6 +25,10 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "W4 messages that arrive while offline.") var w4Messages: Int?
     @Option(help: "W5 stored messages.") var w5Messages: Int?
     @Option(help: "W5 searches.") var w5Queries: Int?
+    @Option(help: "W6 flooder counts, comma-separated (default 0,4,8).") var w6Flooders: String?
+    @Option(help: "W6 samples per flooder count.") var w6Samples: Int?
+    @Flag(help: "W6: LOGIN frames in the flood too (each costs the server a password hash).") var w6Logins = false
+    @Option(help: "W7 slow pre-login connections.") var w7Connections: Int?
 
     func run() throws {
         var c = Configuration()
@@ -41,6 +45,10 @@ struct BenchCommand: ParsableCommand {
         if let v = w4Messages { c.w4Messages = v }
         if let v = w5Messages { c.w5Messages = v }
         if let v = w5Queries { c.w5Queries = v }
+        if let v = w6Flooders { c.w6Flooders = v.split(separator: ",").compactMap { Int($0) } }
+        if let v = w6Samples { c.w6Samples = v }
+        c.w6Logins = w6Logins
+        if let v = w7Connections { c.w7Connections = v }
         let status = Bench(config: c).run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -20,6 +20,10 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "Clients ping after this many seconds without sending.") var pingInterval = 15.0
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
     @Option(help: "Largest frame accepted, in bytes (at least 65536).") var maxFrame = 1 << 20
+    @Option(help: "Largest frame accepted before login, in bytes.") var maxPreloginFrame = 8 * 1024
+    @Option(help: "Close a connection whose frame is not complete this many seconds after its first byte.") var frameTimeout = 30.0
+    @Option(help: "Close a connection not logged in this many seconds after connecting (bytes and PINGs do not extend it).")
+    var loginTimeout = 60.0
     @Option(help: "Output queued for one client before it is cut off as not reading, in bytes.") var maxOutput = 4 << 20
     @Option(help: "always: fsync every commit (survives power loss); normal: survives a process crash.") var fsync = "normal"
     @Option(help: "PBKDF2-SHA256 rounds for new password hashes (at least 600000).") var pbkdf2Rounds = 600_000
@@ -34,6 +38,10 @@ struct ServerCommand: ParsableCommand {
             throw ValidationError("--ping-interval must be positive and below --idle-timeout")
         }
         guard maxFrame >= 64 * 1024 else { throw ValidationError("--max-frame must be at least 65536") }
+        guard maxPreloginFrame >= 1024, maxPreloginFrame <= maxFrame else {
+            throw ValidationError("--max-prelogin-frame must be between 1024 and --max-frame")
+        }
+        guard frameTimeout > 0, loginTimeout > 0 else { throw ValidationError("--frame-timeout and --login-timeout must be positive") }
         guard maxOutput >= 2 * maxFrame else { throw ValidationError("--max-output must be at least twice --max-frame") }
         guard ["always", "normal"].contains(fsync) else { throw ValidationError("--fsync is 'always' or 'normal'") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
@@ -51,6 +59,9 @@ struct ServerCommand: ParsableCommand {
         config.idleTimeoutMillis = UInt64(idleTimeout * 1000)
         config.pingIntervalMillis = UInt64(pingInterval * 1000)
         config.maxFrameLength = maxFrame
+        config.preLoginMaxFrameLength = maxPreloginFrame
+        config.frameTimeoutMillis = UInt64(frameTimeout * 1000)
+        config.loginTimeoutMillis = UInt64(loginTimeout * 1000)
         config.maxOutputBytes = maxOutput
         config.pbkdf2Rounds = pbkdf2Rounds
         config.registrationsPerAddressPerHour = registerLimit

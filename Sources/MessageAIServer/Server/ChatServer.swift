@@ -29,6 +29,7 @@ public final class ChatServer {
     private var keepaliveTimer: DispatchSourceTimer?
     private var nextConnectionID: UInt64 = 1
     private let readBuffer = ReadBuffer()
+    private let inputLimits: InputLimits
     var peers: [UInt64: Peer] = [:]
     /// Logged-in connections by user id: a user is online while this holds any.
     var online: [UInt64: [UInt64: Peer]] = [:]
@@ -54,6 +55,7 @@ public final class ChatServer {
         self.store = store
         self.logger = logger
         self.output = OutputScheduler(queue: queue)
+        self.inputLimits = InputLimits(configuration)
         self.loginThrottle = LoginThrottle(pairFailures: configuration.loginFailuresPerAccountAtAddress,
                                            accountFailures: configuration.loginFailuresPerAccount,
                                            addressFailures: configuration.loginFailuresPerAddress)
@@ -113,10 +115,16 @@ public final class ChatServer {
         nextConnectionID += 1
         let connection = Connection(
             id: id, address: accepted.address, transport: SocketTransport(fileDescriptor: accepted.fd), queue: queue, scheduler: output, readBuffer: readBuffer,
-            maxFrameLength: configuration.maxFrameLength, maxOutputBytes: configuration.maxOutputBytes)
+            limits: inputLimits, maxOutputBytes: configuration.maxOutputBytes)
         let peer = Peer(connection: connection)
         peers[id] = peer
-        connection.onFrame = { [unowned self, unowned peer] frame in self.dispatch(frame, from: peer) }
+        connection.onFrame = { [unowned self, unowned peer] frame in
+            self.dispatch(frame, from: peer)
+            // Before login nothing legitimate follows a LOGIN or REGISTER until its answer: read
+            // no further meanwhile, so a connection holds at most one small frame in the server,
+            // and frames sent after a successful login are read with the full size limit.
+            if peer.busy, peer.user == nil { peer.connection.pauseReading() }
+        }
         connection.onClose = { [unowned self] reason in self.connectionClosed(peer, reason: reason) }
         connection.onDrain = { [unowned self, unowned peer] in if peer.sync != nil { self.pumpSync(peer) } }
         connection.start()
@@ -129,25 +137,37 @@ public final class ChatServer {
         peer.waiting = []
         detachUser(peer)
         switch reason {
-        case .peerClosed, .server: logger.debug("connection \(peer.id) closed (\(reason))")
+        case .peerClosed, .server, .deadline: logger.debug("connection \(peer.id) closed (\(reason))")
         default: logger.info("connection \(peer.id) from \(peer.address) closed: \(reason)")
         }
     }
 
     /// Closes connections that sent nothing for the idle timeout. This also covers a client
-    /// that connects and never says HELLO, and a peer that vanished without a FIN.
+    /// that connects and never says HELLO, and a peer that vanished without a FIN. Then the
+    /// deadlines bytes do not reset: a frame begun too long ago, a login that never came.
     private func startKeepalive() {
         let idle = configuration.idleTimeoutMillis
-        let interval = max(50, min(1_000, Int(idle / 4)))
+        let shortest = min(idle, configuration.frameTimeoutMillis, configuration.loginTimeoutMillis)
+        // At most 250 ms late: a connection is closed within a quarter second of its deadline
+        // (the walk over every connection costs microseconds per thousand).
+        let interval = max(50, min(250, Int(shortest / 4)))
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(interval), repeating: .milliseconds(interval))
         timer.setEventHandler { [unowned self] in
             // A quiet server indexes what fewer than `indexBatch` messages left behind.
             if unindexedMessages > 0 { indexMessages() }
             let now = Clock.uptimeMillis()
-            for peer in peers.values where !peer.connection.isClosing && now - peer.connection.lastReceivedAt > idle {
+            // A connection whose input the server holds (paused while its LOGIN is hashed, or
+            // for backpressure) may have sent bytes that were not read yet: not idle.
+            for peer in peers.values where !peer.connection.isClosing && !peer.connection.readPaused
+                && now - peer.connection.lastReceivedAt > idle {
                 logger.debug("connection \(peer.id) idle for \(now - peer.connection.lastReceivedAt) ms")
                 peer.connection.close(after: ErrorFrame(.idleTimeout, "no bytes received for \(idle) ms"))
+            }
+            for peer in peers.values {
+                guard let why = peer.connection.missedDeadline(now: now) else { continue }
+                logger.debug("connection \(peer.id) from \(peer.address): \(why)")
+                peer.connection.close(after: ErrorFrame(.idleTimeout, why), reason: .deadline)
             }
         }
         keepaliveTimer = timer

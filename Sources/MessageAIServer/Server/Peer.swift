@@ -10,7 +10,10 @@ final class Peer {
     var greeted = false
     /// Both sides announced zlib: large answers go out compressed.
     var zlib = false
-    var user: UserRecord?
+    /// Logging in lifts the connection's small pre-login frame limit; logging out restores it.
+    var user: UserRecord? {
+        didSet { connection.setAuthenticated(user != nil) }
+    }
     var sessionID: UInt64 = 0
 
     /// A slow step (password hashing) is running for this connection. Its later frames wait

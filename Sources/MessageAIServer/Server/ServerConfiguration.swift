@@ -19,6 +19,18 @@ public struct ServerConfiguration: Sendable {
     /// A connection that sends nothing for this long is closed (idle_timeout); this also bounds
     /// how long a connection may stay without sending HELLO. Default 45 s.
     public var idleTimeoutMillis: UInt64 = 45_000
+    /// Largest frame `length` accepted before login (HELLO, LOGIN, REGISTER, RESUME need ~6 KiB
+    /// at most); a slow client cannot make the server hold more for it. Default 8 KiB.
+    public var preLoginMaxFrameLength = 8 * 1024
+    /// A frame must be complete this long after its first byte; trickled bytes do not extend
+    /// it (a 1 MiB frame needs only ~35 KB/s). Default 30 s.
+    public var frameTimeoutMillis: UInt64 = 30_000
+    /// A connection must have logged in this long after it connected (or logged out), however
+    /// many bytes or PINGs it sends meanwhile. Default 60 s.
+    public var loginTimeoutMillis: UInt64 = 60_000
+    /// Frames read from one connection per turn of the hub before it yields to the others
+    /// (at most ~2 ms of work too). Default 64.
+    public var framesPerTurn = 64
     /// Messages per user per `rateWindowSeconds` (token bucket). Default 100.
     public var rateLimit = 100
     /// The rate limit's window. Default 60 s.

@@ -19,6 +19,8 @@ final class Connection {
         case ioError(Int32)
         case protocolError(ErrorCode)
         case outputOverflow
+        /// A frame or the login took longer than its deadline (`InputLimits`).
+        case deadline
         case server
     }
 
@@ -29,9 +31,14 @@ final class Connection {
     private let scheduler: OutputScheduler
     private let maxOutputBytes: Int
     private let readBuffer: ReadBuffer
+    let limits: InputLimits
     private var decoder: FrameDecoder
     private var readSource: DispatchSourceRead?
-    private var readPaused = false
+    /// Input stopped by the server (backpressure, closing).
+    private(set) var readPaused = false
+    /// Input stopped because this connection used its turn; a continuation is queued.
+    private var yielding = false
+    private var readSourceSuspended = false
     private var writeSource: DispatchSourceWrite?
     private var writeSourceSuspended = true
     /// Registered with the scheduler for the end of this turn.
@@ -45,6 +52,13 @@ final class Connection {
 
     /// Uptime (ms, monotonic) of the last byte received: drives the idle timeout.
     private(set) var lastReceivedAt: UInt64
+    /// Uptime (ms) when the first byte of the frame now being received arrived, if any
+    /// (the deadlines live in `Connection+Deadlines.swift`).
+    var frameStartedAt: UInt64?
+    /// Uptime (ms) by which the connection must have logged in; nil once it has.
+    var loginDeadline: UInt64?
+    /// Whether the connection has logged in: frames up to the full maximum are accepted.
+    private(set) var isAuthenticated = false
 
     /// A decoded frame. Not called after the connection started closing.
     var onFrame: ((Frame) -> Void)?
@@ -55,7 +69,7 @@ final class Connection {
     static let lowWaterMark = 256 * 1024
 
     init(id: UInt64, address: String, transport: ByteTransport, queue: DispatchQueue, scheduler: OutputScheduler, readBuffer: ReadBuffer,
-         maxFrameLength: Int, maxOutputBytes: Int) {
+         limits: InputLimits, maxOutputBytes: Int) {
         self.id = id
         self.readBuffer = readBuffer
         self.address = address
@@ -63,8 +77,10 @@ final class Connection {
         self.queue = queue
         self.scheduler = scheduler
         self.maxOutputBytes = maxOutputBytes
-        self.decoder = FrameDecoder(maxLength: maxFrameLength)
+        self.limits = limits
+        self.decoder = FrameDecoder(maxLength: limits.frameLimit(authenticated: false))
         self.lastReceivedAt = Clock.uptimeMillis()
+        self.loginDeadline = lastReceivedAt + limits.loginTimeoutMillis
     }
 
     var pendingOutputBytes: Int { output.pendingCount }
@@ -88,28 +104,36 @@ final class Connection {
     private func readAvailable() {
         // Answers and pushes caused by these frames are written once, after the reads.
         scheduler.turn {
-            readFrames()
+            var budget = TurnBudget(limits)
+            // Frames left from an earlier turn go first: the socket is read only once they are done.
+            deliverFrames(&budget)
+            readFrames(&budget)
+            trackPartialFrame(delivered: budget.frames < limits.framesPerTurn)
             releaseEmptyInput()
         }
     }
 
     /// A decoder keeps its buffer's capacity; between bursts, with nothing half-received, a
     /// fresh one holds no allocation (idle connections are most of them, BENCHMARKS.md E4).
+    /// Bytes received that are not yet frames.
+    var bufferedInputBytes: Int { decoder.bufferedByteCount }
+
     private func releaseEmptyInput() {
         if !isClosing, decoder.bufferedByteCount == 0 { decoder = FrameDecoder(maxLength: decoder.maxLength) }
     }
 
-    private func readFrames() {
-        guard !isClosing else { return }
+    private func readFrames(_ budget: inout TurnBudget) {
         let buffer = readBuffer.bytes
         // A few reads per event, then yield the queue to other connections.
         for _ in 0..<4 {
+            guard !isClosing, !readPaused, !yielding, !budget.isSpent else { return }
             switch transport.read(into: buffer) {
             case .bytes(let n):
                 lastReceivedAt = Clock.uptimeMillis()
+                // Grows with the bytes received, never with the length a frame declares.
                 decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                deliverFrames()
-                if isClosing || readPaused || n < buffer.count { return }
+                deliverFrames(&budget)
+                if n < buffer.count { return }
             case .wouldBlock:
                 return
             case .endOfStream:
@@ -123,34 +147,81 @@ final class Connection {
         }
     }
 
-    /// Stops taking input (backpressure while earlier requests are still being worked on).
-    /// Frames already decoded keep coming; at most one read's worth.
+    /// Stops taking input (backpressure while earlier requests are still being worked on, or
+    /// before login while LOGIN is being checked). Bytes already read stay in the decoder.
     func pauseReading() {
-        guard !readPaused, !isClosed, let rs = readSource else { return }
+        guard !readPaused, !isClosed else { return }
         readPaused = true
-        rs.suspend()
+        updateReadSource()
     }
 
     func resumeReading() {
-        guard readPaused, !isClosing, let rs = readSource else { return }
+        guard readPaused, !isClosing else { return }
         readPaused = false
-        rs.resume()
+        // Time spent paused was the server's doing, not the client's: the idle and frame
+        // clocks start again (bytes the client sent meanwhile are still in the socket).
+        let now = Clock.uptimeMillis()
+        lastReceivedAt = now
+        if frameStartedAt != nil { frameStartedAt = now }
+        updateReadSource()
+        // Frames may be waiting in the decoder, which no socket event would bring back.
+        if decoder.bufferedByteCount > 0 { continueLater() }
     }
 
-    private func deliverFrames() {
-        while !isClosing {
+    /// The read source runs while the server wants input and this connection has not yielded.
+    private func updateReadSource() {
+        guard !isClosed, let rs = readSource else { return }
+        let suspend = readPaused || yielding
+        guard suspend != readSourceSuspended else { return }
+        readSourceSuspended = suspend
+        if suspend { rs.suspend() } else { rs.resume() }
+    }
+
+    /// Gives the hub to the other connections, and carries on with this one's input at the
+    /// back of the queue (its frames stay in the decoder meanwhile, so they are bounded).
+    private func continueLater() {
+        guard !yielding, !isClosing else { return }
+        yielding = true
+        updateReadSource()
+        queue.async { [self] in
+            yielding = false
+            updateReadSource()
+            readAvailable()
+        }
+    }
+
+    private func deliverFrames(_ budget: inout TurnBudget) {
+        while !isClosing, !readPaused {
+            if budget.isSpent {
+                if decoder.bufferedByteCount > 0 { continueLater() }
+                return
+            }
             do {
                 guard let frame = try decoder.next() else { return }
+                budget.spend()
                 onFrame?(frame)
             } catch {
                 // The stream lost its framing: say why, then close.
                 let code = error.errorCode
                 var limit: UInt64 = 0
-                if case let .frameTooLarge(_, max) = error { limit = UInt64(max) }
-                close(after: ErrorFrame(code, error.description, limit: limit), reason: .protocolError(code))
+                var text = error.description
+                if case let .frameTooLarge(declared, max) = error {
+                    limit = UInt64(max)
+                    if !isAuthenticated { text = "frame length \(declared) exceeds \(max) bytes, the limit before login" }
+                }
+                close(after: ErrorFrame(code, text, limit: limit), reason: .protocolError(code))
                 return
             }
         }
+    }
+
+    /// Login (or logout) changes which frames are legitimate: the full maximum after login, the
+    /// small pre-login limit and a fresh login deadline after logout.
+    func setAuthenticated(_ authenticated: Bool) {
+        guard authenticated != isAuthenticated else { return }
+        isAuthenticated = authenticated
+        decoder.maxLength = limits.frameLimit(authenticated: authenticated)
+        loginDeadline = authenticated ? nil : Clock.uptimeMillis() + limits.loginTimeoutMillis
     }
 
     // MARK: Output
@@ -269,7 +340,9 @@ final class Connection {
         onFrame = nil
         onDrain = nil
         if let rs = readSource {
-            if readPaused { readPaused = false; rs.resume() }
+            // Resume before cancel, as below.
+            if readSourceSuspended { readSourceSuspended = false; rs.resume() }
+            readPaused = false
             rs.cancel()
         }
         if let ws = writeSource {
