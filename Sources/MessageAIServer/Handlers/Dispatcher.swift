@@ -97,6 +97,7 @@ extension ChatServer {
                 peer.busy = false
                 guard !peer.connection.isClosing else { return }
                 then(result)
+                peer.connection.holdBehindLogin(false)
                 resumeWaiting(peer)
             }
         }

@@ -120,10 +120,15 @@ public final class ChatServer {
         peers[id] = peer
         connection.onFrame = { [unowned self, unowned peer] frame in
             self.dispatch(frame, from: peer)
-            // Before login nothing legitimate follows a LOGIN or REGISTER until its answer: read
-            // no further meanwhile, so a connection holds at most one small frame in the server,
-            // and frames sent after a successful login are read with the full size limit.
-            if peer.busy, peer.user == nil { peer.connection.pauseReading() }
+            // Before login, behind a LOGIN or REGISTER being checked, only PINGs are answered (so
+            // a client's dead-link detection does not fire during a slow hash). The first other
+            // frame waits and reading stops: a connection holds at most that one frame, and it
+            // may be a full-size one pipelined behind a LOGIN (its limit is settled when the
+            // answer is known; the number of such connections is bounded by the hashes in flight).
+            if peer.busy, peer.user == nil {
+                peer.connection.holdBehindLogin(true)
+                if !peer.waiting.isEmpty { peer.connection.pauseReading() }
+            }
         }
         connection.onClose = { [unowned self] reason in self.connectionClosed(peer, reason: reason) }
         connection.onDrain = { [unowned self, unowned peer] in if peer.sync != nil { self.pumpSync(peer) } }

@@ -224,6 +224,13 @@ final class Connection {
         loginDeadline = authenticated ? nil : Clock.uptimeMillis() + limits.loginTimeoutMillis
     }
 
+    /// While a LOGIN or REGISTER is being checked, a frame pipelined behind it may be a
+    /// full-size one meant for after the login; when the answer is known the limit goes back to
+    /// what the login state says.
+    func holdBehindLogin(_ holding: Bool) {
+        decoder.maxLength = limits.frameLimit(authenticated: isAuthenticated || holding)
+    }
+
     // MARK: Output
 
     /// Queues a frame. Returns false when the connection is closing or just overflowed.
