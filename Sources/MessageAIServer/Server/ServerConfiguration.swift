@@ -26,6 +26,9 @@ public struct ServerConfiguration: Sendable {
     public var pbkdf2Rounds = PasswordHasher.minimumRounds
     /// Failed logins per account and per address within a minute before `throttled`. Default 5.
     public var loginFailuresPerMinute = 5
+    /// Certificate and key to serve TLS with; nil serves the plain protocol (what in-process
+    /// tests use). The executable always sets it unless told `--plaintext`.
+    public var tls: TLSFiles?
     /// Text of WELCOME's `server` field.
     public var serverName = "messageai-server/0.1.0"
 
