@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "messageai",
             dependencies: [
-                "MessageAIClient",
+                "MessageAIClient", "MessageAITLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swift5),

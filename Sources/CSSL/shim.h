@@ -24,6 +24,9 @@ static inline int messageai_set_tls_versions(SSL_CTX *ctx) {
 static inline long messageai_set_modes(SSL_CTX *ctx) {
     // Partial writes and a buffer that may move between retries: the output buffer hands the
     // same bytes again after WANT_WRITE, but not necessarily from the same address.
+    // A peer that closes TCP without close_notify has simply gone (frames carry their own
+    // lengths, so truncation cannot pass unnoticed): report it as a close, not an error.
+    SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
     return SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER
                                  | SSL_MODE_RELEASE_BUFFERS);
 }

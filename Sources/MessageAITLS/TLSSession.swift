@@ -32,6 +32,8 @@ public final class TLSSession {
 
     deinit { SSL_free(ssl) }
 
+    static let maxRecord = 16_384
+
     public var isHandshakeDone: Bool { SSL_is_init_finished(ssl) == 1 }
 
     public func handshake() -> Outcome {
@@ -40,11 +42,13 @@ public final class TLSSession {
         return rc == 1 ? .done(0) : outcome(rc, "TLS handshake failed")
     }
 
-    /// Reads until `buffer` is full or the socket has nothing more. Looping matters: OpenSSL
-    /// may hold a decrypted record the socket no longer signals.
+    /// Reads whole records until the socket has nothing more or the room left is less than a
+    /// record (16 KiB). Stopping at a record boundary matters: a record half-read into OpenSSL
+    /// would sit there while the socket, already drained, never signals the read source again.
+    /// (A buffer smaller than a record can still leave one half-read: callers pass 64 KiB.)
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> Outcome {
         var total = 0
-        while total < buffer.count {
+        while total == 0 || buffer.count - total >= TLSSession.maxRecord {
             ERR_clear_error()
             let rc = SSL_read(ssl, buffer.baseAddress! + total, Int32(min(buffer.count - total, Int(Int32.max))))
             if rc > 0 { total += Int(rc); continue }
