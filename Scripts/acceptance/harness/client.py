@@ -8,6 +8,7 @@ import signal
 import subprocess
 import threading
 
+from . import trust
 from .waiting import EventLog, Timeout
 
 # Commands whose result has its own type; every other command answers {"type":"ok","command":...}.
@@ -51,7 +52,7 @@ class Client:
     def start(self):
         os.makedirs(self.data_dir, exist_ok=True)
         args = [self.exe, "--server", self.server_address, "--data-dir", self.data_dir, "--json",
-                "--no-bell"] + self.extra_args
+                "--no-bell"] + trust.client_args(self.server_address, self.extra_args) + self.extra_args
         self.starts += 1
         self.events = EventLog()
         self.stderr = EventLog()
