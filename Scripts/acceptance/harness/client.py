@@ -15,7 +15,7 @@ from .waiting import EventLog, Timeout
 RESULT_TYPES = {
     "/list": "conversations", "/history": "history", "/find": "search", "/queue": "queue",
     "/info": "info", "/search": "users", "/contacts": "contacts", "/profile": "profile",
-    "/whoami": "whoami", "/group members": "members", "/help": "help",
+    "/whoami": "whoami", "/group members": "members", "/help": "help", "/server": "server",
 }
 PASSWORD = "correct-horse-42"
 # The client accepts /history N up to 500 (CONTRACT.md names no bound); larger runs stay below it.

@@ -36,7 +36,7 @@ class Server:
 
     def print_fingerprint(self):
         """`messageai-server --print-fingerprint` (makes the certificate on first use)."""
-        args = [self.exe, "--host", self.host, "--data-dir", self.data_dir, "--print-fingerprint"]
+        args = [self.exe, "--host", self.host, "--data-dir", self.data_dir] + self.extra_args + ["--print-fingerprint"]
         out = subprocess.run(args, capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, f"--print-fingerprint failed: {out.stderr}"
         return out.stdout.strip()
