@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "messageai-bench",
             dependencies: [
-                "MessageAIProtocol",
+                "MessageAIProtocol", "MessageAITLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

@@ -1,4 +1,8 @@
 import Glibc
+import MessageAITLS
+
+/// The TLS client context while a workload runs over TLS; nil: plaintext. One thread uses it.
+nonisolated(unsafe) var benchTLSContext: TLSContext?
 
 /// Runs the chosen workloads, each against a fresh server (started here) or all against the
 /// given one, then prints the table and one RESULT line per workload. Returns the exit status.
@@ -11,27 +15,34 @@ struct Bench {
         _ = raiseFileLimit()  // before any server starts, so it inherits the limit too
         var results: [WorkloadResult] = []
         for name in config.workloads {
-            log("\(name): starting")
-            let t0 = nowNanos()
-            var result: WorkloadResult
-            do {
-                result = try runOne(name)
-            } catch {
-                result = WorkloadResult(workload: name.uppercased(), title: "failed")
-                result.error = "\(error)"
+            for tls in config.tlsWorkloads.contains(name) ? [false, true] : [false] {
+                let label = name + (tls ? "+tls" : "")
+                log("\(label): starting")
+                let t0 = nowNanos()
+                var result: WorkloadResult
+                do {
+                    benchTLSContext = tls ? try TLSContext.client(caFile: nil) : nil
+                    result = try runOne(name, tls: tls)
+                } catch {
+                    result = WorkloadResult(workload: name.uppercased(), title: "failed")
+                    result.error = "\(error)"
+                }
+                benchTLSContext = nil
+                if tls { result.workload += "+TLS" }
+                log("\(label): \(result.complete ? "done" : "INCOMPLETE") in \(fmt(seconds(nowNanos() - t0), 1)) s")
+                print(result.resultLine)
+                fflush(stdout)
+                results.append(result)
             }
-            log("\(name): \(result.complete ? "done" : "INCOMPLETE") in \(fmt(seconds(nowNanos() - t0), 1)) s")
-            print(result.resultLine)
-            fflush(stdout)
-            results.append(result)
         }
         print("")
         printTable(results)
+        printTLSRatios(results)
         return results.allSatisfy(\.complete) ? 0 : 1
     }
 
-    private func runOne(_ name: String) throws -> WorkloadResult {
-        let (target, server) = try makeTarget(tag: name)
+    private func runOne(_ name: String, tls: Bool) throws -> WorkloadResult {
+        let (target, server) = try makeTarget(tag: name, tls: tls)
         defer { server?.stop() }
         switch name {
         case "w0": return try W0Ping(config: config, target: target).run()
@@ -45,7 +56,7 @@ struct Bench {
     }
 
     /// A fresh server for each workload, so one workload's data and memory do not weigh on the next.
-    private func makeTarget(tag: String) throws -> (Target, ServerProcess?) {
+    private func makeTarget(tag: String, tls: Bool) throws -> (Target, ServerProcess?) {
         var rng = SplitMix(seed: nowNanos())
         let runTag = "b" + String(rng.next() % 0xFFFFFF, radix: 36) + "_"
         if let address = config.server {
@@ -56,7 +67,9 @@ struct Bench {
             return (Target(host: host, port: port, pid: config.serverPID, runTag: runTag), nil)
         }
         let path = config.serverPath ?? defaultServerPath()
-        let server = try ServerProcess.start(executable: path, arguments: config.serverArguments, cpu: config.serverCPU, timeout: 30)
+        // Plaintext unless this is a TLS run: the plaintext figures compare with runs from before TLS.
+        let server = try ServerProcess.start(executable: path, arguments: config.serverArguments + (tls ? [] : ["--plaintext"]),
+                                             cpu: config.serverCPU, timeout: 30)
         return (Target(host: "127.0.0.1", port: server.port, pid: server.pid, runTag: runTag), server)
     }
 

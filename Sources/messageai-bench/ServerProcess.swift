@@ -14,8 +14,7 @@ final class ServerProcess {
         guard let dir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({ String(cString: $0) }) else {
             throw BenchError("mkdtemp failed")
         }
-        // Plaintext: the bench's client speaks the plain protocol, so figures compare with earlier runs.
-        var argv = [executable, "--host", "127.0.0.1", "--port", "0", "--data-dir", dir, "--plaintext"] + extra
+        var argv = [executable, "--host", "127.0.0.1", "--port", "0", "--data-dir", dir] + extra
         if let cpu, !cpu.isEmpty, access("/usr/bin/taskset", X_OK) == 0 {
             argv = ["/usr/bin/taskset", "-c", cpu] + argv  // taskset execs: the pid stays the server's
         }
