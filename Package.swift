@@ -25,6 +25,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CEditline", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        .systemLibrary(name: "CSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+
+        // TLS for both ends: OpenSSL contexts, non-blocking sessions, fingerprints (see TLSContext.swift).
+        .target(name: "MessageAITLS", dependencies: ["CSSL"], swiftSettings: swift5),
 
         // The SQLite wrapper shared by the server's store and the client's local cache.
         .target(name: "MessageAISQLite", dependencies: ["CSQLite"], swiftSettings: swift5),
@@ -35,7 +39,7 @@ let package = Package(
         .target(
             name: "MessageAIServer",
             dependencies: [
-                "MessageAIProtocol", "MessageAISQLite",
+                "MessageAIProtocol", "MessageAISQLite", "MessageAITLS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -43,7 +47,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "MessageAIClient",
-            dependencies: ["MessageAIProtocol", "MessageAISQLite", "CEditline"],
+            dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "CEditline"],
             swiftSettings: swift5),
 
         .executableTarget(
@@ -57,21 +61,21 @@ let package = Package(
         .executableTarget(
             name: "messageai",
             dependencies: [
-                "MessageAIClient",
+                "MessageAIClient", "MessageAITLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swift5),
         .executableTarget(
             name: "messageai-bench",
             dependencies: [
-                "MessageAIProtocol",
+                "MessageAIProtocol", "MessageAITLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: swift5),
 
         .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol"], swiftSettings: swift5),
-        .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite"], swiftSettings: swift5),
-        .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient"], swiftSettings: swift5),
+        .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite", "MessageAITLS"], swiftSettings: swift5),
+        .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient", "MessageAITLS"], swiftSettings: swift5),
     ]
 )

@@ -3,6 +3,10 @@
 # starts messageai-server (SQLite in ~/.local/share/messageai-server, port 7878) unless one is
 # already listening there, then the messageai client in this terminal. The server stops when the
 # client exits (if this script started it). Extra arguments go to the client.
+# TLS: the server serves its self-signed certificate; when this script started the server it
+# hands the client that certificate's fingerprint (--tls-fingerprint, from --print-fingerprint),
+# so no question is asked. A server that was already running is trusted the usual way: the
+# client shows its fingerprint and asks once (remembered in ~/.config/messageai/known_servers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./Scripts/install-deps.sh
@@ -11,6 +15,7 @@ swift build -c release --product messageai
 bin=$(swift build -c release --show-bin-path)
 port=${MESSAGEAI_PORT:-7878}
 server_pid=""
+trust=()
 if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
   log=${TMPDIR:-/tmp}/messageai-server.$$.log
   "$bin/messageai-server" --port "$port" 2>"$log" &
@@ -22,5 +27,9 @@ if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
     sleep 0.1
   done
   echo "server started (pid $server_pid, log $log)" >&2
+  case " $* " in
+    *" --plaintext "*|*" --tls-fingerprint "*|*" --ca-file "*) ;;
+    *) trust=(--tls-fingerprint "$("$bin/messageai-server" --print-fingerprint)") ;;
+  esac
 fi
-"$bin/messageai" --server "127.0.0.1:$port" "$@"
+"$bin/messageai" --server "127.0.0.1:$port" "${trust[@]}" "$@"

@@ -17,7 +17,7 @@ if [ "$status" -ne 0 ]; then
 fi
 # Keeps the benchmark tool working: tiny counts, fails only if a workload cannot complete
 # (figures are printed, never asserted: speed is measured by Scripts/bench.sh).
-Scripts/bench.sh --smoke > "$log.bench" 2>&1 || { cat "$log.bench" >&2; echo "bench smoke run failed" >&2; exit 1; }
+Scripts/bench.sh --smoke --tls-workloads w1,w2,w3 > "$log.bench" 2>&1 || { cat "$log.bench" >&2; echo "bench smoke run failed" >&2; exit 1; }
 echo "bench smoke: every workload completed ($(grep -c '^RESULT' "$log.bench") RESULT lines; figures in $log.bench)"
 # The numbered acceptance scenarios with real processes; pytest's summary closes the output.
 Scripts/acceptance/run-all.sh || exit 1

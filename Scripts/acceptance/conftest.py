@@ -13,6 +13,7 @@ from harness.binaries import executable  # noqa: E402
 from harness.client import Client  # noqa: E402
 from harness.proxy import Proxy  # noqa: E402
 from harness.server import Server  # noqa: E402
+from harness import trust  # noqa: E402
 
 
 class World:
@@ -42,7 +43,10 @@ class World:
         return c
 
     def proxy(self, server):
+        # The proxy reads frames to cut and delay them: it needs a --plaintext server.
+        assert server.plaintext, "world.proxy needs a server started with --plaintext (it parses frames)"
         p = Proxy(server.host, server.port)
+        trust.register(p.address, server.client_args())
         self.proxies.append(p)
         return p
 

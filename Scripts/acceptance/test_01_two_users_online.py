@@ -1,5 +1,7 @@
 """Scenario 1: two users online. Messages both ways arrive in order with their server time;
 the sender sees sent, then delivered, then read once the other opens the conversation."""
+import pytest
+
 from harness.checks import assert_monotonic_states, assert_same_view, texts
 
 
@@ -11,8 +13,10 @@ def first_positions(states):
     return {s: states.index(s) for s in ("sent", "delivered", "read") if s in states}
 
 
-def test_two_users_online(world):
-    server = world.server()
+@pytest.mark.parametrize("transport", ["tls", "plaintext"])
+def test_two_users_online(world, transport):
+    # TLS is the default; the plaintext variant checks --plaintext on both ends still works.
+    server = world.server(*(["--plaintext"] if transport == "plaintext" else []))
     alice = world.user("alice", server.address)
     bob = world.user("bob", server.address)
     alice.cmd("/dm bob")

@@ -1,11 +1,15 @@
 """Scenario 2: the recipient is offline; five messages are sent. When the recipient starts it gets
 all five at once, in order, with an unread count of 5, and the sender's states become delivered."""
+import pytest
+
 from harness.checks import assert_same_view, texts
 from harness.waiting import wait_until
 
 
-def test_recipient_offline(world):
-    server = world.server()
+@pytest.mark.parametrize("transport", ["tls", "plaintext"])
+def test_recipient_offline(world, transport):
+    # TLS is the default; the plaintext variant checks --plaintext on both ends still works.
+    server = world.server(*(["--plaintext"] if transport == "plaintext" else []))
     bob = world.user("bob", server.address)
     assert bob.close() == 0  # bob quits: he is offline from now on
     alice = world.user("alice", server.address)

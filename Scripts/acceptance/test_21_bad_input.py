@@ -19,7 +19,9 @@ IDLE_TIMEOUT = 4
 
 @pytest.fixture
 def live(world):
-    server = world.server("--idle-timeout", str(IDLE_TIMEOUT), "--ping-interval", "1")
+    # Plaintext: raw frames from Python sockets. The framing under TLS is the same code; the
+    # TLS-level bad input (plaintext on the TLS port, truncated handshakes) is test_14_tls.py.
+    server = world.server("--plaintext", "--idle-timeout", str(IDLE_TIMEOUT), "--ping-interval", "1")
     alice = world.user("alice", server.address)
     bob = world.user("bob", server.address)
     alice.cmd("/dm bob")

@@ -1,4 +1,8 @@
 import Glibc
+import MessageAITLS
+
+/// The TLS client context while a workload runs over TLS; nil: plaintext. One thread uses it.
+nonisolated(unsafe) var benchTLSContext: TLSContext?
 
 /// Runs the chosen workloads, each against a fresh server (started here) or all against the
 /// given one, then prints the table and one RESULT line per workload. Returns the exit status.
@@ -11,29 +15,36 @@ struct Bench {
         _ = raiseFileLimit()  // before any server starts, so it inherits the limit too
         var results: [WorkloadResult] = []
         for name in config.workloads {
-            log("\(name): starting")
-            let t0 = nowNanos()
-            var rows: [WorkloadResult]
-            do {
-                rows = try runOne(name)
-            } catch {
-                var failed = WorkloadResult(workload: name.uppercased(), title: "failed")
-                failed.error = "\(error)"
-                rows = [failed]
+            for tls in config.tlsWorkloads.contains(name) ? [false, true] : [false] {
+                let label = name + (tls ? "+tls" : "")
+                log("\(label): starting")
+                let t0 = nowNanos()
+                var rows: [WorkloadResult]
+                do {
+                    benchTLSContext = tls ? try TLSContext.client(caFile: nil) : nil
+                    rows = try runOne(name, tls: tls)
+                } catch {
+                    var failed = WorkloadResult(workload: name.uppercased(), title: "failed")
+                    failed.error = "\(error)"
+                    rows = [failed]
+                }
+                benchTLSContext = nil
+                if tls { for i in rows.indices { rows[i].workload += "+TLS" } }
+                log("\(label): \(rows.allSatisfy(\.complete) ? "done" : "INCOMPLETE") in \(fmt(seconds(nowNanos() - t0), 1)) s")
+                for result in rows { print(result.resultLine) }
+                fflush(stdout)
+                results += rows
             }
-            log("\(name): \(rows.allSatisfy(\.complete) ? "done" : "INCOMPLETE") in \(fmt(seconds(nowNanos() - t0), 1)) s")
-            for result in rows { print(result.resultLine) }
-            fflush(stdout)
-            results += rows
         }
         print("")
         printTable(results)
+        printTLSRatios(results)
         return results.allSatisfy(\.complete) ? 0 : 1
     }
 
     /// One workload's rows (W6 and W7 give one per variant).
-    private func runOne(_ name: String) throws -> [WorkloadResult] {
-        let (target, server) = try makeTarget(tag: name)
+    private func runOne(_ name: String, tls: Bool) throws -> [WorkloadResult] {
+        let (target, server) = try makeTarget(tag: name, tls: tls)
         defer { server?.stop() }
         switch name {
         case "w0": return [try W0Ping(config: config, target: target).run()]
@@ -49,7 +60,7 @@ struct Bench {
     }
 
     /// A fresh server for each workload, so one workload's data and memory do not weigh on the next.
-    private func makeTarget(tag: String) throws -> (Target, ServerProcess?) {
+    private func makeTarget(tag: String, tls: Bool) throws -> (Target, ServerProcess?) {
         var rng = SplitMix(seed: nowNanos())
         let runTag = "b" + String(rng.next() % 0xFFFFFF, radix: 36) + "_"
         if let address = config.server {
@@ -60,7 +71,8 @@ struct Bench {
             return (Target(host: host, port: port, pid: config.serverPID, runTag: runTag), nil)
         }
         let path = config.serverPath ?? defaultServerPath()
-        var arguments = config.serverArguments
+        // Plaintext unless this is a TLS run: the plaintext figures compare with runs from before TLS.
+        var arguments = config.serverArguments + (tls ? [] : ["--plaintext"])
         if tag == "w7", let t = config.w7FrameTimeout { arguments += ["--frame-timeout", "\(t)"] }
         let server = try ServerProcess.start(executable: path, arguments: arguments, cpu: config.serverCPU, timeout: 30)
         return (Target(host: "127.0.0.1", port: server.port, pid: server.pid, runTag: runTag), server)

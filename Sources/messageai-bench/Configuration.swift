@@ -17,6 +17,9 @@ struct Configuration {
     var workloads = ["w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"]
     /// Seconds each phase of a workload may take (set-up, fill, measure). Default 120.
     var timeLimit = 120.0
+    /// Workloads also run over TLS, right after their plaintext run (`--tls-workloads w1,w2,w3`).
+    /// Default none: plaintext only, so figures compare with runs from before TLS.
+    var tlsWorkloads: [String] = []
     /// Message text size in bytes. Default 64.
     var textBytes = 64
 

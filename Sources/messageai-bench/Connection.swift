@@ -1,5 +1,6 @@
 import Glibc
 import MessageAIProtocol
+import MessageAITLS
 
 /// A received frame, viewed in place in the connection's input buffer: valid only during the
 /// `onFrame` call. Measured paths read it without copying; setup code copies it (`frame`).
@@ -27,7 +28,12 @@ final class Connection {
     private var input: UnsafeMutableRawPointer
     private var inputCapacity: Int
     private var inputCount = 0
+    /// True until TCP is connected and, over TLS, the handshake is done.
     private(set) var connecting = true
+    /// Over TLS (`--tls-workloads`): every byte goes through it; nil for plaintext.
+    let tls: TLSSession?
+    private var tcpConnected = false
+    private var handshakeWantsWrite = false
     private(set) var closedReason: String?
     var closed: Bool { closedReason != nil }
     /// Every byte read from the socket, frame headers included.
@@ -43,6 +49,14 @@ final class Connection {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno))) (open-file limit?)") }
         self.index = index
+        let socketFD = fd
+        if let context = benchTLSContext {
+            let session = try TLSSession(context: context, fileDescriptor: socketFD, isServer: false)
+            session.prepareClient(host: host)
+            tls = session
+        } else {
+            tls = nil
+        }
         inputCapacity = 64 * 1024
         input = .allocate(byteCount: inputCapacity, alignment: 16)
         var one: Int32 = 1
@@ -69,6 +83,7 @@ final class Connection {
     func close(_ reason: String) {
         guard closedReason == nil else { return }
         closedReason = reason
+        tls?.shutdown()
         Glibc.close(fd)
     }
 
@@ -77,9 +92,44 @@ final class Connection {
         var err: Int32 = 0
         var len = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len)
-        if err != 0 { close("connect: \(String(cString: strerror(err)))"); return false }
+        if !tcpConnected {
+            if err != 0 { close("connect: \(String(cString: strerror(err)))"); return false }
+            tcpConnected = true
+        }
+        if let tls {
+            switch tls.handshake() {
+            case .done: handshakeWantsWrite = false
+            case .wantRead: handshakeWantsWrite = false; return false
+            case .wantWrite: handshakeWantsWrite = true; return false
+            case .closed: close("TLS handshake: the server closed the connection"); return false
+            case .failed(let why): close(why); return false
+            }
+        }
         connecting = false
         return true
+    }
+
+    /// poll() for POLLOUT only while it means something (TCP connect, TLS handshake, output).
+    var wantsWritable: Bool { connecting ? (!tcpConnected || handshakeWantsWrite) : hasPendingOutput }
+
+    private func sendBytes(_ p: UnsafeRawPointer, _ n: Int) -> Int {
+        guard let tls else { return send(fd, p, n, Int32(MSG_NOSIGNAL)) }
+        switch tls.write(UnsafeRawBufferPointer(start: p, count: n)) {
+        case .done(let k): return k
+        case .wantRead, .wantWrite: errno = EAGAIN; return -1
+        case .closed: errno = EPIPE; return -1
+        case .failed: errno = EPROTO; return -1
+        }
+    }
+
+    private func receiveBytes(_ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
+        guard let tls else { return recv(fd, p, n, 0) }
+        switch tls.read(into: UnsafeMutableRawBufferPointer(start: p, count: n)) {
+        case .done(let k): return k
+        case .wantRead, .wantWrite: errno = EAGAIN; return -1
+        case .closed: return 0
+        case .failed: errno = EPROTO; return -1
+        }
     }
 
     var hasPendingOutput: Bool { outputStart < output.count }
@@ -101,7 +151,7 @@ final class Connection {
     func flush() {
         guard !connecting, !closed, outputStart < output.count else { return }
         while outputStart < output.count {
-            let n = output.withUnsafeBytes { send(fd, $0.baseAddress! + outputStart, $0.count - outputStart, Int32(MSG_NOSIGNAL)) }
+            let n = output.withUnsafeBytes { sendBytes($0.baseAddress! + outputStart, $0.count - outputStart) }
             if n > 0 { outputStart += n; continue }
             if n < 0 && errno == EINTR { continue }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
@@ -116,9 +166,9 @@ final class Connection {
 
     /// Reads until the socket is drained and hands every complete frame to `onFrame`.
     func readAvailable() {
-        while !closed {
-            if inputCapacity - inputCount < 16 * 1024 { grow(to: inputCapacity * 2) }
-            let n = recv(fd, input + inputCount, inputCapacity - inputCount, 0)
+        while !closed && !connecting {
+            if inputCapacity - inputCount < 32 * 1024 { grow(to: inputCapacity * 2) }
+            let n = receiveBytes(input + inputCount, inputCapacity - inputCount)
             if n == 0 { close("server closed the connection"); return }
             if n < 0 {
                 if errno == EINTR { continue }

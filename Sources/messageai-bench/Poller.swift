@@ -29,7 +29,7 @@ final class Poller {
     func pollOnce(timeoutMillis: Int32) {
         for i in fds.indices {
             let c = connections[i]
-            fds[i].events = Int16(POLLIN) | (c.connecting || c.hasPendingOutput ? Int16(POLLOUT) : 0)
+            fds[i].events = Int16(POLLIN) | (c.wantsWritable ? Int16(POLLOUT) : 0)
             fds[i].revents = 0
         }
         let n = fds.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMillis) }

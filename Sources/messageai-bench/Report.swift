@@ -26,7 +26,7 @@ struct Measurement {
 
 /// One workload's figures: what the table and the RESULT line print.
 struct WorkloadResult {
-    let workload: String
+    var workload: String
     let title: String
     var latency = makeLatencyHistogram()
     /// Unit of work counted for the throughput column, e.g. "msgs", "deliveries", "logins".
@@ -103,4 +103,28 @@ func printTable(_ results: [WorkloadResult]) {
 
 extension String {
     func padding(toLength n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
+}
+
+/// TLS beside plaintext: for each workload run both ways, the TLS figure over the plaintext one
+/// (1.20 = TLS costs 20 % more). Ratios, because absolute figures on a shared machine drift.
+func printTLSRatios(_ results: [WorkloadResult]) {
+    let pairs = results.compactMap { t -> (WorkloadResult, WorkloadResult)? in
+        guard t.workload.hasSuffix("+TLS"), let p = results.first(where: { $0.workload + "+TLS" == t.workload }) else { return nil }
+        return (p, t)
+    }
+    guard !pairs.isEmpty else { return }
+    print("")
+    print("TLS / plaintext (same run):")
+    for (p, t) in pairs {
+        func perUnit(_ r: WorkloadResult) -> Double? { r.serverCPUSeconds.map { $0 / Double(max(r.count, 1)) } }
+        var parts: [String] = []
+        if let a = perUnit(p), let b = perUnit(t), a > 0 {
+            parts.append("server CPU per \(["msgs": "message", "deliveries": "delivery", "logins": "login"][p.unit] ?? p.unit) \(fmt(b / a, 2)) (\(fmt(a * 1e6, 1)) -> \(fmt(b * 1e6, 1)) us)")
+        }
+        if p.throughput > 0 { parts.append("\(p.unit)/s \(fmt(t.throughput / p.throughput, 2))") }
+        if p.latency.totalCount > 0, t.latency.totalCount > 0 { parts.append("p50 \(fmt(t.micros(50) / p.micros(50), 2))") }
+        let rss = { (r: WorkloadResult) in r.extra.first { $0.0 == "rss_per_conn_B" }.flatMap { Double($0.1) } }
+        if let a = rss(p), let b = rss(t), a > 0 { parts.append("RSS per idle connection \(fmt(b / a, 2)) (\(fmt(a, 0)) -> \(fmt(b, 0)) B)") }
+        print("  \(p.workload): " + parts.joined(separator: ", "))
+    }
 }

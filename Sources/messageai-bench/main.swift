@@ -16,6 +16,7 @@ struct BenchCommand: ParsableCommand {
     var serverArg: [String] = []
     @Option(help: "Workloads to run, comma-separated.") var workloads = "w0,w1,w2,w3,w4,w5,w6,w7"
     @Option(name: .customShort("T"), help: "Time limit in seconds for each phase of a workload.") var timeLimit = 120.0
+    @Option(help: "Workloads to run a second time over TLS, beside the plaintext run (e.g. w1,w2,w3).") var tlsWorkloads = ""
     @Flag(help: "Tiny counts, a few seconds: keeps the tool working (CI); not a measurement.") var smoke = false
     @Option(help: "W1 measured messages.") var w1Messages: Int?
     @Option(help: "W2 group members.") var w2Members: Int?
@@ -37,6 +38,7 @@ struct BenchCommand: ParsableCommand {
         if !serverArg.isEmpty { c.serverArguments = serverArg }
         c.workloads = workloads.split(separator: ",").map { $0.filter { $0 != " " }.lowercased() }
         c.timeLimit = timeLimit
+        c.tlsWorkloads = tlsWorkloads.split(separator: ",").map { $0.filter { $0 != " " }.lowercased() }
         if let v = w1Messages { c.w1Messages = v }
         if let v = w2Members { c.w2Members = v }
         if let v = w2Messages { c.w2Messages = v }

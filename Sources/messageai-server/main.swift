@@ -7,7 +7,11 @@ struct ServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messageai-server",
         abstract: "The MessageAI messaging server.",
-        discussion: "Prints 'listening on HOST:PORT' to stderr once it accepts connections; SIGTERM or SIGINT stop it cleanly (exit 0).",
+        discussion: """
+            Prints 'listening on HOST:PORT' to stderr once it accepts connections; SIGTERM or SIGINT stop it cleanly (exit 0). \
+            Every connection is TLS: with --tls-cert/--tls-key those files, else a self-signed certificate made on first start \
+            in the data directory (its fingerprint is logged and printed by --print-fingerprint). SIGHUP reloads the certificate.
+            """,
         version: "messageai-server 0.1.0")
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
@@ -30,6 +34,15 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "Accounts one address may register per hour; 0: no limit.") var registerLimit = 20
     @Option(help: "Password hashes running or queued at once; past it, server_busy (default: 16, or 4 per core).")
     var maxPasswordHashes: Int?
+    @Option(help: "TLS certificate chain to serve (PEM, leaf first, e.g. Let's Encrypt's fullchain.pem); SIGHUP reloads it.")
+    var tlsCert: String?
+    @Option(help: "Private key of --tls-cert (PEM).") var tlsKey: String?
+    @Option(help: ArgumentHelp("Extra host name for the generated self-signed certificate (repeatable).", valueName: "name"))
+    var tlsName: [String] = []
+    @Flag(help: "Print the SHA-256 fingerprint of the TLS certificate (generating it if needed) and exit.")
+    var printFingerprint = false
+    @Flag(help: "Serve the plain protocol without TLS (loopback and tests only).") var plaintext = false
+    @Flag(help: "Allow --plaintext on an address other machines can reach.") var allowRemotePlaintext = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
@@ -48,6 +61,14 @@ struct ServerCommand: ParsableCommand {
         guard pbkdf2Rounds >= 600_000 else { throw ValidationError("--pbkdf2-rounds must be at least 600000") }
         guard registerLimit >= 0 else { throw ValidationError("--register-limit must be 0 or more") }
         guard (maxPasswordHashes ?? 1) >= 1 else { throw ValidationError("--max-password-hashes must be at least 1") }
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        if plaintext {
+            guard tlsCert == nil else { throw ValidationError("--plaintext and --tls-cert exclude each other") }
+            guard ServerProcess.isLoopback(host) || allowRemotePlaintext else {
+                throw ValidationError("--plaintext on \(host) would send passwords and messages in clear over the network; "
+                                      + "add --allow-remote-plaintext if that is really meant")
+            }
+        }
     }
 
     func run() throws {
@@ -72,10 +93,19 @@ struct ServerCommand: ParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let options = ServerProcess.Options(
+        var options = ServerProcess.Options(
             configuration: config, dataDirectory: dataDir ?? ServerProcess.defaultDataDirectory,
             synchronous: fsync == "always" ? .full : .normal)
-        ServerProcess.run(options, logger: Logger(label: "messageai-server"))
+        if plaintext {
+            options.tls = .plaintext
+        } else if let tlsCert, let tlsKey {
+            options.tls = .files(TLSFiles(certificatePath: tlsCert, keyPath: tlsKey))
+        } else {
+            options.tls = .selfSigned(extraNames: tlsName)
+        }
+        let logger = Logger(label: "messageai-server")
+        if printFingerprint { ServerProcess.printFingerprint(options, logger: logger) }
+        ServerProcess.run(options, logger: logger)
     }
 }
 

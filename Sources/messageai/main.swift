@@ -1,5 +1,9 @@
 import ArgumentParser
 import MessageAIClient
+import MessageAITLS
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `messageai`: the terminal client. Flags become a `ClientConfiguration`; everything else
 /// lives in MessageAIClient.
@@ -11,7 +15,10 @@ struct MessageAICommand: ParsableCommand {
             Type text to send it to the current conversation; commands start with / (/help lists them). \
             With stdin not a terminal, lines are read as commands and results printed as plain lines \
             (or JSON objects with --json); the exit status is 0 only if every line succeeded and \
-            every message was acknowledged before --drain-timeout.
+            every message was acknowledged before --drain-timeout. \
+            Connections use TLS: a certificate from a trusted CA is accepted; otherwise its fingerprint is shown \
+            and, on a terminal, you are asked once (saved in $XDG_CONFIG_HOME/messageai/known_servers); a changed \
+            certificate is refused.
             """,
         version: "messageai \(ClientConfiguration.version)")
 
@@ -33,11 +40,26 @@ struct MessageAICommand: ParsableCommand {
     @Flag(name: .long, help: "Do not ring the terminal bell for messages in other conversations.")
     var noBell = false
 
+    @Option(name: .long, help: ArgumentHelp("Trust exactly the server certificate with this SHA-256 fingerprint (for scripts).", valueName: "sha256"))
+    var tlsFingerprint: String?
+
+    @Option(name: .long, help: "Verify the server against this CA bundle (PEM) instead of the system's CAs.")
+    var caFile: String?
+
+    @Flag(name: .long, help: "Speak the plain protocol without TLS (only for a server started with --plaintext).")
+    var plaintext = false
+
     func validate() throws {
         guard ClientConfiguration.parseServer(server) != nil else {
             throw ValidationError("--server must be HOST:PORT, for example 127.0.0.1:7878")
         }
         guard drainTimeout >= 0 else { throw ValidationError("--drain-timeout must be 0 or more seconds") }
+        if let tlsFingerprint, Fingerprint.normalize(tlsFingerprint) == nil {
+            throw ValidationError("--tls-fingerprint must be a SHA-256 fingerprint: 64 hex digits, colons allowed")
+        }
+        if plaintext && (tlsFingerprint != nil || caFile != nil) {
+            throw ValidationError("--plaintext excludes --tls-fingerprint and --ca-file")
+        }
     }
 
     func run() throws {
@@ -50,6 +72,10 @@ struct MessageAICommand: ParsableCommand {
         config.drainTimeout = drainTimeout
         config.notifyCommand = notifyCommand
         config.bell = !noBell
+        config.tls.plaintext = plaintext
+        config.tls.pinnedFingerprint = tlsFingerprint.flatMap(Fingerprint.normalize)
+        config.tls.caFile = caFile
+        TrustPrompt.ensureTrusted(config, interactive: isatty(0) == 1)
         ClientApp.run(config)
     }
 }

@@ -7,7 +7,7 @@ final class ReplTests: ServerBackedTestCase {
     private func startRepl(_ user: String, _ pty: PseudoTerminal) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Binaries.path("messageai"))
-        p.arguments = ["--server", server.address, "--data-dir", clients.dir(user), "--no-bell"]
+        p.arguments = ["--server", server.address, "--data-dir", clients.dir(user), "--no-bell"] + server.clientTLSArgs
         var env = ProcessInfo.processInfo.environment
         env["TERM"] = "xterm"
         p.environment = env

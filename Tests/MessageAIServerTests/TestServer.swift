@@ -135,7 +135,9 @@ final class ChildServer {
 
     init(dataDir: String, arguments: [String] = [], port: Int = 0) throws {
         process.executableURL = ChildServer.executable
-        process.arguments = ["--port", String(port), "--data-dir", dataDir, "--log-level", "warning"] + arguments
+        // Plaintext: TLS is not the subject of these tests (TLSProcessTests covers it).
+        process.arguments = ["--port", String(port), "--data-dir", dataDir, "--log-level", "warning"]
+            + (arguments.contains("--tls") ? arguments.filter { $0 != "--tls" } : ["--plaintext"] + arguments)
         process.standardError = stderrPipe
         process.standardOutput = stdoutPipe
         try process.run()

@@ -8,13 +8,14 @@ import signal
 import subprocess
 import threading
 
+from . import trust
 from .waiting import EventLog, Timeout
 
 # Commands whose result has its own type; every other command answers {"type":"ok","command":...}.
 RESULT_TYPES = {
     "/list": "conversations", "/history": "history", "/find": "search", "/queue": "queue",
     "/info": "info", "/search": "users", "/contacts": "contacts", "/profile": "profile",
-    "/whoami": "whoami", "/group members": "members", "/help": "help",
+    "/whoami": "whoami", "/group members": "members", "/help": "help", "/server": "server",
 }
 PASSWORD = "correct-horse-42"
 # The client accepts /history N up to 500 (CONTRACT.md names no bound); larger runs stay below it.
@@ -51,7 +52,7 @@ class Client:
     def start(self):
         os.makedirs(self.data_dir, exist_ok=True)
         args = [self.exe, "--server", self.server_address, "--data-dir", self.data_dir, "--json",
-                "--no-bell"] + self.extra_args
+                "--no-bell"] + trust.client_args(self.server_address, self.extra_args) + self.extra_args
         self.starts += 1
         self.events = EventLog()
         self.stderr = EventLog()

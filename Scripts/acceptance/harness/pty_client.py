@@ -1,6 +1,8 @@
 """The client in a real pseudo-terminal (libedit REPL), driven with pexpect."""
 import os
 
+from . import trust
+
 try:
     import pexpect
 except ImportError:  # run-all.sh installs it when missing; a lone pytest run skips pty checks
@@ -13,7 +15,7 @@ class PtyClient:
             raise RuntimeError("pexpect is not installed (pip install pexpect)")
         os.makedirs(data_dir, exist_ok=True)
         self.log = open(log_path, "a", encoding="utf-8")
-        args = ["--server", server_address, "--data-dir", str(data_dir), "--no-bell"] + list(extra_args)
+        args = ["--server", server_address, "--data-dir", str(data_dir), "--no-bell"] + trust.client_args(server_address, extra_args) + list(extra_args)
         env = dict(os.environ, TERM="xterm", LANG="C.UTF-8", LC_ALL="C.UTF-8", HOME=str(data_dir))
         self.child = pexpect.spawn(exe, args, env=env, encoding="utf-8", codec_errors="replace",
                                    dimensions=(40, 120), timeout=15)

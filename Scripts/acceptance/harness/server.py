@@ -6,6 +6,7 @@ import subprocess
 import threading
 import time
 
+from . import trust
 from .waiting import EventLog, Timeout
 
 LISTENING = re.compile(r"listening on (\S+):(\d+)")
@@ -26,6 +27,19 @@ class Server:
         self.stderr = None
         self.stdout = None
         self.starts = 0
+        self.plaintext = "--plaintext" in self.extra_args
+        self.fingerprint = None
+
+    def client_args(self):
+        """What a client passes to trust this server: its certificate's fingerprint."""
+        return ["--plaintext"] if self.plaintext else ["--tls-fingerprint", self.fingerprint]
+
+    def print_fingerprint(self):
+        """`messageai-server --print-fingerprint` (makes the certificate on first use)."""
+        args = [self.exe, "--host", self.host, "--data-dir", self.data_dir] + self.extra_args + ["--print-fingerprint"]
+        out = subprocess.run(args, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, f"--print-fingerprint failed: {out.stderr}"
+        return out.stdout.strip()
 
     @property
     def address(self):
@@ -45,6 +59,8 @@ class Server:
 
     def _start_once(self, timeout):
         os.makedirs(self.data_dir, exist_ok=True)
+        if not self.plaintext and self.fingerprint is None:
+            self.fingerprint = self.print_fingerprint()
         args = [self.exe, "--host", self.host, "--port", str(self.port), "--data-dir", self.data_dir]
         args += self.extra_args
         if self.netns:
@@ -71,6 +87,7 @@ class Server:
             raise
         _, port = LISTENING.search(line).groups()
         self.port = int(port)
+        trust.register(self.address, self.client_args())
         return self
 
     @staticmethod

@@ -43,7 +43,7 @@ public final class Client {
         self.config = config
         self.output = output
         link = ServerLink(settings: .init(host: config.host, port: config.port,
-                                          backoffBase: config.backoffBase, backoffCap: config.backoffCap))
+                                          backoffBase: config.backoffBase, backoffCap: config.backoffCap, tls: config.tls))
         notifier = Notifier(command: config.notifyCommand, bell: config.bell)
     }
 

@@ -29,6 +29,9 @@ public struct ClientConfiguration {
     /// Catch-up after a disconnect: more new messages than this in one conversation print
     /// one summary line instead of each message (plain mode). Default 3.
     public var summaryThreshold = 3
+    /// TLS: `--plaintext`, `--tls-fingerprint`, `--ca-file`; trusted servers in
+    /// `$XDG_CONFIG_HOME/messageai/known_servers` (else ~/.config/messageai).
+    public var tls = TLSSettings(knownServersPath: TLSSettings.defaultConfigDir() + "/known_servers")
 
     public init() {}
 

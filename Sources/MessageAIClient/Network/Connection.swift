@@ -1,5 +1,6 @@
 import Foundation
 import MessageAIProtocol
+import MessageAITLS
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,6 +9,8 @@ import Glibc
 /// Everything runs on the queue given at init (the client's main queue).
 final class Connection {
     let fd: Int32
+    /// Nil for `--plaintext`; else every byte goes through it (see Connection+TLS.swift).
+    let tls: TLSSession?
     private let queue: DispatchQueue
     private var readSource: DispatchSourceRead?
     private var writeSource: DispatchSourceWrite?
@@ -22,8 +25,9 @@ final class Connection {
     /// Called once, with the reason, when the connection ends for any cause.
     var onClose: (String) -> Void = { _ in }
 
-    init(fd: Int32, queue: DispatchQueue, maxFrameLength: Int = Frame.defaultMaxLength) {
+    init(fd: Int32, tls: TLSSession? = nil, queue: DispatchQueue, maxFrameLength: Int = Frame.defaultMaxLength) {
         self.fd = fd
+        self.tls = tls
         self.queue = queue
         decoder = FrameDecoder(maxLength: maxFrameLength)
     }
@@ -54,7 +58,7 @@ final class Connection {
 
     private func flush() {
         while !outBuffer.isEmpty && !closed {
-            let n = outBuffer.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = outBuffer.withUnsafeBytes { sendBytes($0) }
             if n > 0 {
                 outBuffer.removeFirst(n)
             } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -72,7 +76,7 @@ final class Connection {
 
     private func readAvailable() {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        let n = chunk.withUnsafeMutableBytes { receiveBytes($0) }
         if n == 0 { close(reason: "the server closed the connection"); return }
         if n < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
@@ -100,10 +104,11 @@ final class Connection {
         var tv = timeval(tv_sec: 1, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         while !outBuffer.isEmpty {
-            let n = outBuffer.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = outBuffer.withUnsafeBytes { sendBytes($0) }
             if n <= 0 { break }
             outBuffer.removeFirst(n)
         }
+        tls?.shutdown()
         shutdown(fd, Int32(SHUT_WR))
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMs) * 1_000_000

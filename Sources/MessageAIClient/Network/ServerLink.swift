@@ -1,4 +1,5 @@
 import Foundation
+import MessageAITLS
 import MessageAIProtocol
 
 public enum LinkState: String {
@@ -16,6 +17,8 @@ final class ServerLink {
         var backoffCap: Double = 2.0
         var connectTimeoutMs: Int32 = 3000
         var requestTimeout: Double = 15
+        /// TLS and trust settings (`tls.plaintext` for the plain protocol).
+        var tls = TLSSettings(knownServersPath: TLSSettings.defaultConfigDir() + "/known_servers")
     }
 
     /// Returns true when the request is finished (SYNC gets several frames).
@@ -31,6 +34,8 @@ final class ServerLink {
     private(set) var state: LinkState = .offline { didSet { if state != oldValue && !stopped { onStateChange(state) } } }
     private(set) var welcome: Welcome?
     private(set) var lastError = ""
+    /// The TLS parameters of the current connection (nil offline or in plaintext), for /server.
+    private(set) var tlsInfo: TLSInfo?
     /// Whether at least one attempt has finished since start (so callers stop waiting).
     private(set) var attemptedOnce = false
     private var connection: Connection?
@@ -65,20 +70,23 @@ final class ServerLink {
         guard !stopped, state == .offline else { return }
         retry?.cancel(); retry = nil
         state = .connecting
-        let (host, port, timeout) = (settings.host, settings.port, settings.connectTimeoutMs)
+        let (host, port, timeout, tls) = (settings.host, settings.port, settings.connectTimeoutMs, settings.tls)
         DispatchQueue.global().async {
             let result = SocketConnect.connect(host: host, port: port, timeoutMs: timeout)
+                .flatMap { fd in SocketConnect.secure(fd: fd, host: host, port: port, tls: tls, timeoutMs: timeout) }
             DispatchQueue.main.async { [weak self] in self?.connected(result) }
         }
     }
 
-    private func connected(_ result: Result<Int32, ConnectError>) {
+    private func connected(_ result: Result<SocketConnect.Secured, ConnectError>) {
         switch result {
         case .failure(let e):
             attemptFailed(e.message)
-        case .success(let fd):
+        case .success(let secured):
+            let fd = secured.fd
             guard !stopped else { close(fd); return }
-            let c = Connection(fd: fd, queue: queue)
+            tlsInfo = secured.info
+            let c = Connection(fd: fd, tls: secured.session, queue: queue)
             c.onFrame = { [weak self] in self?.received($0) }
             c.onClose = { [weak self, weak c] reason in
                 guard let self, let c, self.connection === c else { return }
@@ -115,6 +123,7 @@ final class ServerLink {
     private func connectionClosed(_ reason: String) {
         connection = nil
         welcome = nil
+        tlsInfo = nil
         let wasOnline = state == .online
         let failed = pending
         pending = [:]

@@ -1,4 +1,5 @@
 import Foundation
+import MessageAITLS
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,4 +55,26 @@ enum SocketConnect {
 struct ConnectError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
+}
+
+extension SocketConnect {
+    /// A connected socket, with its TLS session unless the link is `--plaintext`.
+    struct Secured {
+        let fd: Int32
+        let session: TLSSession?
+        let info: TLSInfo?
+    }
+
+    /// The TLS handshake and trust decision on a connected socket (background queue); closes
+    /// `fd` when it fails. Plaintext passes the socket through.
+    static func secure(fd: Int32, host: String, port: UInt16, tls: TLSSettings, timeoutMs: Int32) -> Result<Secured, ConnectError> {
+        if tls.plaintext { return .success(Secured(fd: fd, session: nil, info: nil)) }
+        switch TLSConnect.handshake(fd: fd, host: host, port: port, settings: tls, timeoutMs: timeoutMs) {
+        case .success(let (session, info)):
+            return .success(Secured(fd: fd, session: session, info: info))
+        case .failure(let failure):
+            close(fd)
+            return .failure(ConnectError(message: failure.message))
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import MessageAIProtocol
+import MessageAITLS
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,6 +27,8 @@ public final class ChatServer {
     var logger: Logger
 
     private var listener: ListeningSocket?
+    /// The TLS settings new connections start from (nil: plaintext); SIGHUP swaps it (hub queue).
+    var tlsContext: TLSContext?
     private var keepaliveTimer: DispatchSourceTimer?
     private var nextConnectionID: UInt64 = 1
     private let readBuffer = ReadBuffer()
@@ -67,6 +70,7 @@ public final class ChatServer {
     /// Binds and starts serving; returns the port (useful with port 0).
     public func start() throws -> Int {
         try queue.sync {
+            if let files = configuration.tls { tlsContext = try files.load() }
             let socket = try ListeningSocket(host: configuration.host, port: configuration.port)
             socket.start(on: queue) { [unowned self] accepted in self.accept(accepted) }
             listener = socket
@@ -111,10 +115,11 @@ public final class ChatServer {
     // MARK: Connections
 
     private func accept(_ accepted: ListeningSocket.Accepted) {
+        guard let transport = makeTransport(accepted) else { return }
         let id = nextConnectionID
         nextConnectionID += 1
         let connection = Connection(
-            id: id, address: accepted.address, transport: SocketTransport(fileDescriptor: accepted.fd), queue: queue, scheduler: output, readBuffer: readBuffer,
+            id: id, address: accepted.address, transport: transport, queue: queue, scheduler: output, readBuffer: readBuffer,
             limits: inputLimits, maxOutputBytes: configuration.maxOutputBytes)
         let peer = Peer(connection: connection)
         peers[id] = peer
@@ -141,6 +146,10 @@ public final class ChatServer {
         peer.sync = nil
         peer.waiting = []
         detachUser(peer)
+        if let why = peer.connection.transportFailure {
+            logger.warning("connection \(peer.id) from \(peer.address): \(why)")
+            return
+        }
         switch reason {
         case .peerClosed, .server, .deadline: logger.debug("connection \(peer.id) closed (\(reason))")
         default: logger.info("connection \(peer.id) from \(peer.address) closed: \(reason)")

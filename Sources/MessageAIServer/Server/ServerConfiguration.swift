@@ -50,6 +50,9 @@ public struct ServerConfiguration: Sendable {
     /// Password hashes (REGISTER, LOGIN, PASSWORD_CHANGE) queued or running at once; past it,
     /// `server_busy` with a retry hint. Default 16, or 4 per core on larger machines.
     public var maxPasswordHashesInFlight = max(16, 4 * ProcessInfo.processInfo.activeProcessorCount)
+    /// Certificate and key to serve TLS with; nil serves the plain protocol (what in-process
+    /// tests use). The executable always sets it unless told `--plaintext`.
+    public var tls: TLSFiles?
     /// Text of WELCOME's `server` field.
     public var serverName = "messageai-server/0.1.0"
 

@@ -14,6 +14,8 @@ public enum ServerProcess {
         public var dataDirectory: String
         /// `.full` fsyncs every commit (`--fsync always`); `.normal` survives kill -9 but not power loss.
         public var synchronous: SQLiteStore.Synchronous
+        /// TLS (the default: a self-signed certificate in the data directory) or plaintext.
+        public var tls: TLSMode = .selfSigned(extraNames: [])
         public init(configuration: ServerConfiguration, dataDirectory: String, synchronous: SQLiteStore.Synchronous) {
             self.configuration = configuration; self.dataDirectory = dataDirectory; self.synchronous = synchronous
         }
@@ -54,13 +56,25 @@ public enum ServerProcess {
             fputs("messageai-server: cannot open the database in \(options.dataDirectory): \(error)\n", stderr)
             exit(1)
         }
-        let server = ChatServer(configuration: options.configuration, store: store, logger: logger)
+        var configuration = options.configuration
+        do {
+            configuration.tls = try tlsFiles(options, logger: logger)
+        } catch {
+            fputs("messageai-server: TLS: \(error)\n", stderr)
+            exit(1)
+        }
+        let server = ChatServer(configuration: configuration, store: store, logger: logger)
         let port: Int
         do {
             port = try server.start()
         } catch {
             fputs("messageai-server: \(error)\n", stderr)
             exit(1)
+        }
+        if let fingerprint = server.tlsFingerprint {
+            logger.notice("TLS certificate SHA-256 fingerprint: \(fingerprint)")
+        } else {
+            logger.warning("serving PLAINTEXT (--plaintext): passwords and messages cross the network unencrypted")
         }
         fputs("listening on \(options.configuration.host):\(port)\n", stderr)
         fflush(stderr)
@@ -81,6 +95,7 @@ public enum ServerProcess {
             source.resume()
             sources.append(source)
         }
-        withExtendedLifetime(sources) { dispatchMain() }
+        let hangup = reloadOnHangup(server, queue: signalQueue, logger: logger)
+        withExtendedLifetime((sources, hangup)) { dispatchMain() }
     }
 }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// The seam between a connection and its bytes: read bytes in, write bytes out. A plain TCP
-/// socket implements it today; TLS can wrap one later without touching framing or handlers.
+/// socket implements it (`--plaintext`), and `TLSTransport` wraps one, without touching framing or handlers.
 /// Implementations are non-blocking: they never wait, they say `wouldBlock`.
 public protocol ByteTransport: AnyObject {
     /// The descriptor whose readiness the connection watches (epoll through DispatchSource).
@@ -14,6 +14,13 @@ public protocol ByteTransport: AnyObject {
     func write(_ buffer: UnsafeRawBufferPointer) -> TransportResult
     /// Releases the descriptor. Called once, after both dispatch sources are cancelled.
     func close()
+    /// Why the transport failed, in words for the log (a TLS alert, a plaintext client on
+    /// the TLS port); nil when it did not or has nothing to add.
+    var failureDescription: String? { get }
+}
+
+extension ByteTransport {
+    public var failureDescription: String? { nil }
 }
 
 public enum TransportResult: Equatable {

@@ -84,6 +84,8 @@ final class Connection {
     }
 
     var pendingOutputBytes: Int { output.pendingCount }
+    /// Why the transport failed (TLS), for the close log line.
+    var transportFailure: String? { transport.failureDescription }
 
     func start() {
         let rs = DispatchSource.makeReadSource(fileDescriptor: transport.fileDescriptor, queue: queue)

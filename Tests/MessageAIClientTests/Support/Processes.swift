@@ -104,12 +104,24 @@ final class ServerProcess {
     private(set) var port: UInt16 = 0
     private(set) var child: Child?
     let extraArgs: [String]
+    /// The SHA-256 fingerprint of the server's self-signed certificate (TLS, the default).
+    private(set) var fingerprint = ""
 
     init(dataDir: String, extraArgs: [String] = []) throws {
         self.dataDir = dataDir
         self.extraArgs = extraArgs
+        if !extraArgs.contains("--plaintext") {
+            // As an admin would: generate the certificate and hand its fingerprint to users.
+            let p = try Child(try Binaries.path("messageai-server"), ["--data-dir", dataDir, "--print-fingerprint"])
+            p.closeInput()
+            XCTAssertEqual(p.waitExit(timeout: 30), 0, "--print-fingerprint: \(p.stderr)")
+            fingerprint = p.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         try start(port: 0)
     }
+
+    /// What a client needs to trust this server without asking.
+    var clientTLSArgs: [String] { fingerprint.isEmpty ? ["--plaintext"] : ["--tls-fingerprint", fingerprint] }
 
     /// Starts (again) on `port`, 0 for a free one; returns once it listens.
     func start(port wanted: UInt16, extra: [String]? = nil) throws {
@@ -149,7 +161,7 @@ struct ClientRunner {
 
     func start(_ user: String, json: Bool = false, extra: [String] = []) throws -> Child {
         try Child(try Binaries.path("messageai"),
-                  ["--server", server.address, "--data-dir", dir(user), "--no-bell"] + (json ? ["--json"] : []) + extra)
+                  ["--server", server.address, "--data-dir", dir(user), "--no-bell"] + server.clientTLSArgs + (json ? ["--json"] : []) + extra)
     }
 
     /// Feeds `lines`, closes stdin, waits for the exit.

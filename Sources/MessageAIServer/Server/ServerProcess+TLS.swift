@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import MessageAITLS
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How the server process gets its TLS certificate.
+public enum TLSMode: Sendable, Equatable {
+    /// `--plaintext`: the plain protocol, no TLS.
+    case plaintext
+    /// `--tls-cert` and `--tls-key`.
+    case files(TLSFiles)
+    /// Neither: a self-signed certificate in the data directory, made on first start for these
+    /// names (plus the listening address, localhost and the machine's host name).
+    case selfSigned(extraNames: [String])
+}
+
+extension ServerProcess {
+    public static let generatedCertificateName = "tls-cert.pem"
+    public static let generatedKeyName = "tls-key.pem"
+
+    /// True for addresses only this machine can reach (where `--plaintext` is allowed alone).
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// The files to serve, generating the self-signed pair when there is none yet. Nil in plaintext.
+    static func tlsFiles(_ options: Options, logger: Logger) throws -> TLSFiles? {
+        switch options.tls {
+        case .plaintext: return nil
+        case .files(let files): return files
+        case .selfSigned(let extra):
+            let files = TLSFiles(certificatePath: options.dataDirectory + "/" + generatedCertificateName,
+                                 keyPath: options.dataDirectory + "/" + generatedKeyName)
+            let fm = FileManager.default
+            if fm.fileExists(atPath: files.certificatePath) && fm.fileExists(atPath: files.keyPath) { return files }
+            let names = certificateNames(host: options.configuration.host, extra: extra)
+            let fingerprint = try SelfSignedCertificate.generate(hosts: names, certificatePath: files.certificatePath,
+                                                                 keyPath: files.keyPath)
+            logger.notice("generated a self-signed TLS certificate for \(names.joined(separator: ", ")) in \(files.certificatePath) (SHA-256 \(fingerprint))")
+            return files
+        }
+    }
+
+    static func certificateNames(host: String, extra: [String]) -> [String] {
+        var names = extra
+        var buf = [CChar](repeating: 0, count: 256)
+        if gethostname(&buf, buf.count) == 0 { names.append(String(cString: buf)) }
+        if host != "0.0.0.0" && host != "::" { names.insert(host, at: 0) }
+        names += ["localhost", "127.0.0.1", "::1"]
+        var seen = Set<String>()
+        return names.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
+    }
+
+    /// `--print-fingerprint`: prints the SHA-256 fingerprint of the certificate the server
+    /// serves (making the self-signed one if needed) on stdout and exits.
+    public static func printFingerprint(_ options: Options, logger: Logger) -> Never {
+        umask(0o077)
+        do {
+            try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            guard let files = try tlsFiles(options, logger: logger) else {
+                fputs("messageai-server: --plaintext serves no certificate\n", stderr)
+                exit(1)
+            }
+            print(try SelfSignedCertificate.fingerprint(ofFile: files.certificatePath))
+            exit(0)
+        } catch {
+            fputs("messageai-server: \(error)\n", stderr)
+            exit(1)
+        }
+    }
+
+    /// SIGHUP reloads the certificate and key (a renewed Let's Encrypt chain) without a restart.
+    static func reloadOnHangup(_ server: ChatServer, queue: DispatchQueue, logger: Logger) -> DispatchSourceSignal {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
+        source.setEventHandler {
+            if server.configuration.tls == nil { logger.notice("SIGHUP: nothing to reload (plaintext)"); return }
+            server.reloadTLS()
+        }
+        source.resume()
+        return source
+    }
+}
