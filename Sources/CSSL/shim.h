@@ -13,6 +13,14 @@
 #include <openssl/rand.h>
 #include <string.h>
 
+/// OpenSSL 3 registers an atexit handler that frees its global state. A client or server that
+/// calls exit() on one thread while another is inside SSL_read or SSL_write then crashes in the
+/// freed state (seen: a piped `/logout` ended in SIGSEGV one run in five). The process is ending
+/// anyway, so the clean-up is skipped. This must be the first OpenSSL call.
+static inline void messageai_openssl_init(void) {
+    OPENSSL_init_ssl(OPENSSL_INIT_NO_ATEXIT | OPENSSL_INIT_LOAD_SSL_STRINGS | OPENSSL_INIT_LOAD_CRYPTO_STRINGS, NULL);
+}
+
 /// The ALPN name of the MessageAI protocol, as the wire list (length-prefixed).
 static const unsigned char messageai_alpn_wire[] = { 11, 'm','e','s','s','a','g','e','a','i','/','1' };
 

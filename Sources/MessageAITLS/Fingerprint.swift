@@ -8,6 +8,7 @@ public enum Fingerprint {
 
     /// SHA-256 of the certificate's DER encoding.
     public static func sha256(of certificate: OpaquePointer) -> String {
+        _ = openSSLLibrary
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         guard X509_digest(certificate, EVP_sha256(), &digest, &length) == 1 else { return "" }

@@ -10,6 +10,7 @@ public enum SelfSignedCertificate {
     /// addresses, the first one also the subject CN), valid for ten years. Returns the fingerprint.
     @discardableResult
     public static func generate(hosts: [String], certificatePath: String, keyPath: String) throws -> String {
+        _ = openSSLLibrary
         ERR_clear_error()
         guard let key = messageai_generate_p256() else { throw TLSError.fromQueue("cannot generate a P-256 key") }
         defer { EVP_PKEY_free(key) }
@@ -47,6 +48,7 @@ public enum SelfSignedCertificate {
 
     /// The leaf certificate's fingerprint in a PEM file.
     public static func fingerprint(ofFile path: String) throws -> String {
+        _ = openSSLLibrary
         ERR_clear_error()
         guard let bio = BIO_new_file(path, "r") else { throw TLSError.fromQueue("cannot read \(path)") }
         defer { BIO_free(bio) }

@@ -14,6 +14,7 @@ public final class TLSContext {
     let ctx: OpaquePointer
 
     private init(method: OpaquePointer?) throws {
+        _ = openSSLLibrary
         guard let method, let ctx = SSL_CTX_new(method) else { throw TLSError.fromQueue("SSL_CTX_new failed") }
         self.ctx = ctx
         guard messageai_set_tls_versions(ctx) == 1 else { SSL_CTX_free(ctx); throw TLSError.fromQueue("cannot set TLS versions") }
@@ -31,6 +32,7 @@ public final class TLSContext {
     /// Serves `certificatePath` (PEM; the leaf first, then intermediates, as Let's Encrypt's
     /// fullchain.pem) with the private key in `keyPath`.
     public static func server(certificatePath: String, keyPath: String) throws -> TLSContext {
+        _ = openSSLLibrary
         let c = try TLSContext(method: TLS_server_method())
         ERR_clear_error()
         guard SSL_CTX_use_certificate_chain_file(c.ctx, certificatePath) == 1 else {
@@ -52,6 +54,7 @@ public final class TLSContext {
     /// Verifies against the system's CAs, or only `caFile` when given. Verification failures
     /// do not abort the handshake: the caller decides (pinned fingerprint, known servers).
     public static func client(caFile: String?) throws -> TLSContext {
+        _ = openSSLLibrary
         let c = try TLSContext(method: TLS_client_method())
         ERR_clear_error()
         if let caFile {
