@@ -30,6 +30,9 @@ public final class Client {
     var reconnectingAnnounced = false
     var lastTypingSent: DispatchTime?
     var flushScheduled = false
+    /// The connection as the prompt shows it, refreshed at most once a second while offline.
+    var shownConnection = "connecting"
+    var statusTimer: DispatchSourceTimer?
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
     /// Set by the runner at end of input (/follow without SECONDS stops then).
@@ -127,6 +130,7 @@ public final class Client {
             }
         }
         authenticated = true
+        refreshShownConnection()
         onChange()
         startSync()
     }
@@ -155,6 +159,7 @@ public final class Client {
             output.emit("connection", ["state": "offline", "reason": link.lastError],
                         plain: "* offline: \(link.lastError); retrying in the background")
         }
+        refreshShownConnection()
         onChange()
     }
 

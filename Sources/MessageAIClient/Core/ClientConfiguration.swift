@@ -29,6 +29,9 @@ public struct ClientConfiguration {
     /// Catch-up after a disconnect: more new messages than this in one conversation print
     /// one summary line instead of each message (plain mode). Default 3.
     public var summaryThreshold = 3
+    /// Set by the app when stdin is a terminal (not a flag): commands that need the server
+    /// fail at once while offline instead of waiting `connectWait` for a reconnect.
+    public var interactive = false
 
     public init() {}
 
