@@ -47,6 +47,8 @@ class World:
         return p
 
     def teardown(self):
+        for r in getattr(self, "screens", []):
+            r.close()
         for c in self.clients:
             c.kill()
         for p in self.proxies:

@@ -7,22 +7,21 @@ import Glibc
 public enum ClientApp {
     nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
 
-    public static func run(_ config: ClientConfiguration) -> Never {
+    public static func run(_ configuration: ClientConfiguration) -> Never {
         signal(SIGPIPE, SIG_IGN)
         // The data dir holds the session token and private messages: owner-only files.
         umask(0o077)
         let interactive = isatty(0) == 1
+        var config = configuration
+        config.interactive = interactive
+        if interactive { TerminalText.useUTF8() }
         let output = Output(json: config.json)
         let client = Client(config: config, output: output)
         let runner = CommandRunner(client: client)
-        let editor: LineEditor
-        if interactive {
-            let e = EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client) })
-            e.onEdit = { client.userTyping($0) }
-            editor = e
-        } else {
-            editor = PlainLineReader()
-        }
+        let repl = interactive ? EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client) }) : nil
+        let editor: LineEditor = repl ?? PlainLineReader()
+        repl?.onEdit = { client.userTyping($0) }
+        repl?.onPaste = { runner.submitMessage($0) }
         output.write = { text, stream in editor.printAbove(text, stream) }
         client.passwordPrompt = { editor.readPassword($0) }
         if interactive {
@@ -34,16 +33,31 @@ public enum ClientApp {
             editor.stop()
             exit(code)
         }
+        if let repl {
+            // A person quitting does not wait for the outbox: it is durable, and is sent on
+            // the next start. Scripts (piped input) keep the drain wait at end of input.
+            runner.quitNow = { status in
+                let left = client.outbox?.entries.count ?? 0
+                if left > 0 { output.say("\(left) message(s) stay queued; they are sent the next time you start messageai") }
+                editor.stop()
+                client.shutdown()
+                exit(status)
+            }
+            repl.onQuit = { runner.quit() }
+        }
         do {
             try client.start()
         } catch {
             output.error(command: "", ClientError("storage", "cannot start: \(error)"))
             exit(1)
         }
-        for sig in [SIGINT, SIGTERM] {
+        for sig in [SIGINT, SIGTERM, SIGWINCH] {
             signal(sig, SIG_IGN)
             let s = DispatchSource.makeSignalSource(signal: sig, queue: .main)
             s.setEventHandler {
+                if sig == SIGWINCH { repl?.resized(); return }
+                // In the REPL Ctrl-C clears the line; quitting takes a second one on an empty line.
+                if sig == SIGINT, let repl { repl.interrupt(); return }
                 editor.stop()
                 client.shutdown()
                 exit(sig == SIGINT ? 130 : 143)
@@ -68,7 +82,7 @@ public enum ClientApp {
         } else {
             parts.append(client.username ?? "not logged in")
         }
-        parts.append(client.connectionLabel)
+        parts.append(client.promptConnection)
         let unread = ((try? client.store?.summaries()) ?? [])?.filter { $0.conversation.id != client.currentConversation }
             .reduce(0) { $0 + $1.unread } ?? 0
         if unread > 0 { parts.append("\(unread) unread") }

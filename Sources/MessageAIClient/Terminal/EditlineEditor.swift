@@ -45,14 +45,27 @@ private func editlineAttemptedCompletion(_ text: UnsafePointer<CChar>?, _ start:
 public final class EditlineEditor: LineEditor {
     private let historyPath: String
     let completions: () -> [String]
-    private var prompt = "> "
+    /// The prompt the app asked for; `shownPrompt` is what libedit shows (a question while a
+    /// long paste waits for confirmation).
+    var prompt = "> "
+    private var shownPrompt = "> "
     private var promptCString: UnsafeMutablePointer<CChar>?
     private var source: DispatchSourceRead?
     private var onLine: (String) -> Void = { _ in }
     private var onEOF: () -> Void = {}
     /// Called after each keystroke with the line as typed (for the typing indicator).
     public var onEdit: (String) -> Void = { _ in }
-    private var active = false
+    /// A paste of several lines, to be sent as one message.
+    public var onPaste: (String) -> Void = { _ in }
+    /// Ctrl-C twice on an empty line.
+    public var onQuit: () -> Void = {}
+    var active = false
+    /// A paste longer than `pasteConfirmLines` lines, shown and waiting for y/N.
+    var pendingPaste: String?
+    /// Ctrl-C on an empty line once: the next Ctrl-C quits (any other key forgets it).
+    var interruptedOnce = false
+    /// The width the input rows were laid out with (a resize changes it afterwards).
+    var layoutColumns = TerminalText.width()
 
     public init(historyPath: String, completions: @escaping () -> [String]) {
         self.historyPath = historyPath
@@ -63,27 +76,58 @@ public final class EditlineEditor: LineEditor {
         self.onLine = onLine
         self.onEOF = onEOF
         activeEditor = self
+        // Before anything initialises libedit: it takes rl_getc_function only at set-up.
+        KeyReader.install()
+        KeyReader.onPaste = { [weak self] in self?.pasted($0) }
+        KeyReader.onInterrupt = { [weak self] in self?.interrupt() }
+        KeyReader.onKey = { [weak self] in self?.interruptedOnce = false }
         stifle_history(1000)
         _ = read_history(historyPath)
         rl_attempted_completion_function = editlineAttemptedCompletion
         install()
+        KeyReader.bindNothing()
+        Output.plainWrite(EditlineEditor.bracketedPasteOn, .out)
         let s = DispatchSource.makeReadSource(fileDescriptor: 0, queue: .main)
-        s.setEventHandler { [weak self] in
-            rl_callback_read_char()
-            if let self, self.active, let buf = rl_line_buffer { self.onEdit(String(cString: buf)) }
-        }
+        s.setEventHandler { [weak self] in self?.readKeys() }
         s.resume()
         source = s
     }
 
-    private func install() {
+    static let bracketedPasteOn = "\u{1B}[?2004h"
+    static let bracketedPasteOff = "\u{1B}[?2004l"
+
+    /// One key from the terminal, then whatever the key reader already holds (a grapheme's
+    /// other code points, a short paste): the read source only fires for unread bytes.
+    func readKeys() {
+        guard active else { return }
+        step()
+        while active && KeyReader.hasPending { step() }
+        if active { onEdit(LineText.current().before + LineText.current().after) }
+    }
+
+    /// libedit publishes the line (rl_line_buffer, rl_end) after each key, but after Enter
+    /// it still shows the accepted line until the next key: until then it reads as empty.
+    private func step() {
+        LineText.accepted = false
+        rl_callback_read_char()
+        LineText.stale = LineText.accepted
+    }
+
+    func install() {
+        shownPrompt = pendingPaste == nil ? prompt : EditlineEditor.pasteQuestion(pendingPaste!)
         free(promptCString)
-        promptCString = strdup(prompt)
+        promptCString = strdup(shownPrompt)
         rl_callback_handler_install(promptCString, editlineLineHandler)
         active = true
     }
 
     fileprivate func accepted(_ line: String) {
+        LineText.accepted = true
+        interruptedOnce = false
+        if let paste = pendingPaste {
+            answerPaste(paste, line)
+            return
+        }
         if !line.trimmingCharacters(in: .whitespaces).isEmpty, let entry = HistoryFilter.entry(for: line) {
             _ = add_history(entry)
             _ = write_history(historyPath)
@@ -108,23 +152,29 @@ public final class EditlineEditor: LineEditor {
     }
 
     public func setPrompt(_ newPrompt: String) {
-        guard newPrompt != prompt else { return }
-        guard active else { prompt = newPrompt; return }
-        clearInputRows()
         prompt = newPrompt
+        showPrompt(pendingPaste == nil ? prompt : EditlineEditor.pasteQuestion(pendingPaste!))
+    }
+
+    func showPrompt(_ text: String) {
+        guard text != shownPrompt else { return }
+        guard active else { shownPrompt = text; return }
+        clearInputRows()
+        shownPrompt = text
         free(promptCString)
-        promptCString = strdup(prompt)
+        promptCString = strdup(shownPrompt)
         _ = rl_set_prompt(promptCString)
         rl_forced_update_display()
     }
 
-    /// Moves to the first row of the prompt (the input may wrap) and clears to the end.
-    private func clearInputRows() {
-        var ws = winsize()
-        let cols = ioctl(1, UInt(TIOCGWINSZ), &ws) == 0 && ws.ws_col > 0 ? Int(ws.ws_col) : 80
-        let before = prompt.count + (rl_line_buffer.map { String(cString: $0).utf8.prefix(Int(rl_point)).count } ?? 0)
-        let rowsAbove = before / cols
+    /// Moves to the first row of the prompt (the input may wrap) and clears to the end. Rows
+    /// are counted in display columns (é is one, 東 two), with the width the rows were laid
+    /// out with.
+    func clearInputRows() {
+        let before = TerminalText.columns(shownPrompt) + TerminalText.columns(LineText.current().before)
+        let rowsAbove = before / max(layoutColumns, 1)
         Output.plainWrite((rowsAbove > 0 ? "\u{1B}[\(rowsAbove)A" : "") + "\r\u{1B}[J", .out)
+        layoutColumns = TerminalText.width()
     }
 
     /// Turns echo off on the terminal and reads one line; the editor is paused meanwhile.
@@ -150,6 +200,7 @@ public final class EditlineEditor: LineEditor {
         guard active else { return }
         active = false
         rl_callback_handler_remove()
+        Output.plainWrite(EditlineEditor.bracketedPasteOff, .out)
         source?.cancel()
         source = nil
     }
