@@ -33,6 +33,9 @@ struct MessageAICommand: ParsableCommand {
     @Flag(name: .long, help: "Do not ring the terminal bell for messages in other conversations.")
     var noBell = false
 
+    @Flag(name: .long, help: "In the terminal, print every state change of sent messages (sending, sent, delivered, read) as a line; by default the prompt shows the last one's state. Piped output always prints them.")
+    var verbose = false
+
     func validate() throws {
         guard ClientConfiguration.parseServer(server) != nil else {
             throw ValidationError("--server must be HOST:PORT, for example 127.0.0.1:7878")
@@ -50,6 +53,7 @@ struct MessageAICommand: ParsableCommand {
         config.drainTimeout = drainTimeout
         config.notifyCommand = notifyCommand
         config.bell = !noBell
+        config.verbose = verbose
         ClientApp.run(config)
     }
 }

@@ -132,13 +132,13 @@ class ScreenClient:
         self.log.close()
 
 
-def repl_user(world, name, server, columns=80, rows=24, env=None):
+def repl_user(world, name, server, columns=80, rows=24, env=None, extra_args=()):
     """`name` registered through a piped client, then the REPL on the same data dir, online."""
     piped = world.user(name, server.address)
     assert piped.close() == 0
     data_dir = world.tmp / "clients" / name
     repl = ScreenClient(world.client_exe, server.address, data_dir, world.logs / f"screen-{name}.log",
-                        columns=columns, rows=rows, env=env)
+                        columns=columns, rows=rows, env=env, extra_args=extra_args)
     world.screens = getattr(world, "screens", []) + [repl]
     repl.wait_screen(lambda s: f"[{name}|online]>" in s, 20, what=f"{name}'s online prompt")
     return repl

@@ -144,6 +144,7 @@ extension Client {
         let name = conversationName(m.conversationID, fallback: "")
         let snippet = m.text.count > 40 ? String(m.text.prefix(40)) + "..." : m.text
         output.emit("state", ["conversation_id": m.conversationID, "client_id": m.clientID, "seq": m.seq, "state": state.rawValue],
-                    plain: "[\(name)] \(state.rawValue): \(snippet)")
+                    plain: showsTransitions ? "[\(name)] \(state.rawValue): \(snippet)" : nil)
+        if !showsTransitions { onChange() }
     }
 }

@@ -29,6 +29,10 @@ public struct ClientConfiguration {
     /// Catch-up after a disconnect: more new messages than this in one conversation print
     /// one summary line instead of each message (plain mode). Default 3.
     public var summaryThreshold = 3
+    /// In the REPL, print each state change of a sent message as its own line (`--verbose`).
+    /// Off: the message is printed once and the prompt shows the last one's state. Piped
+    /// plain output and `--json` print every change regardless. Default off.
+    public var verbose = false
     /// Set by the app when stdin is a terminal (not a flag): commands that need the server
     /// fail at once while offline instead of waiting `connectWait` for a reconnect.
     public var interactive = false

@@ -167,3 +167,11 @@ extension LocalStore {
         }
     }
 }
+
+extension LocalStore {
+    /// The newest message this user sent in the conversation (0 when none).
+    public func lastOwnSeq(in conversationID: UInt64) throws -> UInt64 {
+        try db.query("SELECT coalesce(max(seq), 0) FROM messages WHERE conversation_id=? AND sender_id=?",
+                     conversationID, userID) { $0.uint64(0) }.first ?? 0
+    }
+}

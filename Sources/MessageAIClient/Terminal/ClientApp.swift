@@ -91,7 +91,11 @@ public enum ClientApp {
             if !typing.isEmpty { parts.append("\(typing.joined(separator: ",")) typing") }
         }
         let queued = client.outbox?.entries.count ?? 0
-        if queued > 0 { parts.append("\(queued) queued") }
+        if queued > 0 {
+            parts.append("\(queued) queued")
+        } else if let cid = client.currentConversation, let mark = client.lastSentMark(in: cid) {
+            parts.append(mark)
+        }
         return "[" + parts.joined(separator: "|") + "]> "
     }
 

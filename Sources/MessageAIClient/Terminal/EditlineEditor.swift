@@ -133,6 +133,7 @@ public final class EditlineEditor: LineEditor {
             _ = write_history(historyPath)
             chmod(historyPath, 0o600)
         }
+        if case .message = InputLine.parse(line) { eraseEcho(of: line) }
         // libedit drops to cooked mode after each accepted line: install again every time.
         install()
         onLine(line)
@@ -165,6 +166,13 @@ public final class EditlineEditor: LineEditor {
         promptCString = strdup(shownPrompt)
         _ = rl_set_prompt(promptCString)
         rl_forced_update_display()
+    }
+
+    /// A message is printed as a message line (time, sender); the typed line above it would
+    /// show it twice, so its rows are cleared (commands stay visible as typed).
+    private func eraseEcho(of line: String) {
+        let rows = (TerminalText.columns(shownPrompt) + TerminalText.columns(line)) / max(layoutColumns, 1) + 1
+        Output.plainWrite("\u{1B}[\(rows)A\r\u{1B}[J", .out)
     }
 
     /// Moves to the first row of the prompt (the input may wrap) and clears to the end. Rows
