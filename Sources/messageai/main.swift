@@ -36,6 +36,9 @@ struct MessageAICommand: ParsableCommand {
     @Flag(name: .long, help: "In the terminal, print every state change of sent messages (sending, sent, delivered, read) as a line; by default the prompt shows the last one's state. Piped output always prints them.")
     var verbose = false
 
+    @Option(name: .long, help: "In the terminal, how many of a conversation's last messages /open, /dm and /next show (0: none).")
+    var openHistory = 10
+
     func validate() throws {
         guard ClientConfiguration.parseServer(server) != nil else {
             throw ValidationError("--server must be HOST:PORT, for example 127.0.0.1:7878")
@@ -54,6 +57,7 @@ struct MessageAICommand: ParsableCommand {
         config.notifyCommand = notifyCommand
         config.bell = !noBell
         config.verbose = verbose
+        config.openHistory = max(0, openHistory)
         ClientApp.run(config)
     }
 }

@@ -44,7 +44,10 @@ extension Client {
         } else {
             let unread = (try? store.unread(in: m.conversationID)) ?? 0
             fields["unread"] = unread
-            output.emit("message", fields, plain: messageLine(stored, conversation: name))
+            // In the REPL a message elsewhere is a one-line notice, so it does not read as
+            // part of the conversation on screen; scripts keep the full line.
+            output.emit("message", fields, plain: config.interactive ? notice(for: stored, conversation: name, unread: unread)
+                                                                         : messageLine(stored, conversation: name))
             _ = try? store.raiseMarker(m.conversationID, userID: me.userID, username: me.username, delivered: m.seq, read: 0)
             link.sendNoReply(Mark(conversationID: m.conversationID, deliveredSeq: m.seq))
             let isGroup = (try? store.conversation(m.conversationID))??.kind == .group

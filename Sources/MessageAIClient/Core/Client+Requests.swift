@@ -96,6 +96,7 @@ extension Client {
     /// Makes `cid` the current conversation and marks it read (confirmed by the server when online).
     func open(_ cid: UInt64, _ done: @escaping () -> Void) {
         currentConversation = cid
+        saveCurrent()
         onChange()
         markRead(cid) { _ in done() }
     }

@@ -33,6 +33,9 @@ public struct ClientConfiguration {
     /// Off: the message is printed once and the prompt shows the last one's state. Piped
     /// plain output and `--json` print every change regardless. Default off.
     public var verbose = false
+    /// In the REPL, how many of a conversation's last messages /open, /dm and /next show
+    /// (`--open-history`, 0 for none). Default 10.
+    public var openHistory = 10
     /// Set by the app when stdin is a terminal (not a flag): commands that need the server
     /// fail at once while offline instead of waiting `connectWait` for a reconnect.
     public var interactive = false

@@ -68,6 +68,12 @@ public enum ClientApp {
         if interactive {
             output.say("messageai \(ClientConfiguration.version): type /help for commands" +
                        (client.session.map { ", logged in as \($0.username)" } ?? ", /login or /register to start"))
+            // Back where the last session left off, with its recent messages.
+            if let cid = client.peekCurrent() {
+                let recap = client.recap(cid)
+                client.open(cid) {}
+                output.say((["now in [\(client.conversationName(cid, fallback: ""))]"] + recap).joined(separator: "\n"))
+            }
         }
         editor.setPrompt(prompt(client))
         editor.start(onLine: { runner.submit($0) }, onEOF: { runner.endOfInput() })
@@ -83,9 +89,7 @@ public enum ClientApp {
             parts.append(client.username ?? "not logged in")
         }
         parts.append(client.promptConnection)
-        let unread = ((try? client.store?.summaries()) ?? [])?.filter { $0.conversation.id != client.currentConversation }
-            .reduce(0) { $0 + $1.unread } ?? 0
-        if unread > 0 { parts.append("\(unread) unread") }
+        if let act = client.activity() { parts.append(act) }
         if let cid = client.currentConversation {
             let typing = client.typingUsers(in: cid)
             if !typing.isEmpty { parts.append("\(typing.joined(separator: ",")) typing") }
