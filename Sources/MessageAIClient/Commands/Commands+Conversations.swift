@@ -119,13 +119,36 @@ enum ConversationCommands {
         inv.succeed("conversations", ["conversations": rows], plain: lines.isEmpty ? "no conversations yet: /dm USER" : lines.joined(separator: "\n"))
     }
 
+    /// A conversation by id, exact name, or a name prefix that only one has; else the direct
+    /// conversation with the user of that name (asked of the server).
     static func open(_ inv: Invocation) {
         let key = inv.rest(from: 0) // group names may have spaces
-        if let c = try? inv.client.store?.findConversation(key) {
+        let client = inv.client
+        if let c = try? client.store?.findConversation(key) {
             enter(inv, c.id, c.name)
             return
         }
-        guard UInt64(key) == nil, inv.args.count == 1 else { inv.fail("not_found", "no conversation \(key)"); return }
-        inv.client.call(DMOpen(username: key), for: inv, expect: Conversation.self) { opened(inv, $0) }
+        let prefixed = ((try? client.store?.summaries()) ?? [])?.map(\.conversation)
+            .filter { $0.name.lowercased().hasPrefix(key.lowercased()) } ?? []
+        if prefixed.count == 1 { enter(inv, prefixed[0].id, prefixed[0].name); return }
+        if prefixed.count > 1 {
+            inv.fail("ambiguous", "\(key) could be " + prefixed.map { "[\($0.name)]" }.joined(separator: ", ") + ": type more of the name")
+            return
+        }
+        let missing = ClientError("not_found", "no conversation or user named \(key)")
+        guard UInt64(key) == nil, inv.args.count == 1 else { inv.fail(missing); return }
+        client.call(DMOpen(username: key)) { result in
+            switch result {
+            case .success(let f) where f.type == .conversation:
+                guard let c = try? f.decode(Conversation.self) else { inv.fail("bad_answer", "unreadable conversation"); return }
+                opened(inv, c)
+            case .failure(let e) where e.code == "not_found" || e.code == "invalid_username":
+                inv.fail(missing)
+            case .failure(let e):
+                inv.fail(e)
+            case .success(let f):
+                inv.fail("bad_answer", "unexpected answer \(f.type) from the server")
+            }
+        }
     }
 }
