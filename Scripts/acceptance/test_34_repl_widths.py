@@ -24,7 +24,7 @@ def typed_then_incoming(world, bob, alice, incoming, tag):
     bob.type(line)
     bob.wait_screen(lambda s: f"-{tag}Z" in flat(bob), what="the long line drawn")
     alice.say(incoming)
-    bob.wait_text(incoming)
+    bob.wait_screen(lambda s: incoming in flat(bob), what=repr(incoming))
     bob.wait_screen(lambda s: flat(bob).count(f"-{tag}Z") == 1, what="the line drawn once again")
     text = flat(bob)
     assert text.count(f"{tag}A-") == 1, bob.text()

@@ -14,7 +14,7 @@ def test_notices_activity_next_recap_and_restore(world):
     server = world.server()
     alice = world.user("alice", server.address)
     carol = world.user("carol", server.address)
-    bob = repl_user(world, "bob", server, rows=40)
+    bob = repl_user(world, "bob", server, columns=100, rows=40)
     open_dm(bob, "alice")
     alice.cmd("/dm bob")
     carol.cmd("/dm bob")
@@ -54,7 +54,7 @@ def test_notices_activity_next_recap_and_restore(world):
     bob.line("/quit")
     bob.wait_exit(10)
     again = ScreenClient(world.client_exe, server.address, world.tmp / "clients" / "bob",
-                         world.logs / "screen-bob-2.log", rows=40)
+                         world.logs / "screen-bob-2.log", columns=100, rows=40)
     world.screens.append(again)
     again.wait_text("now in [alice]")
     again.wait_text("[alice|online")

@@ -138,9 +138,11 @@ extension Client {
          "text": m.text, "server_time": m.serverTime, "client_id": m.clientID]
     }
 
-    /// `[CONVERSATION] HH:MM SENDER: TEXT`
+    /// `[CONVERSATION] HH:MM SENDER: TEXT`; in the REPL with the message's reference
+    /// (`[alice] 10:42 #17 alice: hi`) for /info and /history before.
     func messageLine(_ m: StoredMessage, conversation: String) -> String {
-        "[\(conversation)] \(Output.clock(m.serverTime)) \(m.sender): \(m.text)"
+        let ref = config.interactive && m.seq > 0 ? "#\(m.seq) " : ""
+        return "[\(conversation)] \(Output.clock(m.serverTime)) \(ref)\(m.sender): \(m.text)"
     }
 
     func reportState(_ m: StoredMessage, _ state: MessageState) {

@@ -11,7 +11,7 @@ extension Client {
     public func lastSentMark(in cid: UInt64) -> String? {
         guard let store, let seq = try? store.lastOwnSeq(in: cid), seq > 0,
               let others = try? store.otherMarkers(cid), !others.isEmpty else { return nil }
-        return Client.mark(seq: seq, readers: others.filter { $0.read >= seq }.count,
+        return "#\(seq) " + Client.mark(seq: seq, readers: others.filter { $0.read >= seq }.count,
                            receivers: others.filter { $0.delivered >= seq }.count, members: others.count)
     }
 
