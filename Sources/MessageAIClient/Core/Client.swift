@@ -38,7 +38,7 @@ public final class Client {
     /// Set by the runner at end of input (/follow without SECONDS stops then).
     public internal(set) var inputEnded = false
     /// Asks for a password without echo (the REPL sets it; scripts must pass passwords).
-    public var passwordPrompt: ((String) -> String?)?
+    public var passwordPrompt: ((String, @escaping (String?) -> Void) -> Void)?
     /// Called when what the prompt shows may have changed.
     public var onChange: () -> Void = {}
 

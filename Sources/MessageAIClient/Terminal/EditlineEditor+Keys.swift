@@ -33,6 +33,7 @@ extension EditlineEditor {
     /// Ctrl-C: clears a half-typed line (or a paste waiting for y/N); on an empty line the
     /// first says how to leave and the second leaves.
     public func interrupt() {
+        if secret != nil { finishSecret(nil); return }
         guard active else { return }
         if let paste = pendingPaste {
             pendingPaste = nil

@@ -60,6 +60,10 @@ public final class EditlineEditor: LineEditor {
     /// Ctrl-C twice on an empty line.
     public var onQuit: () -> Void = {}
     var active = false
+    /// A password being typed (echo off, libedit paused): the bytes so far and who waits.
+    var secret: (bytes: [UInt8], saved: termios, done: (String?) -> Void)?
+    /// Output that arrived during password entry, printed after it.
+    var held: [(String, Output.Stream)] = []
     /// A paste longer than `pasteConfirmLines` lines, shown and waiting for y/N.
     var pendingPaste: String?
     /// Ctrl-C on an empty line once: the next Ctrl-C quits (any other key forgets it).
@@ -88,7 +92,10 @@ public final class EditlineEditor: LineEditor {
         KeyReader.bindNothing()
         Output.plainWrite(EditlineEditor.bracketedPasteOn, .out)
         let s = DispatchSource.makeReadSource(fileDescriptor: 0, queue: .main)
-        s.setEventHandler { [weak self] in self?.readKeys() }
+        s.setEventHandler { [weak self] in
+            guard let self else { return }
+            if self.secret != nil { self.readSecret() } else { self.readKeys() }
+        }
         s.resume()
         source = s
     }
@@ -146,6 +153,7 @@ public final class EditlineEditor: LineEditor {
     }
 
     public func printAbove(_ text: String, _ stream: Output.Stream) {
+        if secret != nil { held.append((text, stream)); return }
         guard active else { Output.plainWrite(text, stream); return }
         clearInputRows()
         Output.plainWrite(text, stream)
@@ -185,26 +193,8 @@ public final class EditlineEditor: LineEditor {
         layoutColumns = TerminalText.width()
     }
 
-    /// Turns echo off on the terminal and reads one line; the editor is paused meanwhile.
-    public func readPassword(_ prompt: String) -> String? {
-        let wasActive = active
-        if wasActive { rl_callback_handler_remove(); active = false }
-        defer { if wasActive { install() } }
-        var old = termios()
-        guard tcgetattr(0, &old) == 0 else { return nil }
-        var quiet = old
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        quiet.c_lflag |= tcflag_t(ICANON)
-        tcsetattr(0, TCSAFLUSH, &quiet)
-        defer { tcsetattr(0, TCSAFLUSH, &old); Output.plainWrite("\n", .out) }
-        Output.plainWrite(prompt, .out)
-        var bytes: [UInt8] = []
-        var c: UInt8 = 0
-        while read(0, &c, 1) == 1 && c != 10 && c != 13 && bytes.count < 4096 { bytes.append(c) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     public func stop() {
+        if var s = secret { tcsetattr(0, TCSANOW, &s.saved); secret = nil }
         guard active else { return }
         active = false
         rl_callback_handler_remove()
