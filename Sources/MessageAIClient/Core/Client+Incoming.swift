@@ -84,14 +84,30 @@ extension Client {
 
     private func handleConversation(_ c: Conversation) {
         guard let store else { return }
-        let known = (try? store.conversation(c.conversationID)) != nil
+        let before = (try? store.conversation(c.conversationID)) ?? nil
         try? store.upsert(c)
         let name = conversationName(c.conversationID, fallback: c.name)
-        if !known && c.kind == .group {
+        if before == nil && c.kind == .group {
             output.emit("notice", ["conversation_id": c.conversationID, "text": "you are in the group \(name)"],
                         plain: "* you are in the group \(name) (\(c.members.map(\.username).joined(separator: ", ")))")
         }
+        if let before, c.kind == .group {
+            for text in Client.groupChanges(from: before, to: c) {
+                output.emit("notice", ["conversation_id": c.conversationID, "text": text], plain: "* " + text)
+            }
+        }
         onChange()
+    }
+
+    /// What changed in a group, as members should hear of it: renames, who joined, who left.
+    static func groupChanges(from old: StoredConversation, to new: Conversation) -> [String] {
+        var changes: [String] = []
+        if !new.name.isEmpty && new.name != old.name { changes.append("[\(old.name)] is now called [\(new.name)]") }
+        let was = Set(old.members.map(\.username)), now = Set(new.members.map(\.username))
+        let label = new.name.isEmpty ? old.name : new.name
+        changes += now.subtracting(was).sorted().map { "[\(label)] \($0) joined" }
+        changes += was.subtracting(now).sorted().map { "[\(label)] \($0) left" }
+        return changes
     }
 
     private func handlePresence(_ p: Presence) {
