@@ -18,7 +18,7 @@ public enum ClientApp {
         let output = Output(json: config.json)
         let client = Client(config: config, output: output)
         let runner = CommandRunner(client: client)
-        let repl = interactive ? EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client) }) : nil
+        let repl = interactive ? EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client, before: $0) }) : nil
         let editor: LineEditor = repl ?? PlainLineReader()
         repl?.onEdit = { client.userTyping($0) }
         repl?.onPaste = { runner.submitMessage($0) }
@@ -103,11 +103,29 @@ public enum ClientApp {
         return "[" + parts.joined(separator: "|") + "]> "
     }
 
-    /// Slash commands, usernames and conversation names, for tab completion.
-    static func completions(_ client: Client) -> [String] {
-        var words = CommandTable.words
-        words += CommandTable.all.compactMap { $0.name.contains(" ") ? String($0.name.split(separator: " ")[1]) : nil }
-        words += (try? client.store?.knownNames()) ?? []
-        return words
+    /// Tab completion by context: commands first on the line, subcommands after /group,
+    /// conversations after /open, usernames after /dm, /add and the like, members of the
+    /// current conversation after "@" (and in message text).
+    static func completions(_ client: Client, before: String) -> [String] {
+        let words = before.split(separator: " ", omittingEmptySubsequences: true).map { $0.lowercased() }
+        guard let store = client.store else { return CommandTable.words }
+        let conversations = ((try? store.summaries()) ?? []).map(\.conversation)
+        let groups = Set(conversations.filter { $0.kind == .group }.map(\.name))
+        let users = ((try? store.knownNames()) ?? []).filter { !groups.contains($0) }
+        var members: [String] = []
+        if let cid = client.currentConversation, let c = try? store.conversation(cid) {
+            members = c.members.map(\.username).filter { $0 != client.username }
+        }
+        if before.hasSuffix("@") { return members }
+        guard let first = words.first, first.hasPrefix("/") else {
+            return before.trimmingCharacters(in: .whitespaces).isEmpty ? CommandTable.words : members
+        }
+        switch (first, words.count) {
+        case ("/group", 1): return CommandTable.all.compactMap { $0.name.hasPrefix("/group ") ? String($0.name.dropFirst(7)) : nil }
+        case ("/open", _): return conversations.map(\.name)
+        case ("/help", 1): return CommandTable.words
+        case ("/dm", 1), ("/add", 1), ("/remove", 1), ("/profile", 1), ("/search", 1), ("/group", _): return users
+        default: return []
+        }
     }
 }

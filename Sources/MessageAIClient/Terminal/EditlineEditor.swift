@@ -9,6 +9,8 @@ import Glibc
 nonisolated(unsafe) private var activeEditor: EditlineEditor?
 nonisolated(unsafe) private var completionMatches: [String] = []
 nonisolated(unsafe) private var completionIndex = 0
+/// The line before the word being completed (what the completion depends on).
+nonisolated(unsafe) private var completionContext = ""
 
 private func editlineLineHandler(_ line: UnsafeMutablePointer<CChar>?) {
     guard let editor = activeEditor else { return }
@@ -24,7 +26,7 @@ private func editlineLineHandler(_ line: UnsafeMutablePointer<CChar>?) {
 private func editlineCompletionEntry(_ text: UnsafePointer<CChar>?, _ state: Int32) -> UnsafeMutablePointer<CChar>? {
     if state == 0 {
         let prefix = text.map { String(cString: $0) } ?? ""
-        completionMatches = (activeEditor?.completions() ?? []).filter { $0.hasPrefix(prefix) }
+        completionMatches = (activeEditor?.completions(completionContext) ?? []).filter { $0.hasPrefix(prefix) }
         completionIndex = 0
     }
     guard completionIndex < completionMatches.count else { return nil }
@@ -35,6 +37,12 @@ private func editlineCompletionEntry(_ text: UnsafePointer<CChar>?, _ state: Int
 private func editlineAttemptedCompletion(_ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32)
     -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
     rl_attempted_completion_over = 1
+    completionContext = ""
+    if let buf = rl_line_buffer, start > 0 {
+        completionContext = buf.withMemoryRebound(to: UInt8.self, capacity: Int(start)) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: Int(start)), as: UTF8.self)
+        }
+    }
     return rl_completion_matches(text, editlineCompletionEntry)
 }
 
@@ -44,7 +52,8 @@ private func editlineAttemptedCompletion(_ text: UnsafePointer<CChar>?, _ start:
 /// half-typed line with the cursor where it was.
 public final class EditlineEditor: LineEditor {
     private let historyPath: String
-    let completions: () -> [String]
+    /// Candidates for the word being completed, given the line before it.
+    let completions: (String) -> [String]
     /// The prompt the app asked for; `shownPrompt` is what libedit shows (a question while a
     /// long paste waits for confirmation).
     var prompt = "> "
@@ -71,7 +80,7 @@ public final class EditlineEditor: LineEditor {
     /// The width the input rows were laid out with (a resize changes it afterwards).
     var layoutColumns = TerminalText.width()
 
-    public init(historyPath: String, completions: @escaping () -> [String]) {
+    public init(historyPath: String, completions: @escaping (String) -> [String]) {
         self.historyPath = historyPath
         self.completions = completions
     }
