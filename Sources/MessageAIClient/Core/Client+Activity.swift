@@ -14,15 +14,20 @@ extension Client {
 
     /// `Act: team 2, carol 1`: conversations with unread messages, most recent first.
     public func activity() -> String? {
-        let active = ((try? store?.summaries()) ?? [])?
-            .filter { $0.unread > 0 && $0.conversation.id != currentConversation } ?? []
+        let active = elsewhereUnread()
         guard !active.isEmpty else { return nil }
-        return "Act: " + active.map { "\($0.conversation.name) \($0.unread)" }.joined(separator: ", ")
+        return "Act: " + active.map { "\($0.name) \($0.unread)" }.joined(separator: ", ")
     }
 
     /// The next conversation with unread messages (the most recently active), not the current one.
     func nextActive() -> StoredConversation? {
-        ((try? store?.summaries()) ?? [])?.first { $0.unread > 0 && $0.conversation.id != currentConversation }?.conversation
+        guard let store, let first = elsewhereUnread().first else { return nil }
+        return try? store.conversation(first.id)
+    }
+
+    private func elsewhereUnread() -> [(id: UInt64, name: String, unread: Int)] {
+        guard let store, let all = try? store.unreadCounts() else { return [] }
+        return all.filter { $0.unread > 0 && $0.id != currentConversation }
     }
 
     /// Shown when a conversation is opened in the REPL: its last messages (`openHistory`, more
