@@ -39,10 +39,14 @@ struct MessageAICommand: ParsableCommand {
     @Option(name: .long, help: "In the terminal, how many of a conversation's last messages /open, /dm and /next show (0: none).")
     var openHistory = 10
 
+    @Option(name: .long, help: "Colour usernames, own messages and mentions: never, auto (a terminal, NO_COLOR unset) or always.")
+    var color = "auto"
+
     func validate() throws {
         guard ClientConfiguration.parseServer(server) != nil else {
             throw ValidationError("--server must be HOST:PORT, for example 127.0.0.1:7878")
         }
+        guard Palette.Mode(rawValue: color) != nil else { throw ValidationError("--color must be never, auto or always") }
         guard drainTimeout >= 0 else { throw ValidationError("--drain-timeout must be 0 or more seconds") }
     }
 
@@ -58,6 +62,7 @@ struct MessageAICommand: ParsableCommand {
         config.bell = !noBell
         config.verbose = verbose
         config.openHistory = max(0, openHistory)
+        config.color = Palette.Mode(rawValue: color) ?? .auto
         ClientApp.run(config)
     }
 }

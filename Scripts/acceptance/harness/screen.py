@@ -93,6 +93,16 @@ class ScreenClient:
     def text(self):
         return "\n".join(self.lines())
 
+    def styles(self, text):
+        """(fg, bold) of each character of the first row holding `text`, from the emulator's cells."""
+        with self.lock:
+            for y in range(self.screen.lines):
+                row = "".join(self.screen.buffer[y][x].data for x in range(self.screen.columns))
+                at = row.find(text)
+                if at >= 0:
+                    return [(self.screen.buffer[y][x].fg, self.screen.buffer[y][x].bold) for x in range(at, at + len(text))]
+        raise AssertionError(f"{text!r} not on the screen:\n{self.text()}")
+
     def cursor_line(self):
         with self.lock:
             return self.screen.display[self.screen.cursor.y].rstrip()

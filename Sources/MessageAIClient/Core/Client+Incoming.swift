@@ -35,11 +35,11 @@ extension Client {
         let stored = StoredMessage(m, sentHere: sentHere)
         var fields = messageFields(stored, conversation: name)
         if m.senderID == me.userID {
-            output.emit("message", fields, plain: messageLine(stored, conversation: name))
+            output.emit("message", fields, styled: styledLine(stored, conversation: name))
             return
         }
         if m.conversationID == currentConversation {
-            output.emit("message", fields, plain: messageLine(stored, conversation: name))
+            output.emit("message", fields, styled: styledLine(stored, conversation: name))
             markRead(m.conversationID)
         } else {
             let unread = (try? store.unread(in: m.conversationID)) ?? 0
@@ -152,6 +152,18 @@ extension Client {
     func messageFields(_ m: StoredMessage, conversation: String) -> [String: Any] {
         ["conversation_id": m.conversationID, "conversation": conversation, "seq": m.seq, "sender": m.sender,
          "text": m.text, "server_time": m.serverTime, "client_id": m.clientID]
+    }
+
+    /// `messageLine` in parts for `Output.emit(styled:)`: the sender in its colour, one's own
+    /// messages grey, a message that mentions this user (@name or the name) bold yellow.
+    func styledLine(_ m: StoredMessage, conversation: String) -> [(String, String?)] {
+        let ref = config.interactive && m.seq > 0 ? "#\(m.seq) " : ""
+        let head = "[\(conversation)] \(Output.clock(m.serverTime)) \(ref)"
+        if let me = username, m.sender == me { return [(head + m.sender + ": " + m.text, Palette.own)] }
+        let mentioned = username.map { me in
+            m.text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).contains { $0 == me.lowercased() }
+        } ?? false
+        return [(head, nil), (m.sender, Palette.user(m.sender)), (": ", nil), (m.text, mentioned ? Palette.mention : nil)]
     }
 
     /// `[CONVERSATION] HH:MM SENDER: TEXT`; in the REPL with the message's reference

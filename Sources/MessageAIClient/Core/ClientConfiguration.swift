@@ -36,6 +36,8 @@ public struct ClientConfiguration {
     /// In the REPL, how many of a conversation's last messages /open, /dm and /next show
     /// (`--open-history`, 0 for none). Default 10.
     public var openHistory = 10
+    /// Colour in plain output (`--color never|auto|always`). Default auto.
+    public var color = Palette.Mode.auto
     /// Set by the app when stdin is a terminal (not a flag): commands that need the server
     /// fail at once while offline instead of waiting `connectWait` for a reconnect.
     public var interactive = false

@@ -10,7 +10,23 @@ public final class Output {
     /// Writes complete lines (each ending in "\n").
     public var write: (String, Stream) -> Void = Output.plainWrite
 
+    /// Colour in plain lines (`--color`); set once at start.
+    public var colour = false
+
     public init(json: Bool) { self.json = json }
+
+    /// An event whose plain line is made of parts, each sanitised on its own and coloured
+    /// (an SGR code from `Palette`) when colour is on.
+    public func emit(_ type: String, _ fields: [String: Any], styled parts: [(String, String?)]) {
+        guard !json else { emit(type, fields, plain: nil); return }
+        let line = parts.map { text, sgr -> String in
+            let safe = text.split(separator: "\n", omittingEmptySubsequences: false).map { Output.printable(String($0)) }
+                .joined(separator: "\n")
+            guard colour, let sgr, !safe.isEmpty else { return safe }
+            return "\u{1B}[\(sgr)m" + safe.replacingOccurrences(of: "\n", with: "\u{1B}[0m\n\u{1B}[\(sgr)m") + "\u{1B}[0m"
+        }.joined()
+        write(line + "\n", .out)
+    }
 
     /// An event or result. `plain` nil: nothing in plain mode.
     public func emit(_ type: String, _ fields: [String: Any] = [:], plain: String?) {
