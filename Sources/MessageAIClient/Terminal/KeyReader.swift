@@ -17,6 +17,9 @@ enum KeyReader {
     nonisolated(unsafe) private static var position = 0
     /// Keys decided but not yet handed to libedit (the rest of a grapheme, a short paste).
     nonisolated(unsafe) private static var keys: [Int32] = []
+    /// read() gave 0: a Ctrl-D that the terminal took as end-of-file because it came in the
+    /// instant libedit had the terminal in cooked mode (right after Enter).
+    nonisolated(unsafe) private static var endOfFile = false
     /// A multi-line paste, delivered on the next turn of the main queue (not inside libedit).
     nonisolated(unsafe) static var onPaste: (String) -> Void = { _ in }
     /// Ctrl-C read as a byte (when the terminal does not turn it into SIGINT).
@@ -65,6 +68,7 @@ enum KeyReader {
         if position >= bytes.count { bytes.removeAll(keepingCapacity: true); position = 0 }
         var chunk = [UInt8](repeating: 0, count: 4096)
         let n = read(0, &chunk, chunk.count)
+        if n == 0 { endOfFile = true }
         guard n > 0 else { return false }
         bytes += chunk[0..<n]
         return true
@@ -89,7 +93,11 @@ enum KeyReader {
 
     fileprivate static func getc() -> Int32 {
         if !keys.isEmpty { return keys.removeFirst() }
-        guard let b = next(timeoutMs: -1) else { return -1 }
+        guard let b = next(timeoutMs: -1) else {
+            // Handed on as the Ctrl-D it was, so libedit ends input on an empty line.
+            if endOfFile { endOfFile = false; return 0x04 }
+            return -1
+        }
         switch b {
         case 0x03:
             DispatchQueue.main.async { onInterrupt() }
