@@ -35,5 +35,8 @@ def test_tab_completes_by_context(world):
     bob.wait_screen(lambda s: "thanks @carol" in bob.cursor_line(), what="@carol completed from the members")
     bob.key("enter")
     assert received(alice, "bob", since=mark)[0].rstrip() == "thanks @carol"
+    bob.type("東京 café @ca\t")  # the word's position counted in characters, not bytes
+    bob.wait_screen(lambda s: "東京 café @carol" in bob.cursor_line(), what="@carol after non-ASCII text")
+    bob.key("ctrl-c")
     bob.type("/dm ca\t")
     bob.wait_screen(lambda s: bob.cursor_line().endswith("/dm carol"), what="a username after /dm")

@@ -38,11 +38,9 @@ private func editlineAttemptedCompletion(_ text: UnsafePointer<CChar>?, _ start:
     -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
     rl_attempted_completion_over = 1
     completionContext = ""
-    if let buf = rl_line_buffer, start > 0 {
-        completionContext = buf.withMemoryRebound(to: UInt8.self, capacity: Int(start)) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: Int(start)), as: UTF8.self)
-        }
-    }
+    // libedit gives `start` in wide characters (code points), not bytes.
+    let line = LineText.current()
+    completionContext = String(String.UnicodeScalarView((line.before + line.after).unicodeScalars.prefix(Int(max(start, 0)))))
     return rl_completion_matches(text, editlineCompletionEntry)
 }
 
