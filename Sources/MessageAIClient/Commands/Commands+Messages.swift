@@ -34,7 +34,7 @@ enum MessageCommands {
         guard let cid = currentConversation(inv) else { return }
         if !args.isEmpty {
             let last = (try? inv.client.store?.lastSeq(in: cid)) ?? 0
-            guard args.count == 2, args.first == "before", let seq = MessageRef.resolve(args.last!, last: last ?? 0) else {
+            guard args.count == 2, args.first == "before", let seq = MessageRef.resolve(args.last!, last: last) else {
                 inv.fail(.usage("/history [N] [before \(MessageRef.usage)]")); return
             }
             before = seq
