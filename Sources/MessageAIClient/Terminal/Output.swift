@@ -88,8 +88,8 @@ public final class Output {
         (u.value < 0x20 && u != "\t") || (0x7F...0x9F).contains(u.value)
     }
 
-    /// One formatter each for the life of the process (building one per printed line was a
-    /// measurable share of printing a long history). Main queue only, like all output.
+    /// One formatter each for the life of the process: building one per printed line is
+    /// wasted work on a long history. Main queue only, like all output.
     private static let clockFormat = formatter("HH:mm")
     private static let dayFormat = formatter("yyyy-MM-dd")
 
