@@ -51,6 +51,8 @@ class World:
         return p
 
     def teardown(self):
+        for r in getattr(self, "screens", []):
+            r.close()
         for c in self.clients:
             c.kill()
         for p in self.proxies:

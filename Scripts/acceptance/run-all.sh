@@ -16,6 +16,7 @@ export MESSAGEAI_BIN_DIR
 
 python3 -c 'import pytest' 2>/dev/null || python3 -m pip install --quiet pytest
 python3 -c 'import pexpect' 2>/dev/null || python3 -m pip install --quiet pexpect
+python3 -c 'import pyte' 2>/dev/null || python3 -m pip install --quiet pyte
 
 soak=${SOAK_SECONDS:-20}
 limit=${ACCEPTANCE_TIMEOUT:-$((900 + ${soak%.*}))}

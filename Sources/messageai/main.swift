@@ -49,10 +49,20 @@ struct MessageAICommand: ParsableCommand {
     @Flag(name: .long, help: "Speak the plain protocol without TLS (only for a server started with --plaintext).")
     var plaintext = false
 
+    @Flag(name: .long, help: "In the terminal, print every state change of sent messages (sending, sent, delivered, read) as a line; by default the prompt shows the last one's state. Piped output always prints them.")
+    var verbose = false
+
+    @Option(name: .long, help: "In the terminal, how many of a conversation's last messages /open, /dm and /next show (0: none).")
+    var openHistory = 10
+
+    @Option(name: .long, help: "Colour usernames, own messages and mentions: never, auto (a terminal, NO_COLOR unset) or always.")
+    var color = "auto"
+
     func validate() throws {
         guard ClientConfiguration.parseServer(server) != nil else {
             throw ValidationError("--server must be HOST:PORT, for example 127.0.0.1:7878")
         }
+        guard Palette.Mode(rawValue: color) != nil else { throw ValidationError("--color must be never, auto or always") }
         guard drainTimeout >= 0 else { throw ValidationError("--drain-timeout must be 0 or more seconds") }
         if let tlsFingerprint, Fingerprint.normalize(tlsFingerprint) == nil {
             throw ValidationError("--tls-fingerprint must be a SHA-256 fingerprint: 64 hex digits, colons allowed")
@@ -72,6 +82,9 @@ struct MessageAICommand: ParsableCommand {
         config.drainTimeout = drainTimeout
         config.notifyCommand = notifyCommand
         config.bell = !noBell
+        config.verbose = verbose
+        config.openHistory = max(0, openHistory)
+        config.color = Palette.Mode(rawValue: color) ?? .auto
         config.tls.plaintext = plaintext
         config.tls.pinnedFingerprint = tlsFingerprint.flatMap(Fingerprint.normalize)
         config.tls.caFile = caFile

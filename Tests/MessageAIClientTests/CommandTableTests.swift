@@ -12,12 +12,22 @@ final class CommandTableTests: XCTestCase {
         XCTAssertEqual(InputLine.parse("/wait read 5"), .command(name: "/wait", args: ["read", "5"]))
     }
 
+    func testQuotedWordsKeepTheirSpaces() {
+        XCTAssertEqual(InputLine.parse(#"/group create "Launch team" bob carol"#),
+                       .command(name: "/group create", args: ["Launch team", "bob", "carol"]))
+        XCTAssertEqual(InputLine.parse(#"/open "Launch team""#), .command(name: "/open", args: ["Launch team"]))
+        XCTAssertEqual(InputLine.parse("/group rename Bob's room"), .command(name: "/group rename", args: ["Bob's", "room"]))
+        XCTAssertEqual(InputLine.parse(#"/open "unclosed name"#), .command(name: "/open", args: ["unclosed name"]))
+        XCTAssertEqual(InputLine.parse(#"/name """#), .command(name: "/name", args: [""]))
+    }
+
     /// Exactly the commands the CLI contract lists.
     func testTableHasTheContractCommands() {
         let contract = ["/help", "/register", "/login", "/logout", "/whoami", "/profile", "/passwd", "/name", "/search", "/add",
                         "/remove", "/contacts", "/dm", "/group create", "/group add", "/group rename", "/group leave",
                         "/group members", "/list", "/open", "/history", "/find", "/info", "/queue", "/retry", "/quit",
-                        "/wait", "/wait-messages", "/follow", "/server"]  // /server: issue 12 (TLS)
+                        "/wait", "/wait-messages", "/follow", "/server",  // /server: issue 12 (TLS)
+                        "/next"]  // issue 16: jump to the next conversation with unread messages
         XCTAssertEqual(Set(CommandTable.all.map(\.name)), Set(contract))
         XCTAssertEqual(CommandTable.all.count, contract.count, "no duplicate names")
         for spec in CommandTable.all {

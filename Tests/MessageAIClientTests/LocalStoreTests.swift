@@ -20,6 +20,21 @@ final class LocalStoreTests: XCTestCase {
                     senderUsername: u.username, serverTime: 1_700_000_000_000 + seq, text: text)
     }
 
+    func testUnreadCountsInOneQueryMatchTheSummaries() throws {
+        try eachStore { s in
+            try s.upsert(Conversation(conversationID: 5, kind: .direct, name: "", members: [alice, bob]))
+            try s.upsert(Conversation(conversationID: 6, kind: .group, name: "crew", members: [alice, bob, carol], lastActivity: 9))
+            try s.insert([msg(5, 1, from: bob, "a"), msg(5, 2, from: alice, "b"), msg(5, 3, from: bob, "c"),
+                          msg(6, 1, from: carol, "d"), msg(6, 2, from: bob, "e")])
+            try s.raiseMarker(5, userID: 1, username: "alice", delivered: 1, read: 1)
+            let counts = try s.unreadCounts()
+            XCTAssertEqual(counts.map(\.name), ["bob", "crew"], "most recent message first")
+            XCTAssertEqual(counts.map(\.unread), [1, 2], "own messages and read ones do not count")
+            XCTAssertEqual(counts.map(\.unread), try s.summaries().map(\.unread))
+            XCTAssertEqual(counts.map(\.name), try s.summaries().map(\.conversation.name))
+        }
+    }
+
     func testMessagesAreStoredOncePerSeqAndSyncPositionsFollow() throws {
         try eachStore { s in
             try s.upsert(Conversation(conversationID: 5, kind: .direct, name: "", members: [alice, bob]))

@@ -5,7 +5,9 @@ import Foundation
 /// The exit status is 0 only when every line succeeded and nothing is left queued.
 public final class CommandRunner {
     public let client: Client
-    private var pending: [String] = []
+    /// A typed or piped line, or a paste to send as one message whatever it starts with.
+    private enum Input { case line(String), message(String) }
+    private var pending: [Input] = []
     private var busy = false
     private var ending = false
     public private(set) var failures = 0
@@ -13,6 +15,9 @@ public final class CommandRunner {
     public var onExit: (Int32) -> Void = { exit($0) }
     /// Called when a line finished (the REPL redraws its prompt).
     public var onIdle: () -> Void = {}
+    /// Set in the REPL: /quit and Ctrl-D leave at once instead of waiting for the outbox,
+    /// with the same exit status rule as scripts.
+    public var quitNow: ((Int32) -> Void)?
 
     public init(client: Client) { self.client = client }
 
@@ -20,11 +25,27 @@ public final class CommandRunner {
 
     public func submit(_ line: String) {
         guard !ending else { return }
-        pending.append(line)
+        pending.append(.line(line))
         pump()
     }
 
+    /// Sends `text` as one message, even when a line of it starts with "/" (a paste).
+    public func submitMessage(_ text: String) {
+        guard !ending else { return }
+        pending.append(.message(text))
+        pump()
+    }
+
+    /// Leaves now (the REPL's /quit, Ctrl-D, a second Ctrl-C): queued messages stay in the
+    /// durable outbox for the next start.
+    public func quit() {
+        guard let quitNow else { endOfInput(); return }
+        let left = client.outbox?.entries.count ?? 0
+        quitNow(failures == 0 && left == 0 && client.failedMessages == 0 ? 0 : 1)
+    }
+
     public func endOfInput() {
+        if quitNow != nil { quit(); return }
         client.inputEnded = true
         pump()
     }
@@ -35,8 +56,16 @@ public final class CommandRunner {
             if client.inputEnded && !ending { ending = true; drainAndExit() }
             return
         }
-        let line = pending.removeFirst()
+        let input = pending.removeFirst()
         busy = true
+        let line: String
+        switch input {
+        case .line(let l): line = l
+        case .message(let text):
+            if case .failure(let e) = client.queueMessage(text) { report("send", e) }
+            DispatchQueue.main.async { [weak self] in self?.busy = false; self?.onIdle(); self?.pump() }
+            return
+        }
         execute(line) { [weak self] in
             // Next line on a fresh turn of the queue, never recursively.
             DispatchQueue.main.async {
@@ -65,6 +94,7 @@ public final class CommandRunner {
             }
             guard !spec.needsLogin || client.session != nil else { report(name, .notLoggedIn); done(); return }
             if name == "/quit" {
+                if quitNow != nil { quit(); return }
                 pending.removeAll()
                 client.inputEnded = true
             }

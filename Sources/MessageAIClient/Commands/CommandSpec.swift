@@ -25,7 +25,8 @@ public struct CommandSpec {
 }
 
 /// Splits a command line into words; a line is a command when it starts with "/".
-/// "//text" sends "/text" as a message.
+/// "//text" sends "/text" as a message. A word in double quotes may hold spaces
+/// (`/group create "Launch team" bob carol`); an apostrophe is just a letter.
 public enum InputLine {
     public enum Parsed: Equatable {
         case empty
@@ -38,12 +39,35 @@ public enum InputLine {
         if trimmed.isEmpty { return .empty }
         if trimmed.hasPrefix("//") { return .message(String(line.drop(while: { $0 == " " }).dropFirst())) }
         guard trimmed.hasPrefix("/") else { return .message(line) }
-        var words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        var words = InputLine.words(trimmed)
         var name = words.removeFirst().lowercased()
         if subcommands.contains(name), let sub = words.first {
             name += " " + sub.lowercased()
             words.removeFirst()
         }
         return .command(name: name, args: words)
+    }
+
+    /// Words split at spaces and tabs; `"two words"` is one word (without its quotes). An
+    /// unclosed quote runs to the end of the line.
+    static func words(_ line: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inQuotes = false
+        var quoted = false
+        for ch in line {
+            if ch == "\"" && (inQuotes || current.isEmpty) {
+                inQuotes.toggle()
+                quoted = true
+            } else if !inQuotes && (ch == " " || ch == "\t") {
+                if !current.isEmpty || quoted { words.append(current) }
+                current = ""
+                quoted = false
+            } else {
+                current.append(ch)
+            }
+        }
+        if !current.isEmpty || quoted { words.append(current) }
+        return words
     }
 }

@@ -20,21 +20,28 @@ enum AccountCommands {
         CommandSpec("/name", "/name DISPLAY NAME...", "change your display name", server: true, args: 1...Int.max, run: name),
     ]
 
-    private static func password(_ inv: Invocation, at index: Int) -> String? {
-        if index < inv.args.count { return inv.args[index] }
-        return inv.client.passwordPrompt?("password: ")
+    /// The password given on the line, else asked for in a terminal (network events keep
+    /// flowing while the prompt waits).
+    private static func password(_ inv: Invocation, at index: Int, _ then: @escaping (String?) -> Void) {
+        if index < inv.args.count { then(inv.args[index]); return }
+        guard let ask = inv.client.passwordPrompt else { then(nil); return }
+        ask("password: ", then)
     }
 
     static func register(_ inv: Invocation) {
         let a = inv.args
-        guard let pw = password(inv, at: 2) else { inv.fail(.usage("/register EMAIL USERNAME PASSWORD [DISPLAY NAME...]")); return }
-        let msg = Register(email: a[0], username: a[1], password: pw, displayName: inv.rest(from: 3), device: "messageai-cli")
-        authenticate(inv, msg)
+        password(inv, at: 2) { pw in
+            guard let pw else { inv.fail(.usage("/register EMAIL USERNAME PASSWORD [DISPLAY NAME...]")); return }
+            let msg = Register(email: a[0], username: a[1], password: pw, displayName: inv.rest(from: 3), device: "messageai-cli")
+            authenticate(inv, msg)
+        }
     }
 
     static func login(_ inv: Invocation) {
-        guard let pw = password(inv, at: 1) else { inv.fail(.usage("/login USERNAME_OR_EMAIL PASSWORD")); return }
-        authenticate(inv, Login(login: inv.args[0], password: pw, device: "messageai-cli"))
+        password(inv, at: 1) { pw in
+            guard let pw else { inv.fail(.usage("/login USERNAME_OR_EMAIL PASSWORD")); return }
+            authenticate(inv, Login(login: inv.args[0], password: pw, device: "messageai-cli"))
+        }
     }
 
     private static func authenticate<M: WireMessage>(_ inv: Invocation, _ msg: M) {

@@ -15,17 +15,31 @@ enum ConversationCommands {
         CommandSpec("/list", "/list", "conversations with unread counts, most recent first (works offline)", sync: true, run: list),
         CommandSpec("/open", "/open NAME-OR-USER-OR-ID", "make a conversation the current one and mark it read",
                     sync: true, args: 1...Int.max, run: open),
+        CommandSpec("/next", "/next", "open the next conversation with unread messages (the prompt's Act: list)",
+                    sync: true, run: next),
     ]
+
+    /// Makes `cid` current and reports it; in the REPL with its last messages (an unread
+    /// marker above the first new one).
+    static func enter(_ inv: Invocation, _ cid: UInt64, _ name: String, _ extra: [String: Any] = [:]) {
+        let client = inv.client
+        let recap = client.config.interactive && !client.config.json ? client.recap(cid) : []
+        client.open(cid) {
+            let fields = extra.merging(["conversation_id": cid, "conversation": name]) { a, _ in a }
+            inv.succeed("ok", fields, plain: (["now in [\(name)]"] + recap).joined(separator: "\n"))
+        }
+    }
 
     /// Stores the conversation the server returned, makes it current, reports it.
     static func opened(_ inv: Invocation, _ c: Conversation) {
         let client = inv.client
         try? client.store?.upsert(c)
-        client.open(c.conversationID) {
-            let name = client.conversationName(c.conversationID, fallback: c.name)
-            inv.succeed("ok", ["conversation_id": c.conversationID, "conversation": name,
-                               "members": c.members.map(\.username)], plain: "now in [\(name)]")
-        }
+        enter(inv, c.conversationID, client.conversationName(c.conversationID, fallback: c.name), ["members": c.members.map(\.username)])
+    }
+
+    static func next(_ inv: Invocation) {
+        guard let c = inv.client.nextActive() else { inv.fail("not_found", "no other conversation has unread messages"); return }
+        enter(inv, c.id, c.name)
     }
 
     static func dm(_ inv: Invocation) {
@@ -33,7 +47,7 @@ enum ConversationCommands {
         let user = inv.args[0]
         // Offline, a known direct conversation still opens (messages queue in the outbox).
         if !client.authenticated, let local = try? client.store?.findConversation(user), local.kind == .direct {
-            client.open(local.id) { inv.succeed("ok", ["conversation_id": local.id, "conversation": local.name], plain: "now in [\(local.name)]") }
+            enter(inv, local.id, local.name)
             return
         }
         client.call(DMOpen(username: user), for: inv, expect: Conversation.self) { opened(inv, $0) }
@@ -75,6 +89,7 @@ enum ConversationCommands {
         guard let g = currentGroup(inv) else { return }
         inv.client.call(GroupLeave(conversationID: g.id), for: inv, expect: OK.self) { _ in
             inv.client.currentConversation = nil
+            inv.client.saveCurrent()
             inv.client.onChange()
             inv.succeed("ok", ["conversation_id": g.id], plain: "left [\(g.name)]")
         }
@@ -104,13 +119,36 @@ enum ConversationCommands {
         inv.succeed("conversations", ["conversations": rows], plain: lines.isEmpty ? "no conversations yet: /dm USER" : lines.joined(separator: "\n"))
     }
 
+    /// A conversation by id, exact name, or a name prefix that only one has; else the direct
+    /// conversation with the user of that name (asked of the server).
     static func open(_ inv: Invocation) {
         let key = inv.rest(from: 0) // group names may have spaces
-        if let c = try? inv.client.store?.findConversation(key) {
-            inv.client.open(c.id) { inv.succeed("ok", ["conversation_id": c.id, "conversation": c.name], plain: "now in [\(c.name)]") }
+        let client = inv.client
+        if let c = try? client.store?.findConversation(key) {
+            enter(inv, c.id, c.name)
             return
         }
-        guard UInt64(key) == nil, inv.args.count == 1 else { inv.fail("not_found", "no conversation \(key)"); return }
-        inv.client.call(DMOpen(username: key), for: inv, expect: Conversation.self) { opened(inv, $0) }
+        let prefixed = ((try? client.store?.summaries()) ?? [])?.map(\.conversation)
+            .filter { $0.name.lowercased().hasPrefix(key.lowercased()) } ?? []
+        if prefixed.count == 1 { enter(inv, prefixed[0].id, prefixed[0].name); return }
+        if prefixed.count > 1 {
+            inv.fail("ambiguous", "\(key) could be " + prefixed.map { "[\($0.name)]" }.joined(separator: ", ") + ": type more of the name")
+            return
+        }
+        let missing = ClientError("not_found", "no conversation or user named \(key)")
+        guard UInt64(key) == nil, inv.args.count == 1 else { inv.fail(missing); return }
+        client.call(DMOpen(username: key)) { result in
+            switch result {
+            case .success(let f) where f.type == .conversation:
+                guard let c = try? f.decode(Conversation.self) else { inv.fail("bad_answer", "unreadable conversation"); return }
+                opened(inv, c)
+            case .failure(let e) where e.code == "not_found" || e.code == "invalid_username":
+                inv.fail(missing)
+            case .failure(let e):
+                inv.fail(e)
+            case .success(let f):
+                inv.fail("bad_answer", "unexpected answer \(f.type) from the server")
+            }
+        }
     }
 }

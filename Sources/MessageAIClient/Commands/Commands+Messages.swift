@@ -4,11 +4,11 @@ import MessageAIProtocol
 /// /history, /find, /info, /queue, /retry
 enum MessageCommands {
     static let specs: [CommandSpec] = [
-        CommandSpec("/history", "/history [N] [before SEQ]",
-                    "the last N messages of the current conversation (default 20; works offline); older pages with before SEQ",
+        CommandSpec("/history", "/history [N] [before #SEQ|-N]",
+                    "the last N messages of the current conversation (default 20; works offline); older pages with before #SEQ (or -N: before the Nth newest)",
                     sync: true, args: 0...3, run: history),
         CommandSpec("/find", "/find QUERY...", "search messages, newest first (full-text on the server; the local cache offline)", sync: true, args: 1...Int.max, run: find),
-        CommandSpec("/info", "/info [SEQ]", "a message's state and who has it (default: your last message here)",
+        CommandSpec("/info", "/info [#SEQ|-N]", "a message's state and who has it (default: your last message here; -1 is the last message)",
                     sync: true, args: 0...1, run: info),
         CommandSpec("/queue", "/queue", "messages waiting in the outbox", run: queue),
         CommandSpec("/retry", "/retry", "reconnect now and send queued messages", run: retry),
@@ -31,13 +31,14 @@ enum MessageCommands {
             limit = n
             args = args.dropFirst()
         }
+        guard let cid = currentConversation(inv) else { return }
         if !args.isEmpty {
-            guard args.count == 2, args.first == "before", let seq = UInt64(args.last!), seq > 0 else {
-                inv.fail(.usage("/history [N] [before SEQ]")); return
+            let last = (try? inv.client.store?.lastSeq(in: cid)) ?? 0
+            guard args.count == 2, args.first == "before", let seq = MessageRef.resolve(args.last!, last: last) else {
+                inv.fail(.usage("/history [N] [before \(MessageRef.usage)]")); return
             }
             before = seq
         }
-        guard let cid = currentConversation(inv) else { return }
         let client = inv.client
         // Online: fetch the page so the cache holds it; offline: the cache alone.
         guard client.authenticated else { showHistory(inv, cid, limit, before); return }
@@ -119,18 +120,20 @@ enum MessageCommands {
         guard let cid = currentConversation(inv), let store = inv.client.store else { return }
         var seq: UInt64
         if let a = inv.args.first {
-            guard let n = UInt64(a), n > 0 else { inv.fail(.usage("/info [SEQ]")); return }
+            guard let n = MessageRef.resolve(a, last: ((try? store.lastSeq(in: cid)) ?? 0)) else {
+                inv.fail(.usage("/info [\(MessageRef.usage)]")); return
+            }
             seq = n
         } else {
             let mine = (try? store.messages(sentHereIn: cid))?.last?.seq
             seq = mine ?? ((try? store.lastSeq(in: cid)) ?? 0)
         }
-        guard seq > 0, let m = try? store.message(in: cid, seq: seq) else { inv.fail("not_found", "no message \(seq) here"); return }
+        guard seq > 0, let m = try? store.message(in: cid, seq: seq) else { inv.fail("not_found", "no message #\(seq) here"); return }
         let state = m.senderID == store.userID ? ((try? store.state(of: seq, in: cid)) ?? .sent).rawValue : "received"
         let report = { (recipients: Int, delivered: [String], read: [String]) in
             inv.succeed("info", ["conversation_id": cid, "seq": seq, "state": state, "sender": m.sender, "text": m.text,
                                  "recipient_count": recipients, "delivered_to": delivered, "read_by": read],
-                        plain: "message \(seq) from \(m.sender): \(state); read by \(read.count) of \(recipients)"
+                        plain: "message #\(seq) from \(m.sender): \(state); read by \(read.count) of \(recipients)"
                             + (read.isEmpty ? "" : " (\(read.joined(separator: ", ")))")
                             + "; delivered to \(delivered.count) of \(recipients)")
         }

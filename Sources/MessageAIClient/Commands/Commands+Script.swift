@@ -13,7 +13,7 @@ enum ScriptCommands {
                     "print incoming events for SECONDS, or without SECONDS until the end of input",
                     login: false, args: 0...1, run: follow),
         CommandSpec("/help", "/help [COMMAND]", "list commands, or show one command's usage", login: false, args: 0...2, run: help),
-        CommandSpec("/quit", "/quit", "leave (waits for the outbox like end of input)", login: false, run: { $0.succeed(plain: nil) }),
+        CommandSpec("/quit", "/quit", "leave; in a terminal at once (queued messages are sent on the next start), from a pipe after waiting for the outbox like end of input", login: false, run: { $0.succeed(plain: nil) }),
     ]
 
     private static func seconds(_ inv: Invocation, at i: Int) -> Double? {
@@ -80,6 +80,12 @@ enum ScriptCommands {
         poll(timeout, { false }) { _ in inv.succeed(plain: nil) }
     }
 
+    /// The terminal's width when a person reads the help; nil (one line per command, as
+    /// before) when stdout is a pipe, so scripts that read it see no change.
+    private static func helpWidth() -> Int? {
+        isatty(1) == 1 ? TerminalText.width() : nil
+    }
+
     static func help(_ inv: Invocation) {
         let table = CommandTable.all
         if !inv.args.isEmpty {
@@ -87,13 +93,23 @@ enum ScriptCommands {
             if !key.hasPrefix("/") { key = "/" + key }
             let matches = table.filter { $0.name == key || $0.name.hasPrefix(key + " ") }
             guard !matches.isEmpty else { inv.fail("unknown_command", "no command \(key); /help lists them"); return }
+            let width = helpWidth()
             inv.succeed("help", ["commands": matches.map { ["name": $0.name, "usage": $0.usage, "help": $0.help] }],
-                        plain: matches.map { "\($0.usage)\n    \($0.help)" }.joined(separator: "\n"))
+                        plain: matches.map { spec in
+                            ([spec.usage] + WordWrap.lines(spec.help, width: (width ?? Int.max / 2) - 4).map { "    " + $0 })
+                                .joined(separator: "\n")
+                        }.joined(separator: "\n"))
             return
         }
-        let width = table.map(\.usage.count).max() ?? 0
-        let lines = ["Type text to send it to the current conversation; commands start with /."]
-            + table.map { $0.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.help }
+        let usageWidth = table.map(\.usage.count).max() ?? 0
+        let intro = "Type text to send it to the current conversation; commands start with /."
+        let lines: [String]
+        if let width = helpWidth() {
+            lines = WordWrap.lines(intro, width: width)
+                + table.flatMap { WordWrap.hanging($0.usage, labelWidth: usageWidth, $0.help, width: width) }
+        } else {
+            lines = [intro] + table.map { $0.usage.padding(toLength: usageWidth, withPad: " ", startingAt: 0) + "  " + $0.help }
+        }
         inv.succeed("help", ["commands": table.map { ["name": $0.name, "usage": $0.usage, "help": $0.help] }],
                     plain: lines.joined(separator: "\n"))
     }

@@ -35,16 +35,19 @@ extension Client {
         let stored = StoredMessage(m, sentHere: sentHere)
         var fields = messageFields(stored, conversation: name)
         if m.senderID == me.userID {
-            output.emit("message", fields, plain: messageLine(stored, conversation: name))
+            output.emit("message", fields, styled: styledLine(stored, conversation: name))
             return
         }
         if m.conversationID == currentConversation {
-            output.emit("message", fields, plain: messageLine(stored, conversation: name))
+            output.emit("message", fields, styled: styledLine(stored, conversation: name))
             markRead(m.conversationID)
         } else {
             let unread = (try? store.unread(in: m.conversationID)) ?? 0
             fields["unread"] = unread
-            output.emit("message", fields, plain: messageLine(stored, conversation: name))
+            // In the REPL a message elsewhere is a one-line notice, so it does not read as
+            // part of the conversation on screen; scripts keep the full line.
+            output.emit("message", fields, plain: config.interactive ? notice(for: stored, conversation: name, unread: unread)
+                                                                         : messageLine(stored, conversation: name))
             _ = try? store.raiseMarker(m.conversationID, userID: me.userID, username: me.username, delivered: m.seq, read: 0)
             link.sendNoReply(Mark(conversationID: m.conversationID, deliveredSeq: m.seq))
             let isGroup = (try? store.conversation(m.conversationID))??.kind == .group
@@ -81,14 +84,30 @@ extension Client {
 
     private func handleConversation(_ c: Conversation) {
         guard let store else { return }
-        let known = (try? store.conversation(c.conversationID)) != nil
+        let before = (try? store.conversation(c.conversationID)) ?? nil
         try? store.upsert(c)
         let name = conversationName(c.conversationID, fallback: c.name)
-        if !known && c.kind == .group {
+        if before == nil && c.kind == .group {
             output.emit("notice", ["conversation_id": c.conversationID, "text": "you are in the group \(name)"],
                         plain: "* you are in the group \(name) (\(c.members.map(\.username).joined(separator: ", ")))")
         }
+        if let before, c.kind == .group {
+            for text in Client.groupChanges(from: before, to: c) {
+                output.emit("notice", ["conversation_id": c.conversationID, "text": text], plain: "* " + text)
+            }
+        }
         onChange()
+    }
+
+    /// What changed in a group, as members should hear of it: renames, who joined, who left.
+    static func groupChanges(from old: StoredConversation, to new: Conversation) -> [String] {
+        var changes: [String] = []
+        if !new.name.isEmpty && new.name != old.name { changes.append("[\(old.name)] is now called [\(new.name)]") }
+        let was = Set(old.members.map(\.username)), now = Set(new.members.map(\.username))
+        let label = new.name.isEmpty ? old.name : new.name
+        changes += now.subtracting(was).sorted().map { "[\(label)] \($0) joined" }
+        changes += was.subtracting(now).sorted().map { "[\(label)] \($0) left" }
+        return changes
     }
 
     private func handlePresence(_ p: Presence) {
@@ -135,15 +154,30 @@ extension Client {
          "text": m.text, "server_time": m.serverTime, "client_id": m.clientID]
     }
 
-    /// `[CONVERSATION] HH:MM SENDER: TEXT`
+    /// `messageLine` in parts for `Output.emit(styled:)`: the sender in its colour, one's own
+    /// messages grey, a message that mentions this user (@name or the name) bold yellow.
+    func styledLine(_ m: StoredMessage, conversation: String) -> [(String, String?)] {
+        let ref = config.interactive && m.seq > 0 ? "#\(m.seq) " : ""
+        let head = "[\(conversation)] \(Output.clock(m.serverTime)) \(ref)"
+        if let me = username, m.sender == me { return [(head + m.sender + ": " + m.text, Palette.own)] }
+        let mentioned = username.map { me in
+            m.text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).contains { $0 == me.lowercased() }
+        } ?? false
+        return [(head, nil), (m.sender, Palette.user(m.sender)), (": ", nil), (m.text, mentioned ? Palette.mention : nil)]
+    }
+
+    /// `[CONVERSATION] HH:MM SENDER: TEXT`; in the REPL with the message's reference
+    /// (`[alice] 10:42 #17 alice: hi`) for /info and /history before.
     func messageLine(_ m: StoredMessage, conversation: String) -> String {
-        "[\(conversation)] \(Output.clock(m.serverTime)) \(m.sender): \(m.text)"
+        let ref = config.interactive && m.seq > 0 ? "#\(m.seq) " : ""
+        return "[\(conversation)] \(Output.clock(m.serverTime)) \(ref)\(m.sender): \(m.text)"
     }
 
     func reportState(_ m: StoredMessage, _ state: MessageState) {
         let name = conversationName(m.conversationID, fallback: "")
         let snippet = m.text.count > 40 ? String(m.text.prefix(40)) + "..." : m.text
         output.emit("state", ["conversation_id": m.conversationID, "client_id": m.clientID, "seq": m.seq, "state": state.rawValue],
-                    plain: "[\(name)] \(state.rawValue): \(snippet)")
+                    plain: showsTransitions ? "[\(name)] \(state.rawValue): \(snippet)" : nil)
+        if !showsTransitions { onChange() }
     }
 }

@@ -8,6 +8,11 @@ extension Client {
     /// reason it is not after `config.connectWait` seconds.
     func whenReady(needsSession: Bool, _ then: @escaping (ClientError?) -> Void) {
         if needsSession && session == nil { then(.notLoggedIn); return }
+        if config.interactive && link.attemptedOnce && link.state != .online {
+            // A person at the prompt gets the answer now; the next attempt is on its way anyway.
+            then(offlineError())
+            return
+        }
         link.connectNow()
         let deadline = DispatchTime.now() + config.connectWait
         func check() {
@@ -58,6 +63,19 @@ extension Client {
         check()
     }
 
+    /// "offline (connection refused); next reconnect attempt in 2 s (/retry tries now)".
+    func offlineError() -> ClientError {
+        let why = link.lastError.isEmpty ? "" : " (\(link.lastError))"
+        let next: String
+        if let at = link.nextAttempt {
+            let s = max(0, Double(Int64(at.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9)
+            next = "next reconnect attempt in \(Int(s.rounded(.up))) s"
+        } else {
+            next = "reconnecting now"
+        }
+        return ClientError("offline", "offline\(why): \(next) (/retry tries now)")
+    }
+
     /// `call`, then decodes the answer as `T` (failing the invocation otherwise).
     func call<M: WireMessage, T: WireMessage>(_ message: M, for inv: Invocation, needsSession: Bool = true,
                                              expect: T.Type, _ done: @escaping (T) -> Void) {
@@ -78,6 +96,7 @@ extension Client {
     /// Makes `cid` the current conversation and marks it read (confirmed by the server when online).
     func open(_ cid: UInt64, _ done: @escaping () -> Void) {
         currentConversation = cid
+        saveCurrent()
         onChange()
         markRead(cid) { _ in done() }
     }

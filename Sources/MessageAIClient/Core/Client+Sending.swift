@@ -23,7 +23,8 @@ extension Client {
         }
         let name = conversationName(cid, fallback: "")
         output.emit("state", ["conversation_id": cid, "client_id": entry.clientID, "seq": 0, "state": "sending", "text": text],
-                    plain: "[\(name)] \(Output.clock(entry.created)) \(session.username): \(text) (sending)")
+                    styled: [("[\(name)] \(Output.clock(entry.created)) \(session.username): \(text)", Palette.own),
+                             (showsTransitions ? " (sending)" : "", nil)])
         drainOutbox()
         return .success(entry)
     }

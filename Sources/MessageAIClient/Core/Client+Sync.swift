@@ -57,8 +57,12 @@ extension Client {
             let name = conversationName(cid, fallback: unread.last?.senderUsername ?? "")
             let summary = unread.count > config.summaryThreshold
             for m in unread {
-                output.emit("message", messageFields(StoredMessage(m, sentHere: false), conversation: name),
-                            plain: summary ? nil : messageLine(StoredMessage(m, sentHere: false), conversation: name))
+                let stored = StoredMessage(m, sentHere: false)
+                if summary {
+                    output.emit("message", messageFields(stored, conversation: name), plain: nil)
+                } else {
+                    output.emit("message", messageFields(stored, conversation: name), styled: styledLine(stored, conversation: name))
+                }
             }
             if summary {
                 output.emit("notice", ["conversation_id": cid, "text": "\(name): \(unread.count) new messages"],

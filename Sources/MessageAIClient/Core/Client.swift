@@ -30,12 +30,15 @@ public final class Client {
     var reconnectingAnnounced = false
     var lastTypingSent: DispatchTime?
     var flushScheduled = false
+    /// The connection as the prompt shows it, refreshed at most once a second while offline.
+    var shownConnection = "connecting"
+    var statusTimer: DispatchSourceTimer?
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
     /// Set by the runner at end of input (/follow without SECONDS stops then).
     public internal(set) var inputEnded = false
     /// Asks for a password without echo (the REPL sets it; scripts must pass passwords).
-    public var passwordPrompt: ((String) -> String?)?
+    public var passwordPrompt: ((String, @escaping (String?) -> Void) -> Void)?
     /// Called when what the prompt shows may have changed.
     public var onChange: () -> Void = {}
 
@@ -127,6 +130,7 @@ public final class Client {
             }
         }
         authenticated = true
+        refreshShownConnection()
         onChange()
         startSync()
     }
@@ -155,6 +159,7 @@ public final class Client {
             output.emit("connection", ["state": "offline", "reason": link.lastError],
                         plain: "* offline: \(link.lastError); retrying in the background")
         }
+        refreshShownConnection()
         onChange()
     }
 

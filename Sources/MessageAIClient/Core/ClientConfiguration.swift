@@ -32,6 +32,18 @@ public struct ClientConfiguration {
     /// TLS: `--plaintext`, `--tls-fingerprint`, `--ca-file`; trusted servers in
     /// `$XDG_CONFIG_HOME/messageai/known_servers` (else ~/.config/messageai).
     public var tls = TLSSettings(knownServersPath: TLSSettings.defaultConfigDir() + "/known_servers")
+    /// In the REPL, print each state change of a sent message as its own line (`--verbose`).
+    /// Off: the message is printed once and the prompt shows the last one's state. Piped
+    /// plain output and `--json` print every change regardless. Default off.
+    public var verbose = false
+    /// In the REPL, how many of a conversation's last messages /open, /dm and /next show
+    /// (`--open-history`, 0 for none). Default 10.
+    public var openHistory = 10
+    /// Colour in plain output (`--color never|auto|always`). Default auto.
+    public var color = Palette.Mode.auto
+    /// Set by the app when stdin is a terminal (not a flag): commands that need the server
+    /// fail at once while offline instead of waiting `connectWait` for a reconnect.
+    public var interactive = false
 
     public init() {}
 

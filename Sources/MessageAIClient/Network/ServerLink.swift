@@ -38,6 +38,8 @@ final class ServerLink {
     private(set) var tlsInfo: TLSInfo?
     /// Whether at least one attempt has finished since start (so callers stop waiting).
     private(set) var attemptedOnce = false
+    /// When the next reconnect attempt starts (nil while connecting or online).
+    private(set) var nextAttempt: DispatchTime?
     private var connection: Connection?
     private var pending: [UInt32: Pending] = [:]
     private var nextID: UInt32 = 1
@@ -69,6 +71,7 @@ final class ServerLink {
     func connectNow() {
         guard !stopped, state == .offline else { return }
         retry?.cancel(); retry = nil
+        nextAttempt = nil
         state = .connecting
         let (host, port, timeout, tls) = (settings.host, settings.port, settings.connectTimeoutMs, settings.tls)
         DispatchQueue.global().async {
@@ -140,6 +143,7 @@ final class ServerLink {
         let d = min(settings.backoffCap, settings.backoffBase * pow(2, Double(min(failures, 20))))
         failures += 1
         let delay = d * Double.random(in: 0.5...1.0)
+        nextAttempt = .now() + delay
         let item = DispatchWorkItem { [weak self] in self?.connectNow() }
         retry = item
         queue.asyncAfter(deadline: .now() + delay, execute: item)

@@ -167,3 +167,26 @@ extension LocalStore {
         }
     }
 }
+
+extension LocalStore {
+    /// The newest message this user sent in the conversation (0 when none).
+    public func lastOwnSeq(in conversationID: UInt64) throws -> UInt64 {
+        try db.query("SELECT coalesce(max(seq), 0) FROM messages WHERE conversation_id=? AND sender_id=?",
+                     conversationID, userID) { $0.uint64(0) }.first ?? 0
+    }
+}
+
+extension LocalStore {
+    /// Every conversation's shown name and unread count in one query, most recent first: the
+    /// prompt asks on every change, so not one query per conversation.
+    public func unreadCounts() throws -> [(id: UInt64, name: String, unread: Int)] {
+        try db.query("""
+            SELECT c.id,
+                CASE WHEN c.kind = 1 THEN coalesce((SELECT username FROM members WHERE conversation_id = c.id
+                    AND user_id != ?1 ORDER BY username LIMIT 1), c.name) ELSE c.name END,
+                (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.sender_id != ?1
+                    AND m.seq > coalesce((SELECT read_seq FROM markers WHERE conversation_id = c.id AND user_id = ?1), 0))
+            FROM conversations c ORDER BY c.last_activity DESC, c.id DESC
+            """, userID) { (id: $0.uint64(0), name: $0.string(1), unread: Int($0.int64(2))) }
+    }
+}

@@ -7,24 +7,24 @@ import Glibc
 public enum ClientApp {
     nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
 
-    public static func run(_ config: ClientConfiguration) -> Never {
+    public static func run(_ configuration: ClientConfiguration) -> Never {
         signal(SIGPIPE, SIG_IGN)
         // The data dir holds the session token and private messages: owner-only files.
         umask(0o077)
         let interactive = isatty(0) == 1
+        var config = configuration
+        config.interactive = interactive
+        if interactive { TerminalText.useUTF8() }
         let output = Output(json: config.json)
+        output.colour = Palette.enabled(config.color, json: config.json)
         let client = Client(config: config, output: output)
         let runner = CommandRunner(client: client)
-        let editor: LineEditor
-        if interactive {
-            let e = EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client) })
-            e.onEdit = { client.userTyping($0) }
-            editor = e
-        } else {
-            editor = PlainLineReader()
-        }
+        let repl = interactive ? EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client, before: $0) }) : nil
+        let editor: LineEditor = repl ?? PlainLineReader()
+        repl?.onEdit = { client.userTyping($0) }
+        repl?.onPaste = { runner.submitMessage($0) }
         output.write = { text, stream in editor.printAbove(text, stream) }
-        client.passwordPrompt = { editor.readPassword($0) }
+        client.passwordPrompt = { editor.readPassword($0, $1) }
         if interactive {
             // The prompt reads the store; piped mode has no prompt, so skip the work.
             client.onChange = { editor.setPrompt(prompt(client)) }
@@ -34,16 +34,31 @@ public enum ClientApp {
             editor.stop()
             exit(code)
         }
+        if let repl {
+            // A person quitting does not wait for the outbox: it is durable, and is sent on
+            // the next start. Scripts (piped input) keep the drain wait at end of input.
+            runner.quitNow = { status in
+                let left = client.outbox?.entries.count ?? 0
+                if left > 0 { output.say("\(left) message(s) stay queued; they are sent the next time you start messageai") }
+                editor.stop()
+                client.shutdown()
+                exit(status)
+            }
+            repl.onQuit = { runner.quit() }
+        }
         do {
             try client.start()
         } catch {
             output.error(command: "", ClientError("storage", "cannot start: \(error)"))
             exit(1)
         }
-        for sig in [SIGINT, SIGTERM] {
+        for sig in [SIGINT, SIGTERM, SIGWINCH] {
             signal(sig, SIG_IGN)
             let s = DispatchSource.makeSignalSource(signal: sig, queue: .main)
             s.setEventHandler {
+                if sig == SIGWINCH { repl?.resized(); return }
+                // In the REPL Ctrl-C clears the line; quitting takes a second one on an empty line.
+                if sig == SIGINT, let repl { repl.interrupt(); return }
                 editor.stop()
                 client.shutdown()
                 exit(sig == SIGINT ? 130 : 143)
@@ -54,6 +69,12 @@ public enum ClientApp {
         if interactive {
             output.say("messageai \(ClientConfiguration.version): type /help for commands" +
                        (client.session.map { ", logged in as \($0.username)" } ?? ", /login or /register to start"))
+            // Back where the last session left off, with its recent messages.
+            if let cid = client.peekCurrent() {
+                let recap = client.recap(cid)
+                client.open(cid) {}
+                output.say((["now in [\(client.conversationName(cid, fallback: ""))]"] + recap).joined(separator: "\n"))
+            }
         }
         editor.setPrompt(prompt(client))
         editor.start(onLine: { runner.submit($0) }, onEOF: { runner.endOfInput() })
@@ -68,24 +89,44 @@ public enum ClientApp {
         } else {
             parts.append(client.username ?? "not logged in")
         }
-        parts.append(client.connectionLabel)
-        let unread = ((try? client.store?.summaries()) ?? [])?.filter { $0.conversation.id != client.currentConversation }
-            .reduce(0) { $0 + $1.unread } ?? 0
-        if unread > 0 { parts.append("\(unread) unread") }
+        parts.append(client.promptConnection)
+        if let act = client.activity() { parts.append(act) }
         if let cid = client.currentConversation {
             let typing = client.typingUsers(in: cid)
             if !typing.isEmpty { parts.append("\(typing.joined(separator: ",")) typing") }
         }
         let queued = client.outbox?.entries.count ?? 0
-        if queued > 0 { parts.append("\(queued) queued") }
+        if queued > 0 {
+            parts.append("\(queued) queued")
+        } else if let cid = client.currentConversation, let mark = client.lastSentMark(in: cid) {
+            parts.append(mark)
+        }
         return "[" + parts.joined(separator: "|") + "]> "
     }
 
-    /// Slash commands, usernames and conversation names, for tab completion.
-    static func completions(_ client: Client) -> [String] {
-        var words = CommandTable.words
-        words += CommandTable.all.compactMap { $0.name.contains(" ") ? String($0.name.split(separator: " ")[1]) : nil }
-        words += (try? client.store?.knownNames()) ?? []
-        return words
+    /// Tab completion by context: commands first on the line, subcommands after /group,
+    /// conversations after /open, usernames after /dm, /add and the like, members of the
+    /// current conversation after "@" (and in message text).
+    static func completions(_ client: Client, before: String) -> [String] {
+        let words = before.split(separator: " ", omittingEmptySubsequences: true).map { $0.lowercased() }
+        guard let store = client.store else { return CommandTable.words }
+        let conversations = ((try? store.summaries()) ?? []).map(\.conversation)
+        let groups = Set(conversations.filter { $0.kind == .group }.map(\.name))
+        let users = ((try? store.knownNames()) ?? []).filter { !groups.contains($0) }
+        var members: [String] = []
+        if let cid = client.currentConversation, let c = try? store.conversation(cid) {
+            members = c.members.map(\.username).filter { $0 != client.username }
+        }
+        if before.hasSuffix("@") { return members }
+        guard let first = words.first, first.hasPrefix("/") else {
+            return before.trimmingCharacters(in: .whitespaces).isEmpty ? CommandTable.words : members
+        }
+        switch (first, words.count) {
+        case ("/group", 1): return CommandTable.all.compactMap { $0.name.hasPrefix("/group ") ? String($0.name.dropFirst(7)) : nil }
+        case ("/open", _): return conversations.map(\.name)
+        case ("/help", 1): return CommandTable.words
+        case ("/dm", 1), ("/add", 1), ("/remove", 1), ("/profile", 1), ("/search", 1), ("/group", _): return users
+        default: return []
+        }
     }
 }

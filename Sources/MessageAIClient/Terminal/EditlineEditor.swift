@@ -9,6 +9,8 @@ import Glibc
 nonisolated(unsafe) private var activeEditor: EditlineEditor?
 nonisolated(unsafe) private var completionMatches: [String] = []
 nonisolated(unsafe) private var completionIndex = 0
+/// The line before the word being completed (what the completion depends on).
+nonisolated(unsafe) private var completionContext = ""
 
 private func editlineLineHandler(_ line: UnsafeMutablePointer<CChar>?) {
     guard let editor = activeEditor else { return }
@@ -24,7 +26,7 @@ private func editlineLineHandler(_ line: UnsafeMutablePointer<CChar>?) {
 private func editlineCompletionEntry(_ text: UnsafePointer<CChar>?, _ state: Int32) -> UnsafeMutablePointer<CChar>? {
     if state == 0 {
         let prefix = text.map { String(cString: $0) } ?? ""
-        completionMatches = (activeEditor?.completions() ?? []).filter { $0.hasPrefix(prefix) }
+        completionMatches = (activeEditor?.completions(completionContext) ?? []).filter { $0.hasPrefix(prefix) }
         completionIndex = 0
     }
     guard completionIndex < completionMatches.count else { return nil }
@@ -35,6 +37,10 @@ private func editlineCompletionEntry(_ text: UnsafePointer<CChar>?, _ state: Int
 private func editlineAttemptedCompletion(_ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32)
     -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
     rl_attempted_completion_over = 1
+    completionContext = ""
+    // libedit gives `start` in wide characters (code points), not bytes.
+    let line = LineText.current()
+    completionContext = String(String.UnicodeScalarView((line.before + line.after).unicodeScalars.prefix(Int(max(start, 0)))))
     return rl_completion_matches(text, editlineCompletionEntry)
 }
 
@@ -44,17 +50,35 @@ private func editlineAttemptedCompletion(_ text: UnsafePointer<CChar>?, _ start:
 /// half-typed line with the cursor where it was.
 public final class EditlineEditor: LineEditor {
     private let historyPath: String
-    let completions: () -> [String]
-    private var prompt = "> "
+    /// Candidates for the word being completed, given the line before it.
+    let completions: (String) -> [String]
+    /// The prompt the app asked for; `shownPrompt` is what libedit shows (a question while a
+    /// long paste waits for confirmation).
+    var prompt = "> "
+    private var shownPrompt = "> "
     private var promptCString: UnsafeMutablePointer<CChar>?
     private var source: DispatchSourceRead?
     private var onLine: (String) -> Void = { _ in }
     private var onEOF: () -> Void = {}
     /// Called after each keystroke with the line as typed (for the typing indicator).
     public var onEdit: (String) -> Void = { _ in }
-    private var active = false
+    /// A paste of several lines, to be sent as one message.
+    public var onPaste: (String) -> Void = { _ in }
+    /// Ctrl-C twice on an empty line.
+    public var onQuit: () -> Void = {}
+    var active = false
+    /// A password being typed (echo off, libedit paused): the bytes so far and who waits.
+    var secret: (bytes: [UInt8], saved: termios, done: (String?) -> Void)?
+    /// Output that arrived during password entry, printed after it.
+    var held: [(String, Output.Stream)] = []
+    /// A paste longer than `pasteConfirmLines` lines, shown and waiting for y/N.
+    var pendingPaste: String?
+    /// Ctrl-C on an empty line once: the next Ctrl-C quits (any other key forgets it).
+    var interruptedOnce = false
+    /// The width the input rows were laid out with (a resize changes it afterwards).
+    var layoutColumns = TerminalText.width()
 
-    public init(historyPath: String, completions: @escaping () -> [String]) {
+    public init(historyPath: String, completions: @escaping (String) -> [String]) {
         self.historyPath = historyPath
         self.completions = completions
     }
@@ -63,32 +87,67 @@ public final class EditlineEditor: LineEditor {
         self.onLine = onLine
         self.onEOF = onEOF
         activeEditor = self
+        // Before anything initialises libedit: it takes rl_getc_function only at set-up.
+        KeyReader.install()
+        KeyReader.onPaste = { [weak self] in self?.pasted($0) }
+        KeyReader.onInterrupt = { [weak self] in self?.interrupt() }
+        KeyReader.onKey = { [weak self] in self?.interruptedOnce = false }
         stifle_history(1000)
         _ = read_history(historyPath)
         rl_attempted_completion_function = editlineAttemptedCompletion
         install()
+        KeyReader.bindNothing()
+        Output.plainWrite(EditlineEditor.bracketedPasteOn, .out)
         let s = DispatchSource.makeReadSource(fileDescriptor: 0, queue: .main)
         s.setEventHandler { [weak self] in
-            rl_callback_read_char()
-            if let self, self.active, let buf = rl_line_buffer { self.onEdit(String(cString: buf)) }
+            guard let self else { return }
+            if self.secret != nil { self.readSecret() } else { self.readKeys() }
         }
         s.resume()
         source = s
     }
 
-    private func install() {
+    static let bracketedPasteOn = "\u{1B}[?2004h"
+    static let bracketedPasteOff = "\u{1B}[?2004l"
+
+    /// One key from the terminal, then whatever the key reader already holds (a grapheme's
+    /// other code points, a short paste): the read source only fires for unread bytes.
+    func readKeys() {
+        guard active else { return }
+        step()
+        while active && KeyReader.hasPending { step() }
+        if active { onEdit(LineText.current().before + LineText.current().after) }
+    }
+
+    /// libedit publishes the line (rl_line_buffer, rl_end) after each key, but after Enter
+    /// it still shows the accepted line until the next key: until then it reads as empty.
+    private func step() {
+        LineText.accepted = false
+        rl_callback_read_char()
+        LineText.stale = LineText.accepted
+    }
+
+    func install() {
+        shownPrompt = pendingPaste == nil ? prompt : EditlineEditor.pasteQuestion(pendingPaste!)
         free(promptCString)
-        promptCString = strdup(prompt)
+        promptCString = strdup(shownPrompt)
         rl_callback_handler_install(promptCString, editlineLineHandler)
         active = true
     }
 
     fileprivate func accepted(_ line: String) {
+        LineText.accepted = true
+        interruptedOnce = false
+        if let paste = pendingPaste {
+            answerPaste(paste, line)
+            return
+        }
         if !line.trimmingCharacters(in: .whitespaces).isEmpty, let entry = HistoryFilter.entry(for: line) {
             _ = add_history(entry)
             _ = write_history(historyPath)
             chmod(historyPath, 0o600)
         }
+        if case .message = InputLine.parse(line) { eraseEcho(of: line) }
         // libedit drops to cooked mode after each accepted line: install again every time.
         install()
         onLine(line)
@@ -101,6 +160,7 @@ public final class EditlineEditor: LineEditor {
     }
 
     public func printAbove(_ text: String, _ stream: Output.Stream) {
+        if secret != nil { held.append((text, stream)); return }
         guard active else { Output.plainWrite(text, stream); return }
         clearInputRows()
         Output.plainWrite(text, stream)
@@ -108,48 +168,44 @@ public final class EditlineEditor: LineEditor {
     }
 
     public func setPrompt(_ newPrompt: String) {
-        guard newPrompt != prompt else { return }
-        guard active else { prompt = newPrompt; return }
-        clearInputRows()
         prompt = newPrompt
+        showPrompt(pendingPaste == nil ? prompt : EditlineEditor.pasteQuestion(pendingPaste!))
+    }
+
+    func showPrompt(_ text: String) {
+        guard text != shownPrompt else { return }
+        guard active else { shownPrompt = text; return }
+        clearInputRows()
+        shownPrompt = text
         free(promptCString)
-        promptCString = strdup(prompt)
+        promptCString = strdup(shownPrompt)
         _ = rl_set_prompt(promptCString)
         rl_forced_update_display()
     }
 
-    /// Moves to the first row of the prompt (the input may wrap) and clears to the end.
-    private func clearInputRows() {
-        var ws = winsize()
-        let cols = ioctl(1, UInt(TIOCGWINSZ), &ws) == 0 && ws.ws_col > 0 ? Int(ws.ws_col) : 80
-        let before = prompt.count + (rl_line_buffer.map { String(cString: $0).utf8.prefix(Int(rl_point)).count } ?? 0)
-        let rowsAbove = before / cols
-        Output.plainWrite((rowsAbove > 0 ? "\u{1B}[\(rowsAbove)A" : "") + "\r\u{1B}[J", .out)
+    /// A message is printed as a message line (time, sender); the typed line above it would
+    /// show it twice, so its rows are cleared (commands stay visible as typed).
+    private func eraseEcho(of line: String) {
+        let rows = (TerminalText.columns(shownPrompt) + TerminalText.columns(line)) / max(layoutColumns, 1) + 1
+        Output.plainWrite("\u{1B}[\(rows)A\r\u{1B}[J", .out)
     }
 
-    /// Turns echo off on the terminal and reads one line; the editor is paused meanwhile.
-    public func readPassword(_ prompt: String) -> String? {
-        let wasActive = active
-        if wasActive { rl_callback_handler_remove(); active = false }
-        defer { if wasActive { install() } }
-        var old = termios()
-        guard tcgetattr(0, &old) == 0 else { return nil }
-        var quiet = old
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        quiet.c_lflag |= tcflag_t(ICANON)
-        tcsetattr(0, TCSAFLUSH, &quiet)
-        defer { tcsetattr(0, TCSAFLUSH, &old); Output.plainWrite("\n", .out) }
-        Output.plainWrite(prompt, .out)
-        var bytes: [UInt8] = []
-        var c: UInt8 = 0
-        while read(0, &c, 1) == 1 && c != 10 && c != 13 && bytes.count < 4096 { bytes.append(c) }
-        return String(decoding: bytes, as: UTF8.self)
+    /// Moves to the first row of the prompt (the input may wrap) and clears to the end. Rows
+    /// are counted in display columns (é is one, 東 two), with the width the rows were laid
+    /// out with.
+    func clearInputRows() {
+        let before = TerminalText.columns(shownPrompt) + TerminalText.columns(LineText.current().before)
+        let rowsAbove = before / max(layoutColumns, 1)
+        Output.plainWrite((rowsAbove > 0 ? "\u{1B}[\(rowsAbove)A" : "") + "\r\u{1B}[J", .out)
+        layoutColumns = TerminalText.width()
     }
 
     public func stop() {
+        if var s = secret { tcsetattr(0, TCSANOW, &s.saved); secret = nil }
         guard active else { return }
         active = false
         rl_callback_handler_remove()
+        Output.plainWrite(EditlineEditor.bracketedPasteOff, .out)
         source?.cancel()
         source = nil
     }

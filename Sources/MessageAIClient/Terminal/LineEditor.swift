@@ -8,8 +8,9 @@ public protocol LineEditor: AnyObject {
     /// Prints complete lines without breaking the line being typed.
     func printAbove(_ text: String, _ stream: Output.Stream)
     func setPrompt(_ prompt: String)
-    /// Reads a password without echo; nil when not possible.
-    func readPassword(_ prompt: String) -> String?
+    /// Reads a password without echo, without blocking the main queue; `done` gets nil when
+    /// not possible or cancelled.
+    func readPassword(_ prompt: String, _ done: @escaping (String?) -> Void)
     /// Restores the terminal.
     func stop()
 }
@@ -31,6 +32,6 @@ public final class PlainLineReader: LineEditor {
 
     public func printAbove(_ text: String, _ stream: Output.Stream) { Output.plainWrite(text, stream) }
     public func setPrompt(_ prompt: String) {}
-    public func readPassword(_ prompt: String) -> String? { nil }
+    public func readPassword(_ prompt: String, _ done: @escaping (String?) -> Void) { done(nil) }
     public func stop() {}
 }

@@ -10,7 +10,23 @@ public final class Output {
     /// Writes complete lines (each ending in "\n").
     public var write: (String, Stream) -> Void = Output.plainWrite
 
+    /// Colour in plain lines (`--color`); set once at start.
+    public var colour = false
+
     public init(json: Bool) { self.json = json }
+
+    /// An event whose plain line is made of parts, each sanitised on its own and coloured
+    /// (an SGR code from `Palette`) when colour is on.
+    public func emit(_ type: String, _ fields: [String: Any], styled parts: [(String, String?)]) {
+        guard !json else { emit(type, fields, plain: nil); return }
+        let line = parts.map { text, sgr -> String in
+            let safe = text.split(separator: "\n", omittingEmptySubsequences: false).map { Output.printable(String($0)) }
+                .joined(separator: "\n")
+            guard colour, let sgr, !safe.isEmpty else { return safe }
+            return "\u{1B}[\(sgr)m" + safe.replacingOccurrences(of: "\n", with: "\u{1B}[0m\n\u{1B}[\(sgr)m") + "\u{1B}[0m"
+        }.joined()
+        write(line + "\n", .out)
+    }
 
     /// An event or result. `plain` nil: nothing in plain mode.
     public func emit(_ type: String, _ fields: [String: Any] = [:], plain: String?) {
@@ -72,18 +88,25 @@ public final class Output {
         (u.value < 0x20 && u != "\t") || (0x7F...0x9F).contains(u.value)
     }
 
+    /// One formatter each for the life of the process: building one per printed line is
+    /// wasted work on a long history. Main queue only, like all output.
+    private static let clockFormat = formatter("HH:mm")
+    private static let dayFormat = formatter("yyyy-MM-dd")
+
+    private static func formatter(_ pattern: String) -> DateFormatter {
+        let f = DateFormatter()
+        f.dateFormat = pattern
+        return f
+    }
+
     /// HH:MM in local time.
     static func clock(_ ms: UInt64) -> String {
-        let f = DateFormatter()
-        f.dateFormat = "HH:mm"
-        return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        clockFormat.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
     }
 
     /// YYYY-MM-DD in local time, for date separators.
     static func day(_ ms: UInt64) -> String {
-        let f = DateFormatter()
-        f.dateFormat = "yyyy-MM-dd"
-        return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        dayFormat.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
     }
 
     static func nowMs() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }

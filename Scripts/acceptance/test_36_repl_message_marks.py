@@ -1,0 +1,47 @@
+"""Scenario 36: in the REPL a sent message is printed once; its state is a mark in the prompt
+(✓ sent, ✓✓ delivered, ✓✓ read, read by N of M in a group), not a line per transition.
+`--verbose` prints every transition, and --json keeps its state events (scenario 1 checks them)."""
+import re
+
+import pytest
+
+from harness import screen
+from harness.screen import open_dm, received, repl_user
+
+pytestmark = pytest.mark.skipif(screen.pyte is None, reason="pyte/pexpect not installed")
+
+
+def test_one_line_per_message_and_a_mark_in_the_prompt(world):
+    server = world.server()
+    alice = world.user("alice", server.address)
+    carol = world.user("carol", server.address)
+    bob = repl_user(world, "bob", server)
+    open_dm(bob, "alice")
+    alice.cmd("/dm bob")  # alice looks at bob's conversation: what arrives is read
+
+    bob.line("hello alice")
+    received(alice, "bob")
+    bob.wait_screen(lambda s: "[alice|online|#1 ✓✓ read]>" in s, what="the read mark in the prompt")
+    shown = bob.text()
+    assert sum("hello alice" in l for l in bob.lines()) == 1, shown
+    assert "sent: hello" not in shown and "delivered: hello" not in shown and "read: hello" not in shown
+
+    # A group of three where only alice reads: read by 1 of 2.
+    carol.cmd("/dm bob")
+    bob.line("/group create team alice carol")
+    bob.wait_screen(lambda s: "[team|online" in s, what="the group prompt")
+    alice.cmd("/open team")
+    bob.line("to the team")
+    received(alice, "bob", 2)
+    bob.wait_screen(lambda s: re.search(r"\[team\|online\|#\d+ ✓✓ read by 1 of 2\]>", s), what="read by 1 of 2")
+
+
+def test_verbose_prints_every_transition(world):
+    server = world.server()
+    alice = world.user("alice", server.address)
+    bob = repl_user(world, "bob", server, extra_args=["--verbose"])
+    open_dm(bob, "alice")
+    alice.cmd("/dm bob")
+    bob.line("tell me everything")
+    bob.wait_screen(lambda s: "(sending)" in s and "sent: tell me" in s and "read: tell me" in s,
+                    what="every transition as a line")

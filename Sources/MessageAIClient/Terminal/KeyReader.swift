@@ -1,0 +1,215 @@
+import Foundation
+@preconcurrency import CEditline
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// libedit's `rl_getc_function`: reads the terminal for libedit and hands it keys. It exists
+/// because libedit alone gets three things wrong for people typing real text:
+/// - it takes every value as one wide character, so UTF-8 is decoded here into code points;
+/// - bracketed paste (`ESC[200~` ... `ESC[201~`) would be typed key by key, newlines and all,
+///   running pasted `/commands`: the paste is collected and handed over whole;
+/// - Backspace and the arrows move one code point, splitting 👍🏽 or 👨‍👩‍👧: they are repeated
+///   here as often as the grapheme before (or after) the cursor has code points.
+/// State is global because libedit calls a C function pointer; main queue only.
+enum KeyReader {
+    nonisolated(unsafe) private static var bytes: [UInt8] = []
+    nonisolated(unsafe) private static var position = 0
+    /// Keys decided but not yet handed to libedit (the rest of a grapheme, a short paste).
+    nonisolated(unsafe) private static var keys: [Int32] = []
+    /// read() gave 0: a Ctrl-D that the terminal took as end-of-file because it came in the
+    /// instant libedit had the terminal in cooked mode (right after Enter).
+    nonisolated(unsafe) private static var endOfFile = false
+    /// A multi-line paste, delivered on the next turn of the main queue (not inside libedit).
+    nonisolated(unsafe) static var onPaste: (String) -> Void = { _ in }
+    /// Ctrl-C read as a byte (when the terminal does not turn it into SIGINT).
+    nonisolated(unsafe) static var onInterrupt: () -> Void = {}
+    /// Any other key: a pending "Ctrl-C again to quit" is forgotten.
+    nonisolated(unsafe) static var onKey: () -> Void = {}
+
+    /// Returned when the key was consumed here: Ctrl-^, bound to a function that does nothing
+    /// (libedit must get some key; NUL makes it read again, blocking the main queue).
+    static let nothing: Int32 = 0x1E
+    private static let pasteStart: [UInt8] = Array("[200~".utf8)
+    private static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
+
+    /// Before libedit is initialised: it takes rl_getc_function only then.
+    /// libedit's own signal handlers are off too: they put the terminal in cooked mode and
+    /// send the signal again to the process group, where the app's dispatch source (which
+    /// handles Ctrl-C and resizes itself) may never see it.
+    static func install() {
+        rl_getc_function = keyReaderGetc
+        rl_catch_signals = 0
+        rl_catch_sigwinch = 0
+    }
+
+    /// After libedit is initialised: the key `nothing` stands for.
+    static func bindNothing() {
+        _ = rl_add_defun("messageai-nothing", keyReaderNothing, nothing)
+    }
+
+    /// Keys or bytes are waiting that the read source will not announce (already read from fd 0).
+    static var hasPending: Bool { !keys.isEmpty || position < bytes.count }
+
+    /// Hands libedit `key` next (Ctrl-U to clear the line, say) before anything typed.
+    static func inject(_ key: Int32) { keys.insert(key, at: 0) }
+
+    // MARK: Bytes from fd 0
+
+    /// Reads what fd 0 has, waiting up to `timeoutMs` (-1: forever) for the first byte.
+    private static func fill(timeoutMs: Int32) -> Bool {
+        var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        while true {
+            let r = poll(&p, 1, timeoutMs)
+            if r < 0 && errno == EINTR { continue }
+            guard r > 0 else { return false }
+            break
+        }
+        if position >= bytes.count { bytes.removeAll(keepingCapacity: true); position = 0 }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let n = read(0, &chunk, chunk.count)
+        if n == 0 { endOfFile = true }
+        guard n > 0 else { return false }
+        bytes += chunk[0..<n]
+        return true
+    }
+
+    private static func next(timeoutMs: Int32) -> UInt8? {
+        if position >= bytes.count && !fill(timeoutMs: timeoutMs) { return nil }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    /// Whether the unread bytes start with `expected`, waiting briefly for them to arrive.
+    private static func peek(_ expected: [UInt8]) -> Bool {
+        while bytes.count - position < expected.count {
+            if !fill(timeoutMs: 50) { break }
+        }
+        guard bytes.count - position >= expected.count else { return false }
+        return Array(bytes[position..<position + expected.count]) == expected
+    }
+
+    // MARK: Keys
+
+    fileprivate static func getc() -> Int32 {
+        if !keys.isEmpty { return keys.removeFirst() }
+        guard let b = next(timeoutMs: -1) else {
+            // Handed on as the Ctrl-D it was, so libedit ends input on an empty line.
+            if endOfFile { endOfFile = false; return 0x04 }
+            return -1
+        }
+        switch b {
+        case 0x03:
+            DispatchQueue.main.async { onInterrupt() }
+            return nothing
+        case 0x1B:
+            onKey()
+            return escape()
+        case 0x7F, 0x08:
+            onKey()
+            return repeated(Int32(b), times: LineText.scalarsBeforeCursor())
+        default:
+            onKey()
+            return decode(b)
+        }
+    }
+
+    /// `key` now and `times - 1` more after it.
+    private static func repeated(_ key: Int32, times: Int) -> Int32 {
+        if times > 1 { keys.insert(contentsOf: Array(repeating: key, count: times - 1), at: 0) }
+        return key
+    }
+
+    private static func escape() -> Int32 {
+        if peek(pasteStart) {
+            position += pasteStart.count
+            return paste()
+        }
+        // Left, right (normal and application cursor mode) and Delete, by grapheme.
+        for (seq, before) in [("[D", true), ("OD", true), ("[C", false), ("OC", false), ("[3~", false)] {
+            let tail = Array(seq.utf8)
+            guard peek(tail) else { continue }
+            position += tail.count
+            let n = before ? LineText.scalarsBeforeCursor() : LineText.scalarsAfterCursor()
+            let one = ([0x1B] + tail).map(Int32.init)
+            let all = Array([[Int32]](repeating: one, count: max(n, 1)).joined())
+            keys.insert(contentsOf: all.dropFirst(), at: 0)
+            return 0x1B
+        }
+        return 0x1B
+    }
+
+    /// UTF-8 to one code point (invalid input becomes U+FFFD).
+    private static func decode(_ lead: UInt8) -> Int32 {
+        let count = lead < 0x80 ? 0 : lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : -1
+        guard count >= 0 else { return 0xFFFD }
+        var seq = [lead]
+        for _ in 0..<count {
+            guard let c = next(timeoutMs: 100), c & 0xC0 == 0x80 else { return 0xFFFD }
+            seq.append(c)
+        }
+        guard let scalar = String(decoding: seq, as: UTF8.self).unicodeScalars.first else { return 0xFFFD }
+        return Int32(scalar.value)
+    }
+
+    /// Collects a bracketed paste up to its end marker (or a second of silence). One line is
+    /// typed into the edit line as if typed (tabs as spaces, no completion); several lines go
+    /// to `onPaste` as one text.
+    private static func paste() -> Int32 {
+        var collected: [UInt8] = []
+        while let b = next(timeoutMs: 1000) {
+            collected.append(b)
+            if collected.count >= pasteEnd.count && Array(collected.suffix(pasteEnd.count)) == pasteEnd {
+                collected.removeLast(pasteEnd.count)
+                break
+            }
+        }
+        let text = PasteText.normalized(String(decoding: collected, as: UTF8.self))
+        if text.contains("\n") {
+            DispatchQueue.main.async { onPaste(text) }
+            return nothing
+        }
+        let typed = text.unicodeScalars.map { $0 == "\t" ? Int32(0x20) : Int32($0.value) }.filter { $0 >= 0x20 && $0 != 0x7F }
+        guard let first = typed.first else { return nothing }
+        keys.insert(contentsOf: typed.dropFirst(), at: 0)
+        return first
+    }
+}
+
+private func keyReaderNothing(_ count: Int32, _ key: Int32) -> Int32 { 0 }
+
+private func keyReaderGetc(_ file: UnsafeMutablePointer<FILE>?) -> Int32 {
+    KeyReader.getc()
+}
+
+/// The text libedit holds, as its readline layer publishes it (bytes, cursor as a byte offset).
+enum LineText {
+    /// A line was accepted by the key being read / by the last key: libedit's copy is stale.
+    nonisolated(unsafe) static var accepted = false
+    nonisolated(unsafe) static var stale = false
+
+    static var isEmpty: Bool { stale || rl_end <= 0 }
+
+    static func current() -> (before: String, after: String) {
+        guard !stale, let buf = rl_line_buffer, rl_end > 0 else { return ("", "") }
+        let end = Int(rl_end), point = min(max(Int(rl_point), 0), end)
+        return buf.withMemoryRebound(to: UInt8.self, capacity: end) { p in
+            (String(decoding: UnsafeBufferPointer(start: p, count: point), as: UTF8.self),
+             String(decoding: UnsafeBufferPointer(start: p + point, count: end - point), as: UTF8.self))
+        }
+    }
+
+    static func scalarsBeforeCursor() -> Int { current().before.last?.unicodeScalars.count ?? 1 }
+    static func scalarsAfterCursor() -> Int { current().after.first?.unicodeScalars.count ?? 1 }
+}
+
+/// What a paste becomes before it is sent: line ends as "\n", no trailing empty lines.
+enum PasteText {
+    static func normalized(_ raw: String) -> String {
+        var text = raw.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+
+    static func lineCount(_ text: String) -> Int { text.split(separator: "\n", omittingEmptySubsequences: false).count }
+}
