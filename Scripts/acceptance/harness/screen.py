@@ -9,6 +9,7 @@ import threading
 import time
 
 from .waiting import Timeout
+from . import trust
 
 try:
     import pexpect
@@ -37,7 +38,8 @@ class ScreenClient:
         self.lock = threading.Lock()
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
-        args = ["--server", server_address, "--data-dir", str(data_dir), "--no-bell"] + list(extra_args)
+        args = (["--server", server_address, "--data-dir", str(data_dir), "--no-bell"]
+                + trust.client_args(server_address, extra_args) + list(extra_args))
         self.child = pexpect.spawn(exe, args, env=env or bare_environment(data_dir), encoding=None,
                                    dimensions=(rows, columns), timeout=15)
         self.exit_status = None

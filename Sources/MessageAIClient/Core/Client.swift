@@ -28,6 +28,8 @@ public final class Client {
     var retryScheduled = false
     var offlineAnnounced = false
     var reconnectingAnnounced = false
+    /// The current outage is routine for a logged-out client (see linkLost): not printed.
+    var quietOutage = false
     var lastTypingSent: DispatchTime?
     var flushScheduled = false
     /// The connection as the prompt shows it, refreshed at most once a second while offline.
@@ -140,7 +142,12 @@ public final class Client {
         synced = false
         sendingNow = nil
         offlineAnnounced = true
-        output.emit("connection", ["state": "offline", "reason": reason], plain: "* connection lost (\(reason)); reconnecting")
+        // Logged out, the link carries nothing the user sees, and the server closes a connection
+        // that has not logged in after its login deadline (60 s): reconnecting then is routine,
+        // so the terminal is not told about it every minute (--json still gets the events).
+        quietOutage = session == nil
+        output.emit("connection", ["state": "offline", "reason": reason],
+                    plain: quietOutage ? nil : "* connection lost (\(reason)); reconnecting")
         onChange()
     }
 
@@ -153,7 +160,8 @@ public final class Client {
         if state == .online {
             offlineAnnounced = false
             reconnectingAnnounced = false
-            output.emit("connection", ["state": "online"], plain: "* connected to \(config.host):\(config.port)")
+            output.emit("connection", ["state": "online"], plain: quietOutage ? nil : "* connected to \(config.host):\(config.port)")
+            quietOutage = false
         } else if state == .offline && !offlineAnnounced {
             offlineAnnounced = true
             output.emit("connection", ["state": "offline", "reason": link.lastError],
