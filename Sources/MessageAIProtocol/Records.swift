@@ -106,7 +106,20 @@ public struct Conversation: WireMessage {
     }
 }
 
-/// A full profile: only for contacts and people who share a conversation.
+/// Where two users stand with each other, seen from the reader of the profile.
+public enum ContactState: UInt64, Sendable, CaseIterable {
+    /// Neither has asked (or a request was withdrawn).
+    case none = 0
+    /// Both want each other: presence and last seen are shown.
+    case accepted = 1
+    /// The reader asked; the other side has not accepted (or declined, which is not told).
+    case requested = 2
+    /// The other side asked the reader, who has not answered.
+    case incoming = 3
+}
+
+/// A profile. Presence and last seen are filled only for accepted contacts; anyone else gets
+/// the username and display name with `online` false and `last_seen` 0.
 public struct Profile: WireMessage {
     public static let frameType = FrameType.profile
     public var user: UserInfo
@@ -115,16 +128,21 @@ public struct Profile: WireMessage {
     public var lastSeen: UInt64
     /// Reserved for file sharing: a reference to the avatar image, empty for none.
     public var avatar: String
+    public var contactState: ContactState
 
-    public init(user: UserInfo, online: Bool, lastSeen: UInt64, avatar: String = "") {
+    public init(user: UserInfo, online: Bool, lastSeen: UInt64, avatar: String = "", contactState: ContactState = .none) {
         self.user = user; self.online = online; self.lastSeen = lastSeen; self.avatar = avatar
+        self.contactState = contactState
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         user = try f.record(1, "user"); online = try f.bool(2, "online")
         lastSeen = try f.optionalUInt(3, "last_seen"); avatar = try f.optionalString(4, "avatar")
+        // An unknown state from a newer server reads as none: the client shows no presence.
+        contactState = ContactState(rawValue: try f.optionalUInt(5, "contact_state")) ?? .none
     }
     public func encode(to w: inout FieldWriter) {
         w.record(1, user); w.optionalBool(2, online); w.optionalUInt(3, lastSeen); w.optionalString(4, avatar)
+        w.optionalUInt(5, contactState.rawValue)
     }
 }
 

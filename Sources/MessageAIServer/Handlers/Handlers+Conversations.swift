@@ -30,6 +30,7 @@ extension ChatServer {
         guard others.count >= 2 else {
             throw ErrorFrame(.invalidArgument, "a group needs at least two other members", field: "usernames")
         }
+        try requireNoBlockers(others, adder: me.id)
         try requireGroupRoom(for: others.count + 1)
         let record = try store.createGroup(name: g.name, creator: me.id, members: others.map(\.id), now: Clock.nowMillis())
         peer.reply(id, try view(record.id, for: me.id))
@@ -46,6 +47,7 @@ extension ChatServer {
             peer.reply(id, try view(a.conversationID, for: me.id))
             return
         }
+        try requireNoBlockers(added, adder: me.id)
         try requireGroupRoom(for: current.count + added.count)
         try store.addMembers(conversationID: a.conversationID, userIDs: added.map(\.id), now: Clock.nowMillis())
         peer.reply(id, try view(a.conversationID, for: me.id))

@@ -33,6 +33,7 @@ extension ChatServer {
                              limit: UInt64(configuration.maxMessageLength), field: "text")
         }
         try requireMember(s.conversationID, user.id)
+        try requireNotBlocked(s.conversationID, user)
         if let wait = rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) {
             // A resend of a stored message is not new traffic: it still gets its duplicate ack
             // (a client resending its outbox after a reconnect learns at once what is stored).

@@ -99,6 +99,24 @@ public enum StoreError: Error, Equatable, Sendable {
     case sqlite(code: Int32, message: String)
 }
 
+/// How two users stand, seen from `me`: who wants whom, whether I declined their request, and
+/// who blocks whom.
+public struct ContactLink: Equatable, Sendable {
+    public var iWant = false
+    public var theyWant = false
+    public var declinedByMe = false
+    public var iBlock = false
+    public var theyBlock = false
+    public init(iWant: Bool = false, theyWant: Bool = false, declinedByMe: Bool = false, iBlock: Bool = false, theyBlock: Bool = false) {
+        self.iWant = iWant; self.theyWant = theyWant; self.declinedByMe = declinedByMe; self.iBlock = iBlock; self.theyBlock = theyBlock
+    }
+    /// Both want each other: presence, last seen and the full profile are shared.
+    public var accepted: Bool { iWant && theyWant }
+    public var blocked: Bool { iBlock || theyBlock }
+    /// Presence is shared only between accepted contacts that neither side blocks.
+    public var sharesPresence: Bool { accepted && !blocked }
+}
+
 public protocol Store: AnyObject {
     // MARK: Accounts
     /// Throws `.usernameTaken` (case-insensitive) or `.emailTaken` (case-insensitive).
@@ -124,14 +142,26 @@ public protocol Store: AnyObject {
     // MARK: People
     /// Usernames starting with `prefix` (case-insensitive), ordered by username, through an index.
     func searchUsers(prefix: String, limit: Int) throws -> [UserRecord]
-    /// Idempotent.
-    func addContact(owner: UInt64, contact: UInt64, now: UInt64) throws
+    /// Records that `owner` wants `contact` (a request, or an accept of theirs); idempotent,
+    /// returns whether it is new.
+    @discardableResult func addContact(owner: UInt64, contact: UInt64, now: UInt64) throws -> Bool
     func removeContact(owner: UInt64, contact: UInt64) throws -> Bool
     func contacts(owner: UInt64) throws -> [UserRecord]
     func isContact(owner: UInt64, other: UInt64) throws -> Bool
     func sharesConversation(_ a: UInt64, _ b: UInt64) throws -> Bool
-    /// Who sees this user's presence: users who have them as a contact, and conversation partners.
+    /// Who sees this user's presence: accepted contacts that neither side blocks.
     func presenceAudience(userID: UInt64) throws -> [UInt64]
+
+    // MARK: Privacy (consent and blocking)
+    func contactLink(_ me: UInt64, _ other: UInt64) throws -> ContactLink
+    /// Wanted contacts and pending incoming requests, with their links.
+    func contactEntries(owner: UInt64) throws -> [(UserRecord, ContactLink)]
+    @discardableResult func declineContact(owner: UInt64, requester: UInt64) throws -> Bool
+    @discardableResult func block(blocker: UInt64, blocked: UInt64, now: UInt64) throws -> Bool
+    @discardableResult func unblock(blocker: UInt64, blocked: UInt64) throws -> Bool
+    func blockedUsers(blocker: UInt64) throws -> [UserRecord]
+    func blockedDirectPartner(conversationID: UInt64, userID: UInt64) throws -> UInt64?
+    func blockers(of userID: UInt64, among candidates: [UInt64]) throws -> Set<UInt64>
 
     // MARK: Conversations
     /// The one direct conversation of the pair, created on first use.
