@@ -128,4 +128,14 @@ final class PrivacyTests: XCTestCase {
         let list: Contacts = try ann.request(ContactsList())
         XCTAssertTrue(list.contacts.isEmpty)
     }
+
+    /// A 0.1.0 client would read a request as an added contact who is offline: it is refused at
+    /// the handshake, with words that say so, instead of being misled.
+    func testAVersion1ClientIsRefusedAtTheHandshake() throws {
+        let old = try TestClient(port: server.port)
+        let e = try old.requestError(Hello(maxVersion: 1, minVersion: 1, capabilities: [.zlib], client: "messageai/0.1.0"))
+        XCTAssertEqual(e.errorCode, .unsupportedVersion)
+        XCTAssertTrue(e.message.contains("2"), e.message)
+        XCTAssertTrue(try old.waitForClose())
+    }
 }

@@ -59,7 +59,7 @@ extension ChatServer {
             return
         }
         let link = try store.contactLink(me.id, other.id)
-        let visible = link.iWant || (link.theyWant && !link.theyBlock) || (try store.sharesConversation(me.id, other.id))
+        let visible = try link.iWant || (link.theyWant && !link.theyBlock) || store.sharesConversation(me.id, other.id)
         guard visible else {
             throw ErrorFrame(.notAContact, "\(other.username)'s profile is visible to their contacts and conversation partners only", field: "username")
         }

@@ -50,6 +50,18 @@ extension SQLiteStore {
         }
     }
 
+    /// The users `owner` wants (accepted contacts and sent requests).
+    public func contacts(owner: UInt64) throws -> [UserRecord] {
+        try db.query("""
+            SELECT \(Self.userColumns) FROM contacts k JOIN users u ON u.id = k.contact_id
+            WHERE k.owner_id = ? ORDER BY u.username_lower
+            """, owner) { Self.userRecord($0) }
+    }
+
+    public func isContact(owner: UInt64, other: UInt64) throws -> Bool {
+        try db.queryOne("SELECT 1 FROM contacts WHERE owner_id = ? AND contact_id = ?", owner, other) { _ in true } ?? false
+    }
+
     public func sharesConversation(_ a: UInt64, _ b: UInt64) throws -> Bool {
         try db.queryOne("""
             SELECT 1 FROM members x JOIN members y ON y.conversation_id = x.conversation_id AND y.user_id = ?2

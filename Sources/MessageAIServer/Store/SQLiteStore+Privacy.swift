@@ -4,10 +4,10 @@ import MessageAISQLite
 extension SQLiteStore {
     public func contactLink(_ me: UInt64, _ other: UInt64) throws -> ContactLink {
         var link = ContactLink()
-        try db.query("SELECT owner_id, declined FROM contacts WHERE (owner_id = ?1 AND contact_id = ?2) OR (owner_id = ?2 AND contact_id = ?1)", me, other) { s in
+        _ = try db.query("SELECT owner_id, declined FROM contacts WHERE (owner_id = ?1 AND contact_id = ?2) OR (owner_id = ?2 AND contact_id = ?1)", me, other) { s in
             if s.uint64(0) == me { link.iWant = true } else { link.theyWant = true; link.declinedByMe = s.uint64(1) != 0 }
         }
-        try db.query("SELECT blocker_id FROM blocks WHERE (blocker_id = ?1 AND blocked_id = ?2) OR (blocker_id = ?2 AND blocked_id = ?1)", me, other) { s in
+        _ = try db.query("SELECT blocker_id FROM blocks WHERE (blocker_id = ?1 AND blocked_id = ?2) OR (blocker_id = ?2 AND blocked_id = ?1)", me, other) { s in
             if s.uint64(0) == me { link.iBlock = true } else { link.theyBlock = true }
         }
         return link
