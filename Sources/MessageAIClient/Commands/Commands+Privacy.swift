@@ -22,14 +22,12 @@ enum PrivacyCommands {
         }
     }
 
-    static func fields(_ p: Profile) -> [String: Any] {
-        var f = AccountCommands.profileFields(p)
-        f["state"] = stateName(p.contactState)
-        return f
-    }
+    static func fields(_ p: Profile) -> [String: Any] { AccountCommands.profileFields(p) }
 
-    /// Presence for accepted contacts; the request's direction for the others.
+    /// Presence for accepted contacts (and one's own profile); the request's direction for the
+    /// others, and no "offline" for people whose presence is simply not shown.
     static func line(_ p: Profile) -> String {
+        if p.contactState == .none && p.online { return AccountCommands.profileLine(p) }
         switch p.contactState {
         case .accepted: return AccountCommands.profileLine(p)
         case .requested: return "\(p.user.username) (\(p.user.displayName)): request sent, not accepted yet"
