@@ -54,6 +54,8 @@ final class StorePrivacyTests: XCTestCase {
             let (dm, _) = try store.directConversation(ann.id, ben.id, now: 6)
             XCTAssertEqual(try store.blockedDirectPartner(conversationID: dm.id, userID: ben.id), ann.id)
             XCTAssertEqual(try store.blockers(of: ben.id, among: [ann.id]), [ann.id])
+            XCTAssertEqual(try store.blockPartners(of: ben.id), [ann.id])
+            XCTAssertEqual(try store.blockPartners(of: ann.id), [ben.id])
             XCTAssertTrue(try store.unblock(blocker: ann.id, blocked: ben.id))
             XCTAssertNil(try store.blockedDirectPartner(conversationID: dm.id, userID: ben.id))
             XCTAssertThrowsError(try store.block(blocker: ann.id, blocked: 9_999, now: 7))

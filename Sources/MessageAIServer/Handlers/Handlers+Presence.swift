@@ -21,9 +21,10 @@ extension ChatServer {
         try requireMember(t.conversationID, user.id)
         if peer.lastTyping.count > 64 { peer.lastTyping = [:] }
         peer.lastTyping[t.conversationID] = now
-        // Never to or from someone in a block with the typist (either way).
-        let members = try store.memberIDs(conversationID: t.conversationID).filter { $0 != user.id }
-            .filter { !(try store.contactLink(user.id, $0).blocked) }
+        // Never to or from someone in a block with the typist (either way): one query, not one
+        // per member.
+        let blocks = try store.blockPartners(of: user.id)
+        let members = try store.memberIDs(conversationID: t.conversationID).filter { $0 != user.id && !blocks.contains($0) }
         let frame = TypingEvent(conversationID: t.conversationID, user: user.info, ttl: ChatServer.typingTTLMillis).frame(requestID: 0)
         for p in connections(of: members) { p.connection.send(frame) }
         // Clients send TYPING with id 0 (no answer); a non-zero id gets its one answer, as

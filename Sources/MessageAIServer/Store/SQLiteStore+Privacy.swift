@@ -73,6 +73,14 @@ extension SQLiteStore {
             """, conversationID, userID) { $0.uint64(0) }
     }
 
+    /// Everyone in a block with the user, in either direction (both indexes).
+    public func blockPartners(of userID: UInt64) throws -> Set<UInt64> {
+        Set(try db.query("""
+            SELECT blocked_id FROM blocks WHERE blocker_id = ?1
+            UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?1
+            """, userID) { $0.uint64(0) })
+    }
+
     /// Users among `candidates` who block `userID` (refused as group members added by them).
     public func blockers(of userID: UInt64, among candidates: [UInt64]) throws -> Set<UInt64> {
         guard !candidates.isEmpty else { return [] }

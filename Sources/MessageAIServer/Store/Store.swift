@@ -162,6 +162,8 @@ public protocol Store: AnyObject {
     func blockedUsers(blocker: UInt64) throws -> [UserRecord]
     func blockedDirectPartner(conversationID: UInt64, userID: UInt64) throws -> UInt64?
     func blockers(of userID: UInt64, among candidates: [UInt64]) throws -> Set<UInt64>
+    /// Everyone in a block with the user, either direction (typing fan-out).
+    func blockPartners(of userID: UInt64) throws -> Set<UInt64>
 
     // MARK: Conversations
     /// The one direct conversation of the pair, created on first use.
