@@ -78,13 +78,18 @@ public struct Conversation: WireMessage {
     /// This user's own markers, so a second device starts where the first left off.
     public var deliveredSeq: UInt64
     public var readSeq: UInt64
+    /// A message request (version 2): a direct conversation a non-contact started, which this
+    /// user has not accepted (by replying, or by becoming contacts). Until then the other side
+    /// gets no read marker and no typing from this user.
+    public var request: Bool
 
     public init(conversationID: UInt64, kind: ConversationKind, name: String, members: [UserInfo],
                 lastSeq: UInt64 = 0, lastActivity: UInt64 = 0, unread: UInt64 = 0,
-                lastMessage: ChatMessage? = nil, deliveredSeq: UInt64 = 0, readSeq: UInt64 = 0) {
+                lastMessage: ChatMessage? = nil, deliveredSeq: UInt64 = 0, readSeq: UInt64 = 0, request: Bool = false) {
         self.conversationID = conversationID; self.kind = kind; self.name = name; self.members = members
         self.lastSeq = lastSeq; self.lastActivity = lastActivity; self.unread = unread
         self.lastMessage = lastMessage; self.deliveredSeq = deliveredSeq; self.readSeq = readSeq
+        self.request = request
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         conversationID = try f.uint(1, "conversation_id")
@@ -97,12 +102,13 @@ public struct Conversation: WireMessage {
         lastSeq = try f.optionalUInt(5, "last_seq"); lastActivity = try f.optionalUInt(6, "last_activity")
         unread = try f.optionalUInt(7, "unread"); lastMessage = try f.optionalRecord(8, "last_message")
         deliveredSeq = try f.optionalUInt(9, "delivered_seq"); readSeq = try f.optionalUInt(10, "read_seq")
+        request = try f.optionalUInt(11, "request") != 0
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, conversationID); w.uint(2, kind.rawValue); w.optionalString(3, name)
         w.records(4, members); w.optionalUInt(5, lastSeq); w.optionalUInt(6, lastActivity)
         w.optionalUInt(7, unread); if let m = lastMessage { w.record(8, m) }
-        w.optionalUInt(9, deliveredSeq); w.optionalUInt(10, readSeq)
+        w.optionalUInt(9, deliveredSeq); w.optionalUInt(10, readSeq); w.optionalBool(11, request)
     }
 }
 

@@ -32,6 +32,7 @@ extension ChatServer {
         guard other.id != me.id else { throw ErrorFrame(.invalidArgument, "you cannot add yourself as a contact", field: "username") }
         let added = try store.addContact(owner: me.id, contact: other.id, now: Clock.nowMillis())
         let link = try store.contactLink(me.id, other.id)
+        if link.accepted { try store.acceptDirectRequests(me.id, other.id) }
         peer.reply(id, profile(of: other, link))
         if added { try announceContact(me, to: other.id) }
     }

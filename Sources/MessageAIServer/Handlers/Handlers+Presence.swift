@@ -19,6 +19,11 @@ extension ChatServer {
             return
         }
         try requireMember(t.conversationID, user.id)
+        // A message request's holder does not show typing until they accept (by replying).
+        if try store.isRequestPending(conversationID: t.conversationID, userID: user.id) {
+            peer.reply(id, OK())
+            return
+        }
         if peer.lastTyping.count > 64 { peer.lastTyping = [:] }
         peer.lastTyping[t.conversationID] = now
         // Never to or from someone in a block with the typist (either way): one query, not one

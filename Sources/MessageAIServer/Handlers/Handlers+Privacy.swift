@@ -19,6 +19,7 @@ extension ChatServer {
             throw ErrorFrame(.notFound, "no contact request from '\(other.username)'", field: "username")
         }
         let added = try store.addContact(owner: me.id, contact: other.id, now: Clock.nowMillis())
+        try store.acceptDirectRequests(me.id, other.id)
         peer.reply(id, profile(of: other, try store.contactLink(me.id, other.id)))
         if added { try announceContact(me, to: other.id) }
     }

@@ -73,6 +73,22 @@ extension SQLiteStore {
             """, conversationID, userID) { $0.uint64(0) }
     }
 
+    public func isRequestPending(conversationID: UInt64, userID: UInt64) throws -> Bool {
+        try db.queryOne("SELECT pending FROM members WHERE conversation_id = ? AND user_id = ?", conversationID, userID) { $0.uint64(0) != 0 } ?? false
+    }
+
+    @discardableResult
+    public func acceptRequest(conversationID: UInt64, userID: UInt64) throws -> Bool {
+        try db.run("UPDATE members SET pending = 0 WHERE conversation_id = ? AND user_id = ? AND pending != 0", conversationID, userID) > 0
+    }
+
+    public func acceptDirectRequests(_ a: UInt64, _ b: UInt64) throws {
+        try db.run("""
+            UPDATE members SET pending = 0 WHERE pending != 0 AND conversation_id =
+                (SELECT conversation_id FROM direct_pairs WHERE low_user_id = ?1 AND high_user_id = ?2)
+            """, min(a, b), max(a, b))
+    }
+
     /// Everyone in a block with the user, in either direction (both indexes).
     public func blockPartners(of userID: UInt64) throws -> Set<UInt64> {
         Set(try db.query("""

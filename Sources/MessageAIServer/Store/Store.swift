@@ -84,9 +84,13 @@ public struct MemberMarker: Equatable, Sendable {
     public var user: UserInfo
     public var deliveredSeq: UInt64
     public var readSeq: UInt64
-    public init(user: UserInfo, deliveredSeq: UInt64, readSeq: UInt64) {
-        self.user = user; self.deliveredSeq = deliveredSeq; self.readSeq = readSeq
+    /// The member holds the conversation as a message request: their read marker is theirs only.
+    public var pending: Bool
+    public init(user: UserInfo, deliveredSeq: UInt64, readSeq: UInt64, pending: Bool = false) {
+        self.user = user; self.deliveredSeq = deliveredSeq; self.readSeq = readSeq; self.pending = pending
     }
+    /// The read marker others may see.
+    public var sharedReadSeq: UInt64 { pending ? 0 : readSeq }
 }
 
 public enum StoreError: Error, Equatable, Sendable {
@@ -162,6 +166,12 @@ public protocol Store: AnyObject {
     func blockedUsers(blocker: UInt64) throws -> [UserRecord]
     func blockedDirectPartner(conversationID: UInt64, userID: UInt64) throws -> UInt64?
     func blockers(of userID: UInt64, among candidates: [UInt64]) throws -> Set<UInt64>
+    /// Whether the member holds the conversation as a message request.
+    func isRequestPending(conversationID: UInt64, userID: UInt64) throws -> Bool
+    /// Accepts the message request the member holds, if any; returns whether there was one.
+    @discardableResult func acceptRequest(conversationID: UInt64, userID: UInt64) throws -> Bool
+    /// Accepts the direct conversation of two users on both sides (they became contacts).
+    func acceptDirectRequests(_ a: UInt64, _ b: UInt64) throws
     /// Everyone in a block with the user, either direction (typing fan-out).
     func blockPartners(of userID: UInt64) throws -> Set<UInt64>
 
