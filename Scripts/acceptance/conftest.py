@@ -41,6 +41,12 @@ class World:
         c.register()
         return c
 
+    def contacts(self, a, b):
+        """Makes clients a and b accepted contacts (a asks, b accepts): a direct conversation
+        between them is then no message request, so read receipts and typing flow both ways."""
+        a.cmd(f"/add {b.name}")
+        b.cmd(f"/accept {a.name}")
+
     def proxy(self, server):
         p = Proxy(server.host, server.port)
         self.proxies.append(p)

@@ -15,6 +15,7 @@ def test_two_users_online(world):
     server = world.server()
     alice = world.user("alice", server.address)
     bob = world.user("bob", server.address)
+    world.contacts(alice, bob)  # strangers' DMs are message requests: no read receipts
     alice.cmd("/dm bob")
 
     mark_bob = len(bob.events)

@@ -1,6 +1,7 @@
-"""Scenario 40: contacts by consent, and blocking. A contact request is seen live and in the
-requests list; presence shows only after the accept; a blocked user's messages do not arrive, the
-refusal does not say "blocked", and unblocking restores delivery."""
+"""Scenario 40: contacts by consent, message requests and blocking. A contact request is seen live
+and in the requests list; presence shows only after the accept; a stranger's DM gets no read
+receipt until the reply; a blocked user's messages do not arrive, the refusal does not say
+"blocked", and unblocking restores delivery."""
 
 
 def of(kind, user=None):
@@ -53,6 +54,15 @@ def test_contact_request_accept_presence_and_block(world):
     carol.cmd("/wait sent 15", timeout=20)
     alice.cmd("/open carol")
     assert [m["text"] for m in alice.history()] == ["hola alice 👋🏽"]
+    # carol is a stranger: her DM is a message request, and alice's reading is not told. alice's
+    # reply (sent after her read marker, on the same connection) accepts it.
+    mark_carol = len(carol.events)
+    alice.say("hola carol")
+    carol.wait_event(lambda e: e.get("type") == "message" and e.get("text") == "hola carol", 15, mark_carol,
+                     what="alice's reply")
+    assert not any("read" in s for s in carol.states().values()), carol.states()
+    carol.say("gracias")
+    carol.cmd("/wait read 15", timeout=20)  # accepted: alice, in the conversation, reads it
     alice.cmd("/block carol")
     assert [u["username"] for u in alice.cmd("/blocked")["users"]] == ["carol"]
     mark_carol = len(carol.events)
@@ -61,7 +71,7 @@ def test_contact_request_accept_presence_and_block(world):
                                what="carol's refused send")
     assert "block" not in refused["message"].lower(), refused
     assert carol.queue() == [], "a refused message is not retried forever"
-    assert [m["text"] for m in alice.history()] == ["hola alice 👋🏽"], "nothing from carol after the block"
+    assert [m["text"] for m in alice.history()][-1] == "gracias", "nothing from carol after the block"
     assert carol.cmd("/profile alice")["online"] is False
 
     alice.cmd("/unblock carol")

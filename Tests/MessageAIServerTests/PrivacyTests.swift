@@ -148,3 +148,13 @@ final class PrivacyTests: XCTestCase {
         XCTAssertTrue(try old.waitForClose())
     }
 }
+
+extension TestUsers {
+    /// a asks, b accepts: a direct conversation between them is then no message request.
+    static func makeContacts(_ a: TestClient, _ b: TestClient) throws {
+        let _: Profile = try a.request(ContactAdd(username: b.username))
+        let _: Profile = try b.request(ContactAccept(username: a.username))
+        a.discard(.contactUpdate)
+        b.discard(.contactUpdate)
+    }
+}
