@@ -49,7 +49,10 @@ def test_contact_request_accept_presence_and_block(world):
     assert gone.get("last_seen", 0) > 0
 
     # A block: carol's messages stop, and she is not told why.
+    mark_alice = len(alice.events)
     carol.cmd("/dm alice")
+    alice.wait_event(lambda e: e.get("type") == "message_request" and e.get("user") == "carol", 15, mark_alice,
+                     what="carol's DM announced as a message request")
     carol.say("hola alice 👋🏽")
     carol.cmd("/wait sent 15", timeout=20)
     alice.cmd("/open carol")

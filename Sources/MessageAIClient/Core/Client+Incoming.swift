@@ -89,6 +89,7 @@ extension Client {
             output.emit("notice", ["conversation_id": c.conversationID, "text": "you are in the group \(name)"],
                         plain: "* you are in the group \(name) (\(c.members.map(\.username).joined(separator: ", ")))")
         }
+        if !known && c.request { announceMessageRequest(c) }
         onChange()
     }
 

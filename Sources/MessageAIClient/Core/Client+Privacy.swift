@@ -16,4 +16,11 @@ extension Client {
             break
         }
     }
+
+    /// A stranger started a direct conversation: say it is a request, and how to answer it.
+    func announceMessageRequest(_ c: Conversation) {
+        let who = c.members.first { $0.userID != session?.userID }?.username ?? "someone"
+        output.emit("message_request", ["conversation_id": c.conversationID, "user": who],
+                    plain: "* message request from \(who): they do not see that you read it until you reply (/dm \(who)), or /block \(who)")
+    }
 }
