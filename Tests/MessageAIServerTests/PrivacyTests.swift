@@ -136,6 +136,10 @@ final class PrivacyTests: XCTestCase {
         XCTAssertNil(ann.inbox.first { $0.type == .contactUpdate })
         let list: Contacts = try ann.request(ContactsList())
         XCTAssertTrue(list.contacts.isEmpty)
+        // Nor is a new conversation cat opens with ann pushed to her.
+        _ = try cat.openDM(with: "ann")
+        let _: Pong = try ann.request(Ping())
+        XCTAssertNil(ann.inbox.first { $0.type == .conversation })
     }
 
     /// A 0.1.0 client would read a request as an added contact who is offline: it is refused at

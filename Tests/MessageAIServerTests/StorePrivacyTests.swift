@@ -52,12 +52,17 @@ final class StorePrivacyTests: XCTestCase {
             XCTAssertEqual(try store.blockedUsers(blocker: ann.id).map(\.username), ["ben"])
             XCTAssertTrue(try store.contactLink(ben.id, ann.id).theyBlock)
             let (dm, _) = try store.directConversation(ann.id, ben.id, now: 6)
-            XCTAssertEqual(try store.blockedDirectPartner(conversationID: dm.id, userID: ben.id), ann.id)
+            XCTAssertEqual(try store.membership(conversationID: dm.id, userID: ben.id),
+                           Membership(pending: true, blockedPartner: ann.id), "ann opened it; ben holds a request")
+            XCTAssertEqual(try store.membership(conversationID: dm.id, userID: ann.id)?.pending, false)
+            XCTAssertNil(try store.membership(conversationID: dm.id, userID: 9_999))
             XCTAssertEqual(try store.blockers(of: ben.id, among: [ann.id]), [ann.id])
             XCTAssertEqual(try store.blockPartners(of: ben.id), [ann.id])
             XCTAssertEqual(try store.blockPartners(of: ann.id), [ben.id])
             XCTAssertTrue(try store.unblock(blocker: ann.id, blocked: ben.id))
-            XCTAssertNil(try store.blockedDirectPartner(conversationID: dm.id, userID: ben.id))
+            XCTAssertNil(try store.membership(conversationID: dm.id, userID: ben.id)?.blockedPartner)
+            try store.acceptRequest(conversationID: dm.id, userID: ben.id)
+            XCTAssertEqual(try store.membership(conversationID: dm.id, userID: ben.id)?.pending, false)
             XCTAssertThrowsError(try store.block(blocker: ann.id, blocked: 9_999, now: 7))
         }
     }

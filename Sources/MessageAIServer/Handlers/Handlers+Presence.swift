@@ -18,9 +18,8 @@ extension ChatServer {
             peer.reply(id, OK())
             return
         }
-        try requireMember(t.conversationID, user.id)
         // A message request's holder does not show typing until they accept (by replying).
-        if try store.isRequestPending(conversationID: t.conversationID, userID: user.id) {
+        if try requireMember(t.conversationID, user.id).pending {
             peer.reply(id, OK())
             return
         }

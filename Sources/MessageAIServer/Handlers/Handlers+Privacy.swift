@@ -60,8 +60,8 @@ extension ChatServer {
 
     /// SEND into a direct conversation where either side blocks the other is refused. The
     /// blocker is told why; the blocked user gets the generic words.
-    func requireNotBlocked(_ conversationID: UInt64, _ user: UserRecord) throws {
-        guard let other = try store.blockedDirectPartner(conversationID: conversationID, userID: user.id) else { return }
+    func requireNotBlocked(_ membership: Membership, _ user: UserRecord) throws {
+        guard let other = membership.blockedPartner else { return }
         if try store.contactLink(user.id, other).iBlock {
             throw ErrorFrame(.notAContact, "you blocked this user: /unblock them to send")
         }

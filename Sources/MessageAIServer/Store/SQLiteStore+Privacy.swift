@@ -61,20 +61,20 @@ extension SQLiteStore {
             """, blocker) { Self.userRecord($0) }
     }
 
-    /// The other member of a direct conversation when either of the two blocks the other; nil
-    /// for groups and unblocked pairs. One indexed lookup per SEND.
-    public func blockedDirectPartner(conversationID: UInt64, userID: UInt64) throws -> UInt64? {
+    /// Membership with what SEND, MARK and TYPING need to know, in one indexed query: nil when
+    /// not a member.
+    public func membership(conversationID: UInt64, userID: UInt64) throws -> Membership? {
         try db.queryOne("""
-            SELECT CASE WHEN d.low_user_id = ?2 THEN d.high_user_id ELSE d.low_user_id END AS other
-            FROM direct_pairs d JOIN blocks b
-              ON (b.blocker_id = d.low_user_id AND b.blocked_id = d.high_user_id)
-              OR (b.blocker_id = d.high_user_id AND b.blocked_id = d.low_user_id)
-            WHERE d.conversation_id = ?1 LIMIT 1
-            """, conversationID, userID) { $0.uint64(0) }
-    }
-
-    public func isRequestPending(conversationID: UInt64, userID: UInt64) throws -> Bool {
-        try db.queryOne("SELECT pending FROM members WHERE conversation_id = ? AND user_id = ?", conversationID, userID) { $0.uint64(0) != 0 } ?? false
+            SELECT mb.pending,
+                   (SELECT CASE WHEN d.low_user_id = ?2 THEN d.high_user_id ELSE d.low_user_id END
+                    FROM direct_pairs d JOIN blocks b
+                      ON (b.blocker_id = d.low_user_id AND b.blocked_id = d.high_user_id)
+                      OR (b.blocker_id = d.high_user_id AND b.blocked_id = d.low_user_id)
+                    WHERE d.conversation_id = ?1 LIMIT 1)
+            FROM members mb WHERE mb.conversation_id = ?1 AND mb.user_id = ?2
+            """, conversationID, userID) { s in
+            Membership(pending: s.uint64(0) != 0, blockedPartner: s.isNull(1) ? nil : s.uint64(1))
+        }
     }
 
     @discardableResult

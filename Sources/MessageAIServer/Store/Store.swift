@@ -121,6 +121,15 @@ public struct ContactLink: Equatable, Sendable {
     public var sharesPresence: Bool { accepted && !blocked }
 }
 
+/// A member's standing in a conversation, as the hot paths (SEND, MARK, TYPING) need it.
+public struct Membership: Equatable, Sendable {
+    /// The member holds it as a message request.
+    public var pending: Bool
+    /// In a direct conversation where either side blocks the other: the other member.
+    public var blockedPartner: UInt64?
+    public init(pending: Bool, blockedPartner: UInt64?) { self.pending = pending; self.blockedPartner = blockedPartner }
+}
+
 public protocol Store: AnyObject {
     // MARK: Accounts
     /// Throws `.usernameTaken` (case-insensitive) or `.emailTaken` (case-insensitive).
@@ -164,10 +173,9 @@ public protocol Store: AnyObject {
     @discardableResult func block(blocker: UInt64, blocked: UInt64, now: UInt64) throws -> Bool
     @discardableResult func unblock(blocker: UInt64, blocked: UInt64) throws -> Bool
     func blockedUsers(blocker: UInt64) throws -> [UserRecord]
-    func blockedDirectPartner(conversationID: UInt64, userID: UInt64) throws -> UInt64?
     func blockers(of userID: UInt64, among candidates: [UInt64]) throws -> Set<UInt64>
-    /// Whether the member holds the conversation as a message request.
-    func isRequestPending(conversationID: UInt64, userID: UInt64) throws -> Bool
+    /// Membership, message request and block in one query (nil: not a member).
+    func membership(conversationID: UInt64, userID: UInt64) throws -> Membership?
     /// Accepts the message request the member holds, if any; returns whether there was one.
     @discardableResult func acceptRequest(conversationID: UInt64, userID: UInt64) throws -> Bool
     /// Accepts the direct conversation of two users on both sides (they became contacts).
