@@ -62,6 +62,9 @@ enum Vectors {
         Vector(name: "blocked-list", requestID: 11, message: BlockedList()),
         Vector(name: "dm-open", requestID: 7, message: DMOpen(username: "bob")),
         Vector(name: "conversation", requestID: 7, message: dm),
+        Vector(name: "conversation-request", requestID: 0, message: Conversation(
+            conversationID: 9, kind: .direct, name: "", members: [alice, bob], lastSeq: 1, lastActivity: time,
+            unread: 1, request: true)),
         Vector(name: "group-create", requestID: 8, message: GroupCreate(name: "design", usernames: ["bob", "carol"])),
         Vector(name: "group-add", requestID: 8, message: GroupAdd(conversationID: 8, usernames: ["dave"])),
         Vector(name: "group-rename", requestID: 8, message: GroupRename(conversationID: 8, name: "design review")),
