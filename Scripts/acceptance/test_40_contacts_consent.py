@@ -55,6 +55,8 @@ def test_contact_request_accept_presence_and_block(world):
                      what="carol's DM announced as a message request")
     carol.say("hola alice 👋🏽")
     carol.cmd("/wait sent 15", timeout=20)
+    held = alice.cmd("/requests")["messages"]
+    assert [(m["user"], m["last_text"]) for m in held] == [("carol", "hola alice 👋🏽")], held
     alice.cmd("/open carol")
     assert [m["text"] for m in alice.history()] == ["hola alice 👋🏽"]
     # carol is a stranger: her DM is a message request, and alice's reading is not told. alice's
@@ -64,6 +66,7 @@ def test_contact_request_accept_presence_and_block(world):
     carol.wait_event(lambda e: e.get("type") == "message" and e.get("text") == "hola carol", 15, mark_carol,
                      what="alice's reply")
     assert not any("read" in s for s in carol.states().values()), carol.states()
+    assert alice.cmd("/requests")["messages"] == [], "the reply accepted it"
     carol.say("gracias")
     carol.cmd("/wait read 15", timeout=20)  # accepted: alice, in the conversation, reads it
     alice.cmd("/block carol")

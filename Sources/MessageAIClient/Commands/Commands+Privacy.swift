@@ -5,7 +5,7 @@ import MessageAIProtocol
 /// /add and /contacts (Commands+People) answer through `request` and `contacts` here.
 enum PrivacyCommands {
     static let specs: [CommandSpec] = [
-        CommandSpec("/requests", "/requests", "list incoming contact requests", server: true, run: requests),
+        CommandSpec("/requests", "/requests", "list incoming contact requests and message requests", server: true, run: requests),
         CommandSpec("/accept", "/accept USER", "accept USER's contact request", server: true, args: 1...1, run: accept),
         CommandSpec("/decline", "/decline USER", "decline USER's contact request (they are not told)", server: true, args: 1...1, run: decline),
         CommandSpec("/block", "/block USER", "block USER: no messages, requests or presence (they are not told)", server: true, args: 1...1, run: block),
@@ -52,11 +52,27 @@ enum PrivacyCommands {
         }
     }
 
+    /// Contact requests, then message requests (direct conversations from non-contacts not yet
+    /// answered), both read from the server so they are current.
     static func requests(_ inv: Invocation) {
         inv.client.call(ContactsList(), for: inv, expect: Contacts.self) { c in
             let incoming = c.contacts.filter { $0.contactState == .incoming }
-            inv.succeed("requests", ["requests": incoming.map(fields)],
-                        plain: incoming.isEmpty ? "no contact requests" : incoming.map(line).joined(separator: "\n"))
+            inv.client.call(ConversationsList(), for: inv, expect: Conversations.self) { list in
+                let me = inv.client.session?.userID
+                let held = list.conversations.filter(\.request).map { conv -> (Conversation, String) in
+                    (conv, conv.members.first { $0.userID != me }?.username ?? "")
+                }
+                let messages: [[String: Any]] = held.map { conv, who in
+                    ["conversation_id": conv.conversationID, "user": who, "unread": conv.unread,
+                     "last_text": conv.lastMessage?.text ?? ""]
+                }
+                var lines = incoming.map(line)
+                lines += held.map { conv, who in
+                    "message request from \(who) (\(conv.unread) unread): reply in /dm \(who) to accept, or /block \(who)"
+                }
+                inv.succeed("requests", ["requests": incoming.map(fields), "messages": messages],
+                            plain: lines.isEmpty ? "no contact or message requests" : lines.joined(separator: "\n"))
+            }
         }
     }
 
