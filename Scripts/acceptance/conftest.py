@@ -42,6 +42,12 @@ class World:
         c.register()
         return c
 
+    def contacts(self, a, b):
+        """Makes clients a and b accepted contacts (a asks, b accepts): a direct conversation
+        between them is then no message request, so read receipts and typing flow both ways."""
+        a.cmd(f"/add {b.name}")
+        b.cmd(f"/accept {a.name}")
+
     def proxy(self, server):
         # The proxy reads frames to cut and delay them: it needs a --plaintext server.
         assert server.plaintext, "world.proxy needs a server started with --plaintext (it parses frames)"

@@ -19,6 +19,7 @@ def test_two_users_online(world, transport):
     server = world.server(*(["--plaintext"] if transport == "plaintext" else []))
     alice = world.user("alice", server.address)
     bob = world.user("bob", server.address)
+    world.contacts(alice, bob)  # strangers' DMs are message requests: no read receipts
     alice.cmd("/dm bob")
 
     mark_bob = len(bob.events)

@@ -11,8 +11,9 @@ def test_recipient_offline(world, transport):
     # TLS is the default; the plaintext variant checks --plaintext on both ends still works.
     server = world.server(*(["--plaintext"] if transport == "plaintext" else []))
     bob = world.user("bob", server.address)
-    assert bob.close() == 0  # bob quits: he is offline from now on
     alice = world.user("alice", server.address)
+    world.contacts(alice, bob)  # strangers' DMs are message requests: no read receipts
+    assert bob.close() == 0  # bob quits: he is offline from now on
     alice.cmd("/dm bob")
 
     sent = [f"while you were away {i}" for i in range(1, 6)]

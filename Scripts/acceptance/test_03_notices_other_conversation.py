@@ -16,6 +16,7 @@ def test_notices_while_in_another_conversation(world):
     bob = world.user("bob", server.address)
     bob.cmd("/dm carol")  # bob is looking at carol's conversation
     carol.close()
+    world.contacts(alice, bob)  # strangers' DMs are message requests: no read receipts
     alice.cmd("/dm bob")
 
     mark = len(bob.events)

@@ -9,6 +9,7 @@ def test_rapid_fire_both_ways(world):
     server = world.server()
     alice = world.user("alice", server.address)
     bob = world.user("bob", server.address)
+    world.contacts(alice, bob)  # strangers' DMs are message requests: no read receipts
     alice.cmd("/dm bob")
     bob.cmd("/open alice")
 

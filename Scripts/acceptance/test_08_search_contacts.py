@@ -1,5 +1,6 @@
 """Scenario 8: username search and contacts. Several users; search by prefix (case-insensitive);
-add contacts; profiles are visible only to contacts (or conversation partners)."""
+contact requests; presence only once accepted; profiles only for requests, contacts or conversation
+partners."""
 from harness.checks import usernames
 
 
@@ -25,17 +26,18 @@ def test_search_contacts_and_profiles(world):
     err = alice.cmd("/profile nobody_here", expect_error=True)
     assert err.get("code") == "not_found", err
 
-    alice.cmd("/add carol")
-    alice.cmd("/add bob")
+    assert alice.cmd("/add carol")["state"] == "requested"
+    assert alice.cmd("/add bob")["state"] == "requested"
+    assert bob.cmd("/accept alice")["state"] == "accepted"
     contacts = alice.cmd("/contacts")["contacts"]
     assert names({"c": contacts}, "c") == ["bob", "carol"]
-    online = {c["username"]: c.get("online") for c in contacts}
-    assert online["bob"] is True and online["carol"] is False, online
+    online = {c["username"]: (c.get("state"), c.get("online")) for c in contacts}
+    assert online["bob"] == ("accepted", True) and online["carol"] == ("requested", False), online
 
     profile = alice.cmd("/profile carol")
     assert profile["username"] == "carol" and profile["display_name"] == "Carol"
 
-    # Contacts are one-way: bob did not add alice, and they share no conversation.
+    # bob and dave share nothing: no profile.
     err = bob.cmd("/profile dave", expect_error=True)
     assert err.get("code") == "not_a_contact", err
     # A shared conversation makes the profile visible.

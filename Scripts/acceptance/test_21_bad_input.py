@@ -134,7 +134,7 @@ def test_valid_frames_with_garbage_fields(live):
     c.close()
 
     c = raw(server)  # compressed flag with a payload that is not zlib, after negotiating zlib
-    f = c.request(wire.frame(wire.HELLO, 1, wire.fields((1, 1), (2, 1), (3, 1))))
+    f = c.request(wire.frame(wire.HELLO, 1, wire.fields((1, 2), (2, 2), (3, 1))))
     assert f[0] == wire.WELCOME
     c.send_bytes(wire.frame(wire.PING, 2, b"not zlib at all", flags=1))
     f = c.read_frame(10)

@@ -32,6 +32,12 @@ public struct FrameType: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let contacts = FrameType(rawValue: 0x0206)
     public static let profileGet = FrameType(rawValue: 0x0207)
     public static let profile = FrameType(rawValue: 0x0208)
+    public static let contactAccept = FrameType(rawValue: 0x0209)
+    public static let contactDecline = FrameType(rawValue: 0x020A)
+    public static let contactUpdate = FrameType(rawValue: 0x020B)
+    public static let block = FrameType(rawValue: 0x020C)
+    public static let unblock = FrameType(rawValue: 0x020D)
+    public static let blockedList = FrameType(rawValue: 0x020E)
     // Conversations
     public static let dmOpen = FrameType(rawValue: 0x0301)
     public static let conversation = FrameType(rawValue: 0x0302)

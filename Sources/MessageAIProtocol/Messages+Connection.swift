@@ -7,9 +7,12 @@ public struct Capabilities: OptionSet, Hashable, Sendable {
 }
 
 /// Protocol versions this library speaks.
+/// Version 2 (0.2.0): CONTACT_ADD became a request and PROFILE hides presence from
+/// non-contacts; a version 1 client would read a request as an added contact who is offline,
+/// so a server of version 2 does not speak version 1.
 public enum ProtocolVersion {
-    public static let current: UInt64 = 1
-    public static let minimum: UInt64 = 1
+    public static let current: UInt64 = 2
+    public static let minimum: UInt64 = 2
 }
 
 /// HELLO: the first frame a client sends.

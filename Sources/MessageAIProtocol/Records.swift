@@ -78,13 +78,18 @@ public struct Conversation: WireMessage {
     /// This user's own markers, so a second device starts where the first left off.
     public var deliveredSeq: UInt64
     public var readSeq: UInt64
+    /// A message request (version 2): a direct conversation a non-contact started, which this
+    /// user has not accepted (by replying, or by becoming contacts). Until then the other side
+    /// gets no read marker and no typing from this user.
+    public var request: Bool
 
     public init(conversationID: UInt64, kind: ConversationKind, name: String, members: [UserInfo],
                 lastSeq: UInt64 = 0, lastActivity: UInt64 = 0, unread: UInt64 = 0,
-                lastMessage: ChatMessage? = nil, deliveredSeq: UInt64 = 0, readSeq: UInt64 = 0) {
+                lastMessage: ChatMessage? = nil, deliveredSeq: UInt64 = 0, readSeq: UInt64 = 0, request: Bool = false) {
         self.conversationID = conversationID; self.kind = kind; self.name = name; self.members = members
         self.lastSeq = lastSeq; self.lastActivity = lastActivity; self.unread = unread
         self.lastMessage = lastMessage; self.deliveredSeq = deliveredSeq; self.readSeq = readSeq
+        self.request = request
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         conversationID = try f.uint(1, "conversation_id")
@@ -97,16 +102,30 @@ public struct Conversation: WireMessage {
         lastSeq = try f.optionalUInt(5, "last_seq"); lastActivity = try f.optionalUInt(6, "last_activity")
         unread = try f.optionalUInt(7, "unread"); lastMessage = try f.optionalRecord(8, "last_message")
         deliveredSeq = try f.optionalUInt(9, "delivered_seq"); readSeq = try f.optionalUInt(10, "read_seq")
+        request = try f.optionalUInt(11, "request") != 0
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, conversationID); w.uint(2, kind.rawValue); w.optionalString(3, name)
         w.records(4, members); w.optionalUInt(5, lastSeq); w.optionalUInt(6, lastActivity)
         w.optionalUInt(7, unread); if let m = lastMessage { w.record(8, m) }
-        w.optionalUInt(9, deliveredSeq); w.optionalUInt(10, readSeq)
+        w.optionalUInt(9, deliveredSeq); w.optionalUInt(10, readSeq); w.optionalBool(11, request)
     }
 }
 
-/// A full profile: only for contacts and people who share a conversation.
+/// Where two users stand with each other, seen from the reader of the profile.
+public enum ContactState: UInt64, Sendable, CaseIterable {
+    /// Neither has asked (or a request was withdrawn).
+    case none = 0
+    /// Both want each other: presence and last seen are shown.
+    case accepted = 1
+    /// The reader asked; the other side has not accepted (or declined, which is not told).
+    case requested = 2
+    /// The other side asked the reader, who has not answered.
+    case incoming = 3
+}
+
+/// A profile. Presence and last seen are filled only for accepted contacts; anyone else gets
+/// the username and display name with `online` false and `last_seen` 0.
 public struct Profile: WireMessage {
     public static let frameType = FrameType.profile
     public var user: UserInfo
@@ -115,16 +134,21 @@ public struct Profile: WireMessage {
     public var lastSeen: UInt64
     /// Reserved for file sharing: a reference to the avatar image, empty for none.
     public var avatar: String
+    public var contactState: ContactState
 
-    public init(user: UserInfo, online: Bool, lastSeen: UInt64, avatar: String = "") {
+    public init(user: UserInfo, online: Bool, lastSeen: UInt64, avatar: String = "", contactState: ContactState = .none) {
         self.user = user; self.online = online; self.lastSeen = lastSeen; self.avatar = avatar
+        self.contactState = contactState
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         user = try f.record(1, "user"); online = try f.bool(2, "online")
         lastSeen = try f.optionalUInt(3, "last_seen"); avatar = try f.optionalString(4, "avatar")
+        // An unknown state from a newer server reads as none: the client shows no presence.
+        contactState = ContactState(rawValue: try f.optionalUInt(5, "contact_state")) ?? .none
     }
     public func encode(to w: inout FieldWriter) {
         w.record(1, user); w.optionalBool(2, online); w.optionalUInt(3, lastSeen); w.optionalString(4, avatar)
+        w.optionalUInt(5, contactState.rawValue)
     }
 }
 

@@ -27,7 +27,8 @@ final class CommandTableTests: XCTestCase {
                         "/remove", "/contacts", "/dm", "/group create", "/group add", "/group rename", "/group leave",
                         "/group members", "/list", "/open", "/history", "/find", "/info", "/queue", "/retry", "/quit",
                         "/wait", "/wait-messages", "/follow", "/server",  // /server: issue 12 (TLS)
-                        "/next"]  // issue 16: jump to the next conversation with unread messages
+                        "/next",  // issue 16: jump to the next conversation with unread messages
+                        "/requests", "/accept", "/decline", "/block", "/unblock", "/blocked"]  // issue 15: consent
         XCTAssertEqual(Set(CommandTable.all.map(\.name)), Set(contract))
         XCTAssertEqual(CommandTable.all.count, contract.count, "no duplicate names")
         for spec in CommandTable.all {

@@ -84,6 +84,7 @@ final class OfflineTests: ServerBackedTestCase {
 
     func testReconnectsAfterServerRestartAndKeepsReceiving() throws {
         try clients.register("alice", "bob")
+        try clients.makeContacts("alice", "bob") // a stranger's DM is a request: no read markers
         XCTAssertEqual(try clients.run("alice", ["/dm bob", "first"]).status, 0)
         let bob = try clients.start("bob")
         bob.send("/dm alice")

@@ -102,6 +102,7 @@ extension PipedModeTests {
     /// The acceptance scenario: a message turns read once the other side opens the conversation.
     func testMessageBecomesReadWhenTheOtherOpensTheConversation() throws {
         try clients.register("alice", "bob")
+        try clients.makeContacts("alice", "bob") // a stranger's DM is a request: no read markers
         let alice = try clients.start("alice", json: true)
         alice.send("/dm bob")
         alice.send("are you there?")

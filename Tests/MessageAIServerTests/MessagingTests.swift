@@ -17,6 +17,7 @@ final class MessagingTests: XCTestCase {
 
     func testBothOnlineOrderTimestampsAndStatesToRead() throws {
         let alicePhone = try TestUsers.secondSession(of: alice, port: server.port)
+        try TestUsers.makeContacts(alice, bob) // a stranger's DM would be a message request: no read markers
         let dm = try alice.openDM(with: "bob")
         let pushedConversation = try bob.push(Conversation.self)
         XCTAssertEqual(pushedConversation.conversationID, dm.conversationID)

@@ -33,16 +33,20 @@ final class PeopleTests: XCTestCase {
 
         let added: Profile = try ann.request(ContactAdd(username: "ben"))
         XCTAssertEqual(added.user.username, "ben")
-        XCTAssertTrue(added.online)
+        XCTAssertFalse(added.online, "a request shows no presence until accepted")
         let seen: Profile = try ann.request(ProfileGet(username: "ben"))
         XCTAssertEqual(seen.user.displayName, "Ben")
-        // Contacts are one-way: ben did not add ann.
-        XCTAssertEqual(try ben.requestError(ProfileGet(username: "ann")).errorCode, .notAContact)
+        // ben sees who asked him, names only; cat, unrelated to ann, sees nothing.
+        let asker: Profile = try ben.request(ProfileGet(username: "ann"))
+        XCTAssertEqual(asker.contactState, .incoming)
+        XCTAssertEqual(try cat.requestError(ProfileGet(username: "ann")).errorCode, .notAContact)
 
         // Sharing a conversation makes the profile visible both ways.
         _ = try cat.openDM(with: "ben")
         let viaDM: Profile = try ben.request(ProfileGet(username: "cat"))
         XCTAssertEqual(viaDM.user.username, "cat")
+        XCTAssertFalse(viaDM.online, "a conversation partner who is not a contact sees no presence")
+        XCTAssertEqual(viaDM.contactState, ContactState.none)
     }
 
     func testContactsAddListRemoveWithPresence() throws {
@@ -51,6 +55,8 @@ final class PeopleTests: XCTestCase {
         let _: Profile = try ann.request(ContactAdd(username: "cat")) // idempotent
         XCTAssertEqual(try ann.requestError(ContactAdd(username: "ann")).errorCode, .invalidArgument)
         XCTAssertEqual(try ann.requestError(ContactAdd(username: "ghost")).errorCode, .notFound)
+        let _: Profile = try ben.request(ContactAccept(username: "ann"))
+        let _: Profile = try cat.request(ContactAccept(username: "ann"))
 
         cat.close()
         let offline = try ann.push(Presence.self) { $0.user.username == "cat" && !$0.online }
@@ -58,6 +64,7 @@ final class PeopleTests: XCTestCase {
 
         let list: Contacts = try ann.request(ContactsList())
         XCTAssertEqual(list.contacts.map(\.user.username).sorted(), ["ben", "cat"])
+        XCTAssertEqual(Set(list.contacts.map(\.contactState)), [.accepted])
         XCTAssertEqual(list.contacts.first { $0.user.username == "ben" }?.online, true)
         let catEntry = list.contacts.first { $0.user.username == "cat" }
         XCTAssertEqual(catEntry?.online, false)
@@ -72,6 +79,7 @@ final class PeopleTests: XCTestCase {
 
     func testPresenceGoesToContactsOnlyWhenFirstSessionArrivesAndLastLeaves() throws {
         let _: Profile = try ann.request(ContactAdd(username: "ben"))
+        let _: Profile = try ben.request(ContactAccept(username: "ann"))
         let benPhone = try TestUsers.secondSession(of: ben, port: server.port)
         ben.close()
         // ben still has a session: no offline presence yet. Then the last one leaves.

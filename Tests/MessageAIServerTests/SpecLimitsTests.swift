@@ -117,7 +117,7 @@ final class SpecLimitsTests: XCTestCase {
         XCTAssertEqual(e.limit, 128)
         XCTAssertFalse(e.closes)
         let welcome = try c.hello()
-        XCTAssertEqual(welcome.version, 1)
+        XCTAssertEqual(welcome.version, ProtocolVersion.current)
     }
 
     func testTypingWithARequestIDIsAnsweredOK() throws {

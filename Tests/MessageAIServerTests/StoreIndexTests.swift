@@ -66,7 +66,7 @@ final class StoreIndexTests: XCTestCase {
         let dir = try TempDirectory()
         let store = try SQLiteStore(path: dir.databasePath)
         defer { store.close() }
-        XCTAssertEqual(try store.appliedMigrations().last, "v3_index_after_commit")
+        XCTAssertTrue(try store.appliedMigrations().contains("v3_index_after_commit"))
         XCTAssertNil(try store.db.queryOne("SELECT name FROM sqlite_master WHERE type = 'trigger'") { $0.string(0) })
     }
 }

@@ -61,8 +61,9 @@ final class StorePeopleTests: XCTestCase {
             XCTAssertFalse(try store.sharesConversation(ann.id, ben.id))
             XCTAssertEqual(try store.presenceAudience(userID: ann.id), [])
 
-            // ben and cal have ann as a contact; ann having eli as a contact does not make eli hear ann.
+            // ben and ann accepted each other; cal only asked ann, ann only asked eli.
             try store.addContact(owner: ben.id, contact: ann.id, now: 1)
+            try store.addContact(owner: ann.id, contact: ben.id, now: 1)
             try store.addContact(owner: cal.id, contact: ann.id, now: 1)
             try store.addContact(owner: ann.id, contact: eli.id, now: 1)
             // ben is also a conversation partner (no duplicate), dee only a partner.
@@ -72,8 +73,11 @@ final class StorePeopleTests: XCTestCase {
             XCTAssertTrue(try store.sharesConversation(ann.id, dee.id), "\(kind)")
             XCTAssertTrue(try store.sharesConversation(dee.id, ann.id))
             XCTAssertFalse(try store.sharesConversation(ann.id, eli.id))
-            XCTAssertEqual(try store.presenceAudience(userID: ann.id), [ben.id, cal.id, dee.id])
-            XCTAssertEqual(try store.presenceAudience(userID: eli.id), [ann.id])
+            XCTAssertEqual(try store.presenceAudience(userID: ann.id), [ben.id], "accepted contacts only")
+            XCTAssertEqual(try store.presenceAudience(userID: eli.id), [])
+            try store.block(blocker: ben.id, blocked: ann.id, now: 4)
+            XCTAssertEqual(try store.presenceAudience(userID: ann.id), [], "a block hides presence both ways")
+            XCTAssertEqual(try store.presenceAudience(userID: ben.id), [])
         }
     }
 }

@@ -70,7 +70,7 @@ def frame(ftype, request_id, payload=b"", flags=0):
 
 
 def hello(request_id=1):
-    return frame(HELLO, request_id, fields((1, 1), (2, 1), (4, "acceptance-raw")))
+    return frame(HELLO, request_id, fields((1, 2), (2, 2), (4, "acceptance-raw")))
 
 
 def register(username, password, request_id=2):

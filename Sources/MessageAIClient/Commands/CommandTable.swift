@@ -4,7 +4,7 @@ import Foundation
 /// waiting for the server) run once in `CommandRunner`, not in each handler.
 public enum CommandTable {
     public static let all: [CommandSpec] =
-        AccountCommands.specs + PeopleCommands.specs + ConversationCommands.specs
+        AccountCommands.specs + PeopleCommands.specs + PrivacyCommands.specs + ConversationCommands.specs
         + MessageCommands.specs + ScriptCommands.specs + ServerCommands.specs
 
     static let byName: [String: CommandSpec] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })

@@ -74,7 +74,8 @@ enum AccountCommands {
     }
 
     static func profileFields(_ p: Profile) -> [String: Any] {
-        ["username": p.user.username, "display_name": p.user.displayName, "online": p.online, "last_seen": p.lastSeen]
+        ["username": p.user.username, "display_name": p.user.displayName, "online": p.online, "last_seen": p.lastSeen,
+         "state": PrivacyCommands.stateName(p.contactState)]
     }
 
     static func profileLine(_ p: Profile) -> String {
@@ -86,7 +87,7 @@ enum AccountCommands {
     static func profile(_ inv: Invocation) {
         let who = inv.args.first ?? inv.client.session?.username ?? ""
         inv.client.call(ProfileGet(username: who), for: inv, expect: Profile.self) { p in
-            inv.succeed("profile", profileFields(p), plain: profileLine(p))
+            inv.succeed("profile", profileFields(p), plain: PrivacyCommands.line(p))
         }
     }
 

@@ -5,9 +5,9 @@ import MessageAIProtocol
 enum PeopleCommands {
     static let specs: [CommandSpec] = [
         CommandSpec("/search", "/search PREFIX", "find users whose name starts with PREFIX", server: true, args: 1...1, run: search),
-        CommandSpec("/add", "/add USER", "add a contact", server: true, args: 1...1, run: add),
+        CommandSpec("/add", "/add USER", "ask USER to be a contact (or accept their request)", server: true, args: 1...1, run: add),
         CommandSpec("/remove", "/remove USER", "remove a contact", server: true, args: 1...1, run: remove),
-        CommandSpec("/contacts", "/contacts", "list contacts with presence", server: true, run: contacts),
+        CommandSpec("/contacts", "/contacts", "list contacts (presence once accepted) and requests", server: true, run: contacts),
     ]
 
     static func search(_ inv: Invocation) {
@@ -18,11 +18,7 @@ enum PeopleCommands {
         }
     }
 
-    static func add(_ inv: Invocation) {
-        inv.client.call(ContactAdd(username: inv.args[0]), for: inv, expect: Profile.self) { p in
-            inv.succeed("ok", AccountCommands.profileFields(p), plain: "added \(p.user.username) to your contacts")
-        }
-    }
+    static func add(_ inv: Invocation) { PrivacyCommands.request(inv) }
 
     static func remove(_ inv: Invocation) {
         inv.client.call(ContactRemove(username: inv.args[0]), for: inv, expect: OK.self) { _ in
@@ -30,10 +26,5 @@ enum PeopleCommands {
         }
     }
 
-    static func contacts(_ inv: Invocation) {
-        inv.client.call(ContactsList(), for: inv, expect: Contacts.self) { c in
-            inv.succeed("contacts", ["contacts": c.contacts.map(AccountCommands.profileFields)],
-                        plain: c.contacts.isEmpty ? "no contacts yet: /add USER" : c.contacts.map(AccountCommands.profileLine).joined(separator: "\n"))
-        }
-    }
+    static func contacts(_ inv: Invocation) { PrivacyCommands.contacts(inv) }
 }

@@ -16,6 +16,7 @@ extension Client {
         .conversation: { c, f in c.handleConversation(try f.decode(Conversation.self)) },
         .presence: { c, f in c.handlePresence(try f.decode(Presence.self)) },
         .typingEvent: { c, f in c.handleTyping(try f.decode(TypingEvent.self)) },
+        .contactUpdate: { c, f in c.handleContactUpdate(try f.decode(ContactUpdate.self)) },
         .error: { c, f in c.handlePushedError(try f.decode(ErrorFrame.self)) },
     ]
 
@@ -96,6 +97,7 @@ extension Client {
                 output.emit("notice", ["conversation_id": c.conversationID, "text": text], plain: "* " + text)
             }
         }
+        if before == nil && c.request { announceMessageRequest(c) }
         onChange()
     }
 

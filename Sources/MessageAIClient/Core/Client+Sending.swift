@@ -93,7 +93,8 @@ extension Client {
             retrySoon(after: wait)
         // client_id_reused cannot be cured by resending the same entry: the id names another
         // message on the server, so the entry fails loudly instead of blocking the outbox.
-        case "too_long", "not_a_member", "not_found", "bad_request", "invalid_utf8", "invalid_argument", "client_id_reused":
+        // not_a_contact: a direct conversation with a block in it; resending cannot help.
+        case "too_long", "not_a_member", "not_a_contact", "not_found", "bad_request", "invalid_utf8", "invalid_argument", "client_id_reused":
             try? outbox?.remove(clientID: entry.clientID)
             failedMessages += 1
             output.emit("state", ["conversation_id": entry.conversationID, "client_id": entry.clientID, "seq": 0, "state": "failed"], plain: nil)

@@ -20,7 +20,10 @@ extension ChatServer {
         guard other.id != me.id else { throw ErrorFrame(.invalidArgument, "a direct conversation needs someone else", field: "username") }
         let (record, created) = try store.directConversation(me.id, other.id, now: Clock.nowMillis())
         peer.reply(id, try view(record.id, for: me.id))
-        if created { pushConversation(record.id, to: [me.id, other.id], except: peer) }
+        guard created else { return }
+        // Someone who blocks the opener is not shown the new (message request) conversation.
+        let blocked = try store.contactLink(other.id, me.id).iBlock
+        pushConversation(record.id, to: blocked ? [me.id] : [me.id, other.id], except: peer)
     }
 
     func createGroup(_ peer: Peer, _ g: GroupCreate, _ id: UInt32) throws {
@@ -30,6 +33,7 @@ extension ChatServer {
         guard others.count >= 2 else {
             throw ErrorFrame(.invalidArgument, "a group needs at least two other members", field: "usernames")
         }
+        try requireNoBlockers(others, adder: me.id)
         try requireGroupRoom(for: others.count + 1)
         let record = try store.createGroup(name: g.name, creator: me.id, members: others.map(\.id), now: Clock.nowMillis())
         peer.reply(id, try view(record.id, for: me.id))
@@ -46,6 +50,7 @@ extension ChatServer {
             peer.reply(id, try view(a.conversationID, for: me.id))
             return
         }
+        try requireNoBlockers(added, adder: me.id)
         try requireGroupRoom(for: current.count + added.count)
         try store.addMembers(conversationID: a.conversationID, userIDs: added.map(\.id), now: Clock.nowMillis())
         peer.reply(id, try view(a.conversationID, for: me.id))
@@ -95,10 +100,13 @@ extension ChatServer {
     }
 
     /// Fails with not_a_member unless `userID` belongs to the conversation.
-    func requireMember(_ conversationID: UInt64, _ userID: UInt64) throws {
-        guard try store.isMember(conversationID: conversationID, userID: userID) else {
+    /// Also returns what SEND, MARK and TYPING need (message request, block), from the same query.
+    @discardableResult
+    func requireMember(_ conversationID: UInt64, _ userID: UInt64) throws -> Membership {
+        guard let membership = try store.membership(conversationID: conversationID, userID: userID) else {
             throw ErrorFrame(.notAMember, "you are not a member of conversation \(conversationID)", field: "conversation_id")
         }
+        return membership
     }
 
     func view(_ conversationID: UInt64, for userID: UInt64) throws -> Conversation {

@@ -89,7 +89,7 @@ extension ChatServer {
             for c in cursor.conversations {
                 for m in try store.markers(conversationID: c.conversationID) {
                     receipts.append(Receipt(conversationID: c.conversationID, userID: m.user.userID, username: m.user.username,
-                                            deliveredSeq: m.deliveredSeq, readSeq: m.readSeq))
+                                            deliveredSeq: m.deliveredSeq, readSeq: m.user.userID == userID ? m.readSeq : m.sharedReadSeq))
                 }
             }
             return SyncBatch(conversations: cursor.conversations, messages: [], receipts: receipts)

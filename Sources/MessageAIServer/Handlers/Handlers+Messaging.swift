@@ -32,7 +32,10 @@ extension ChatServer {
             throw ErrorFrame(.tooLong, "messages are at most \(configuration.maxMessageLength) characters (this one has \(length))",
                              limit: UInt64(configuration.maxMessageLength), field: "text")
         }
-        try requireMember(s.conversationID, user.id)
+        let membership = try requireMember(s.conversationID, user.id)
+        try requireNotBlocked(membership, user)
+        // Replying accepts a message request (written once per conversation).
+        if membership.pending { try store.acceptRequest(conversationID: s.conversationID, userID: user.id) }
         if let wait = rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) {
             // A resend of a stored message is not new traffic: it still gets its duplicate ack
             // (a client resending its outbox after a reconnect learns at once what is stored).
@@ -133,7 +136,7 @@ extension ChatServer {
 
     func mark(_ peer: Peer, _ m: Mark, _ id: UInt32) throws {
         let user = peer.user!
-        try requireMember(m.conversationID, user.id)
+        let membership = try requireMember(m.conversationID, user.id)
         let result = try store.raiseMarkers(conversationID: m.conversationID, userID: user.id,
                                             delivered: max(m.deliveredSeq, m.readSeq), read: m.readSeq)
         guard result.changed else {
@@ -144,7 +147,13 @@ extension ChatServer {
         peer.reply(id, OK())
         let receipt = Receipt(conversationID: m.conversationID, userID: user.id, username: user.username,
                               deliveredSeq: result.delivered, readSeq: result.read).frame(requestID: 0)
-        forEachConnection(of: members) { p in if p !== peer { p.connection.send(receipt) } }
+        // A message request's holder reads without telling the sender: the others get the
+        // delivered marker only; the holder's own sessions get both.
+        let shared = membership.pending ? Receipt(conversationID: m.conversationID, userID: user.id, username: user.username,
+                                       deliveredSeq: result.delivered, readSeq: 0).frame(requestID: 0) : receipt
+        forEachConnection(of: members) { p in
+            if p !== peer { p.connection.send(p.user?.id == user.id ? receipt : shared) }
+        }
     }
 
     func readers(_ peer: Peer, _ r: ReadersRequest, _ id: UInt32) throws {
@@ -157,6 +166,6 @@ extension ChatServer {
         peer.reply(id, ReadersResult(
             conversationID: r.conversationID, seq: r.seq, recipientCount: UInt64(recipients.count),
             deliveredTo: recipients.filter { $0.deliveredSeq >= r.seq }.map(\.user),
-            readBy: recipients.filter { $0.readSeq >= r.seq }.map(\.user)))
+            readBy: recipients.filter { ($0.user.userID == peer.user!.id ? $0.readSeq : $0.sharedReadSeq) >= r.seq }.map(\.user)))
     }
 }

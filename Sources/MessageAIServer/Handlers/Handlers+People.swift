@@ -1,7 +1,8 @@
 import MessageAIProtocol
 
-/// Search, contacts and profiles. A full profile is shown only to contacts and people who
-/// share a conversation; search shows usernames and display names only.
+/// Search, contacts and profiles. Presence and last seen are shown only between accepted
+/// contacts (each has added the other) that neither side blocks; anyone else sees the username
+/// and display name, as search shows them. Requests, accepts and blocks: Handlers+Privacy.
 extension ChatServer {
     static let peopleRoutes: [(FrameType, Route)] = [
         Route.on(UserSearch.self) { s, p, m, id in try s.searchUsers(p, m, id) },
@@ -23,12 +24,17 @@ extension ChatServer {
         peer.reply(id, Users(users: users.map(\.info)))
     }
 
+    /// A request, or an accept when the other side had asked. The other side hears of a new
+    /// request (CONTACT_UPDATE) unless they blocked or declined the requester, who is not told.
     func addContact(_ peer: Peer, _ a: ContactAdd, _ id: UInt32) throws {
         let me = peer.user!
         let other = try existingUser(a.username)
         guard other.id != me.id else { throw ErrorFrame(.invalidArgument, "you cannot add yourself as a contact", field: "username") }
-        try store.addContact(owner: me.id, contact: other.id, now: Clock.nowMillis())
-        peer.reply(id, profile(of: other))
+        let added = try store.addContact(owner: me.id, contact: other.id, now: Clock.nowMillis())
+        let link = try store.contactLink(me.id, other.id)
+        if link.accepted { try store.acceptDirectRequests(me.id, other.id) }
+        peer.reply(id, profile(of: other, link))
+        if added { try announceContact(me, to: other.id) }
     }
 
     func removeContact(_ peer: Peer, _ r: ContactRemove, _ id: UInt32) throws {
@@ -38,21 +44,27 @@ extension ChatServer {
         peer.reply(id, OK())
     }
 
+    /// Accepted contacts, sent requests and pending incoming requests, each with its state.
     func listContacts(_ peer: Peer, _ id: UInt32) throws {
-        let contacts = try store.contacts(owner: peer.user!.id)
-        peer.reply(id, Contacts(contacts: contacts.map(profile(of:))), compress: true)
+        let entries = try store.contactEntries(owner: peer.user!.id)
+        peer.reply(id, Contacts(contacts: entries.map { profile(of: $0.0, $0.1) }), compress: true)
     }
 
+    /// Names and state for anyone with a link (a request either way) or a shared conversation;
+    /// presence only for accepted contacts. A blocked user sees what any non-contact sees.
     func getProfile(_ peer: Peer, _ g: ProfileGet, _ id: UInt32) throws {
         let me = peer.user!
         let other = try existingUser(g.username)
-        if other.id != me.id {
-            let visible = try store.isContact(owner: me.id, other: other.id) || store.sharesConversation(me.id, other.id)
-            guard visible else {
-                throw ErrorFrame(.notAContact, "\(other.username)'s profile is visible to their contacts and conversation partners only", field: "username")
-            }
+        guard other.id != me.id else {
+            peer.reply(id, Profile(user: other.info, online: isOnline(other.id), lastSeen: 0))
+            return
         }
-        peer.reply(id, profile(of: other))
+        let link = try store.contactLink(me.id, other.id)
+        let visible = try link.iWant || (link.theyWant && !link.theyBlock) || store.sharesConversation(me.id, other.id)
+        guard visible else {
+            throw ErrorFrame(.notAContact, "\(other.username)'s profile is visible to their contacts and conversation partners only", field: "username")
+        }
+        peer.reply(id, profile(of: other, link))
     }
 
     func existingUser(_ username: String) throws -> UserRecord {
@@ -62,8 +74,20 @@ extension ChatServer {
         return user
     }
 
-    func profile(of user: UserRecord) -> Profile {
+    func profile(of user: UserRecord, _ link: ContactLink) -> Profile {
+        guard link.sharesPresence else {
+            return Profile(user: user.info, online: false, lastSeen: 0, contactState: Self.contactState(link))
+        }
         let online = isOnline(user.id)
-        return Profile(user: user.info, online: online, lastSeen: online ? 0 : user.lastSeen)
+        return Profile(user: user.info, online: online, lastSeen: online ? 0 : user.lastSeen, contactState: .accepted)
+    }
+
+    /// The state the reader is shown. A request from someone the reader declined or blocks is
+    /// not shown; a blocker's side is shown as if nothing happened.
+    static func contactState(_ link: ContactLink) -> ContactState {
+        if link.accepted { return .accepted }
+        if link.iWant { return .requested }
+        if link.theyWant && !link.declinedByMe && !link.iBlock { return .incoming }
+        return .none
     }
 }

@@ -18,10 +18,17 @@ extension ChatServer {
             peer.reply(id, OK())
             return
         }
-        try requireMember(t.conversationID, user.id)
+        // A message request's holder does not show typing until they accept (by replying).
+        if try requireMember(t.conversationID, user.id).pending {
+            peer.reply(id, OK())
+            return
+        }
         if peer.lastTyping.count > 64 { peer.lastTyping = [:] }
         peer.lastTyping[t.conversationID] = now
-        let members = try store.memberIDs(conversationID: t.conversationID).filter { $0 != user.id }
+        // Never to or from someone in a block with the typist (either way): one query, not one
+        // per member.
+        let blocks = try store.blockPartners(of: user.id)
+        let members = try store.memberIDs(conversationID: t.conversationID).filter { $0 != user.id && !blocks.contains($0) }
         let frame = TypingEvent(conversationID: t.conversationID, user: user.info, ttl: ChatServer.typingTTLMillis).frame(requestID: 0)
         for p in connections(of: members) { p.connection.send(frame) }
         // Clients send TYPING with id 0 (no answer); a non-zero id gets its one answer, as

@@ -21,7 +21,7 @@ extension ChatServer {
     /// Frame type -> handler. Each area's handlers live in their own file in Handlers/.
     static let routes: [FrameType: Route] = {
         var table: [FrameType: Route] = [:]
-        for (type, route) in connectionRoutes + accountRoutes + peopleRoutes + conversationRoutes
+        for (type, route) in connectionRoutes + accountRoutes + peopleRoutes + privacyRoutes + conversationRoutes
             + messagingRoutes + historyRoutes + presenceRoutes {
             precondition(table[type] == nil, "two handlers for \(type)")
             table[type] = route

@@ -20,6 +20,12 @@ extension SQLiteStore {
                 try db.run("INSERT INTO direct_pairs (low_user_id, high_user_id, conversation_id) VALUES (?, ?, ?)", low, high, id)
                 try insertMember(conversationID: id, userID: low, now: now)
                 try insertMember(conversationID: id, userID: high, now: now)
+                // The one asked (b) holds it as a message request unless they are contacts.
+                try db.run("""
+                    UPDATE members SET pending = 1 WHERE conversation_id = ?1 AND user_id = ?3
+                    AND NOT (EXISTS (SELECT 1 FROM contacts WHERE owner_id = ?2 AND contact_id = ?3)
+                         AND EXISTS (SELECT 1 FROM contacts WHERE owner_id = ?3 AND contact_id = ?2))
+                    """, id, a, b)
                 let record = ConversationRecord(id: id, kind: .direct, name: "", createdAt: now, lastSeq: 0, lastActivity: now)
                 return (record, true)
             }
@@ -86,32 +92,32 @@ extension SQLiteStore {
 
     public func conversationList(userID: UInt64) throws -> [Conversation] {
         let rows = try db.query("""
-            SELECT \(Self.conversationColumns), mb.delivered_seq, mb.read_seq
+            SELECT \(Self.conversationColumns), mb.delivered_seq, mb.read_seq, mb.pending
             FROM members mb JOIN conversations c ON c.id = mb.conversation_id
             WHERE mb.user_id = ? ORDER BY c.last_activity DESC, c.id DESC
-            """, userID) { s in (Self.conversationRecord(s), s.uint64(6), s.uint64(7)) }
-        return try rows.map { try view(of: $0.0, userID: userID, delivered: $0.1, read: $0.2) }
+            """, userID) { s in (Self.conversationRecord(s), s.uint64(6), s.uint64(7), s.uint64(8) != 0) }
+        return try rows.map { try view(of: $0.0, userID: userID, delivered: $0.1, read: $0.2, request: $0.3) }
     }
 
     public func conversationView(id: UInt64, userID: UInt64) throws -> Conversation? {
         guard let row = try db.queryOne("""
-            SELECT \(Self.conversationColumns), mb.delivered_seq, mb.read_seq
+            SELECT \(Self.conversationColumns), mb.delivered_seq, mb.read_seq, mb.pending
             FROM members mb JOIN conversations c ON c.id = mb.conversation_id
             WHERE mb.conversation_id = ? AND mb.user_id = ?
-            """, id, userID, row: { s in (Self.conversationRecord(s), s.uint64(6), s.uint64(7)) }) else { return nil }
-        return try view(of: row.0, userID: userID, delivered: row.1, read: row.2)
+            """, id, userID, row: { s in (Self.conversationRecord(s), s.uint64(6), s.uint64(7), s.uint64(8) != 0) }) else { return nil }
+        return try view(of: row.0, userID: userID, delivered: row.1, read: row.2, request: row.3)
     }
 
     // MARK: Helpers
 
-    private func view(of c: ConversationRecord, userID: UInt64, delivered: UInt64, read: UInt64) throws -> Conversation {
+    private func view(of c: ConversationRecord, userID: UInt64, delivered: UInt64, read: UInt64, request: Bool) throws -> Conversation {
         let unread = try db.queryOne("""
             SELECT count(*) FROM messages WHERE conversation_id = ? AND seq > ? AND sender_id != ?
             """, c.id, read, userID) { $0.uint64(0) } ?? 0
         let last = c.lastSeq == 0 ? nil : try message(conversationID: c.id, seq: c.lastSeq)
         return Conversation(conversationID: c.id, kind: c.kind, name: c.name, members: try members(conversationID: c.id),
                             lastSeq: c.lastSeq, lastActivity: c.lastActivity, unread: unread, lastMessage: last,
-                            deliveredSeq: delivered, readSeq: read)
+                            deliveredSeq: delivered, readSeq: read, request: request)
     }
 
     private func insertConversation(kind: ConversationKind, name: String, now: UInt64) throws -> UInt64 {

@@ -95,8 +95,10 @@ extension SQLiteStore {
     /// Ordered by username.
     public func markers(conversationID: UInt64) throws -> [MemberMarker] {
         try db.query("""
-            SELECT \(Self.userInfoColumns), mb.delivered_seq, mb.read_seq FROM members mb JOIN users u ON u.id = mb.user_id
+            SELECT \(Self.userInfoColumns), mb.delivered_seq, mb.read_seq, mb.pending FROM members mb JOIN users u ON u.id = mb.user_id
             WHERE mb.conversation_id = ? ORDER BY u.username_lower
-            """, conversationID) { MemberMarker(user: Self.userInfo($0), deliveredSeq: $0.uint64(3), readSeq: $0.uint64(4)) }
+            """, conversationID) {
+            MemberMarker(user: Self.userInfo($0), deliveredSeq: $0.uint64(3), readSeq: $0.uint64(4), pending: $0.uint64(5) != 0)
+        }
     }
 }

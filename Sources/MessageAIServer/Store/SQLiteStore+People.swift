@@ -26,18 +26,31 @@ extension SQLiteStore {
             """, "a", "a" + Self.prefixRangeTop, 10) { $0.string(3) }
     }
 
-    public func addContact(owner: UInt64, contact: UInt64, now: UInt64) throws {
+    /// Records that `owner` wants `contact`; returns whether this is new. Accepting a request is
+    /// the same wish the other way, and also forgets a decline of that request.
+    @discardableResult
+    public func addContact(owner: UInt64, contact: UInt64, now: UInt64) throws -> Bool {
         do {
-            try db.run("INSERT OR IGNORE INTO contacts (owner_id, contact_id, created_at) VALUES (?, ?, ?)", owner, contact, now)
+            return try db.transaction {
+                let added = try db.run("INSERT OR IGNORE INTO contacts (owner_id, contact_id, created_at) VALUES (?, ?, ?)", owner, contact, now) > 0
+                try db.run("UPDATE contacts SET declined = 0 WHERE owner_id = ? AND contact_id = ? AND declined != 0", contact, owner)
+                return added
+            }
         } catch let error where Self.isMissingReference(error) {
             throw StoreError.notFound
         }
     }
 
+    /// Withdraws `owner`'s wish; the other side's wish, if any, is then treated as declined so it
+    /// does not come back as a request.
     public func removeContact(owner: UInt64, contact: UInt64) throws -> Bool {
-        try db.run("DELETE FROM contacts WHERE owner_id = ? AND contact_id = ?", owner, contact) > 0
+        try db.transaction {
+            try db.run("UPDATE contacts SET declined = 1 WHERE owner_id = ? AND contact_id = ?", contact, owner)
+            return try db.run("DELETE FROM contacts WHERE owner_id = ? AND contact_id = ?", owner, contact) > 0
+        }
     }
 
+    /// The users `owner` wants (accepted contacts and sent requests).
     public func contacts(owner: UInt64) throws -> [UserRecord] {
         try db.query("""
             SELECT \(Self.userColumns) FROM contacts k JOIN users u ON u.id = k.contact_id
@@ -56,13 +69,14 @@ extension SQLiteStore {
             """, a, b) { _ in true } ?? false
     }
 
+    /// Accepted contacts (a row each way) that neither side blocks.
     public func presenceAudience(userID: UInt64) throws -> [UInt64] {
-        // UNION removes duplicates (a contact who is also a conversation partner).
         try db.query("""
-            SELECT owner_id FROM contacts WHERE contact_id = ?1 AND owner_id != ?1
-            UNION
-            SELECT y.user_id FROM members x JOIN members y ON y.conversation_id = x.conversation_id
-            WHERE x.user_id = ?1 AND y.user_id != ?1
+            SELECT k.owner_id FROM contacts k
+            JOIN contacts back ON back.owner_id = ?1 AND back.contact_id = k.owner_id
+            WHERE k.contact_id = ?1 AND k.owner_id != ?1
+              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ?1 AND b.blocked_id = k.owner_id)
+                                                     OR (b.blocker_id = k.owner_id AND b.blocked_id = ?1))
             ORDER BY 1
             """, userID) { $0.uint64(0) }
     }

@@ -84,9 +84,13 @@ public struct MemberMarker: Equatable, Sendable {
     public var user: UserInfo
     public var deliveredSeq: UInt64
     public var readSeq: UInt64
-    public init(user: UserInfo, deliveredSeq: UInt64, readSeq: UInt64) {
-        self.user = user; self.deliveredSeq = deliveredSeq; self.readSeq = readSeq
+    /// The member holds the conversation as a message request: their read marker is theirs only.
+    public var pending: Bool
+    public init(user: UserInfo, deliveredSeq: UInt64, readSeq: UInt64, pending: Bool = false) {
+        self.user = user; self.deliveredSeq = deliveredSeq; self.readSeq = readSeq; self.pending = pending
     }
+    /// The read marker others may see.
+    public var sharedReadSeq: UInt64 { pending ? 0 : readSeq }
 }
 
 public enum StoreError: Error, Equatable, Sendable {
@@ -97,6 +101,33 @@ public enum StoreError: Error, Equatable, Sendable {
     case diskFull
     /// Any other SQLite failure, with its result code and message.
     case sqlite(code: Int32, message: String)
+}
+
+/// How two users stand, seen from `me`: who wants whom, whether I declined their request, and
+/// who blocks whom.
+public struct ContactLink: Equatable, Sendable {
+    public var iWant = false
+    public var theyWant = false
+    public var declinedByMe = false
+    public var iBlock = false
+    public var theyBlock = false
+    public init(iWant: Bool = false, theyWant: Bool = false, declinedByMe: Bool = false, iBlock: Bool = false, theyBlock: Bool = false) {
+        self.iWant = iWant; self.theyWant = theyWant; self.declinedByMe = declinedByMe; self.iBlock = iBlock; self.theyBlock = theyBlock
+    }
+    /// Both want each other: presence, last seen and the full profile are shared.
+    public var accepted: Bool { iWant && theyWant }
+    public var blocked: Bool { iBlock || theyBlock }
+    /// Presence is shared only between accepted contacts that neither side blocks.
+    public var sharesPresence: Bool { accepted && !blocked }
+}
+
+/// A member's standing in a conversation, as the hot paths (SEND, MARK, TYPING) need it.
+public struct Membership: Equatable, Sendable {
+    /// The member holds it as a message request.
+    public var pending: Bool
+    /// In a direct conversation where either side blocks the other: the other member.
+    public var blockedPartner: UInt64?
+    public init(pending: Bool, blockedPartner: UInt64?) { self.pending = pending; self.blockedPartner = blockedPartner }
 }
 
 public protocol Store: AnyObject {
@@ -124,14 +155,33 @@ public protocol Store: AnyObject {
     // MARK: People
     /// Usernames starting with `prefix` (case-insensitive), ordered by username, through an index.
     func searchUsers(prefix: String, limit: Int) throws -> [UserRecord]
-    /// Idempotent.
-    func addContact(owner: UInt64, contact: UInt64, now: UInt64) throws
+    /// Records that `owner` wants `contact` (a request, or an accept of theirs); idempotent,
+    /// returns whether it is new.
+    @discardableResult func addContact(owner: UInt64, contact: UInt64, now: UInt64) throws -> Bool
     func removeContact(owner: UInt64, contact: UInt64) throws -> Bool
     func contacts(owner: UInt64) throws -> [UserRecord]
     func isContact(owner: UInt64, other: UInt64) throws -> Bool
     func sharesConversation(_ a: UInt64, _ b: UInt64) throws -> Bool
-    /// Who sees this user's presence: users who have them as a contact, and conversation partners.
+    /// Who sees this user's presence: accepted contacts that neither side blocks.
     func presenceAudience(userID: UInt64) throws -> [UInt64]
+
+    // MARK: Privacy (consent and blocking)
+    func contactLink(_ me: UInt64, _ other: UInt64) throws -> ContactLink
+    /// Wanted contacts and pending incoming requests, with their links.
+    func contactEntries(owner: UInt64) throws -> [(UserRecord, ContactLink)]
+    @discardableResult func declineContact(owner: UInt64, requester: UInt64) throws -> Bool
+    @discardableResult func block(blocker: UInt64, blocked: UInt64, now: UInt64) throws -> Bool
+    @discardableResult func unblock(blocker: UInt64, blocked: UInt64) throws -> Bool
+    func blockedUsers(blocker: UInt64) throws -> [UserRecord]
+    func blockers(of userID: UInt64, among candidates: [UInt64]) throws -> Set<UInt64>
+    /// Membership, message request and block in one query (nil: not a member).
+    func membership(conversationID: UInt64, userID: UInt64) throws -> Membership?
+    /// Accepts the message request the member holds, if any; returns whether there was one.
+    @discardableResult func acceptRequest(conversationID: UInt64, userID: UInt64) throws -> Bool
+    /// Accepts the direct conversation of two users on both sides (they became contacts).
+    func acceptDirectRequests(_ a: UInt64, _ b: UInt64) throws
+    /// Everyone in a block with the user, either direction (typing fan-out).
+    func blockPartners(of userID: UInt64) throws -> Set<UInt64>
 
     // MARK: Conversations
     /// The one direct conversation of the pair, created on first use.
