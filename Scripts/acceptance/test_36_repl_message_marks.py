@@ -11,11 +11,21 @@ from harness.screen import open_dm, received, repl_user
 pytestmark = pytest.mark.skipif(screen.pyte is None, reason="pyte/pexpect not installed")
 
 
+def make_contacts(piped, repl, repl_name):
+    """piped asks, the REPL user accepts: read receipts flow only between contacts (or after a
+    reply to a message request)."""
+    piped.cmd(f"/add {repl_name}")
+    repl.line(f"/accept {piped.name}")
+    repl.wait_text(f"{piped.name} is now a contact")
+
+
 def test_one_line_per_message_and_a_mark_in_the_prompt(world):
     server = world.server()
     alice = world.user("alice", server.address)
     carol = world.user("carol", server.address)
     bob = repl_user(world, "bob", server)
+    make_contacts(alice, bob, "bob")
+    make_contacts(carol, bob, "bob")
     open_dm(bob, "alice")
     alice.cmd("/dm bob")  # alice looks at bob's conversation: what arrives is read
 
@@ -40,6 +50,7 @@ def test_verbose_prints_every_transition(world):
     server = world.server()
     alice = world.user("alice", server.address)
     bob = repl_user(world, "bob", server, extra_args=["--verbose"])
+    make_contacts(alice, bob, "bob")
     open_dm(bob, "alice")
     alice.cmd("/dm bob")
     bob.line("tell me everything")
