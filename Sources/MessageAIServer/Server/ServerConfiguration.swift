@@ -54,7 +54,7 @@ public struct ServerConfiguration: Sendable {
     /// tests use). The executable always sets it unless told `--plaintext`.
     public var tls: TLSFiles?
     /// Text of WELCOME's `server` field.
-    public var serverName = "messageai-server/0.1.0"
+    public var serverName = "messageai-server/0.2.0"
 
     public init() {}
 }
