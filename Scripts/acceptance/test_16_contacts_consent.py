@@ -57,6 +57,8 @@ def test_contact_request_accept_presence_and_block(world):
     carol.cmd("/wait sent 15", timeout=20)
     held = alice.cmd("/requests")["messages"]
     assert [(m["user"], m["last_text"]) for m in held] == [("carol", "hola alice 👋🏽")], held
+    listed = {c["name"]: c["request"] for c in alice.cmd("/list")["conversations"]}
+    assert listed["carol"] is True and not any(v for k, v in listed.items() if k != "carol"), listed
     alice.cmd("/open carol")
     assert [m["text"] for m in alice.history()] == ["hola alice 👋🏽"]
     # carol is a stranger: her DM is a message request, and alice's reading is not told. alice's
@@ -67,6 +69,7 @@ def test_contact_request_accept_presence_and_block(world):
                      what="alice's reply")
     assert not any("read" in s for s in carol.states().values()), carol.states()
     assert alice.cmd("/requests")["messages"] == [], "the reply accepted it"
+    assert {c["name"]: c["request"] for c in alice.cmd("/list")["conversations"]}["carol"] is False
     carol.say("gracias")
     carol.cmd("/wait read 15", timeout=20)  # accepted: alice, in the conversation, reads it
     alice.cmd("/block carol")

@@ -109,12 +109,19 @@ enum ConversationCommands {
         let rows: [[String: Any]] = all.map {
             ["conversation_id": $0.conversation.id, "name": $0.conversation.name, "unread": $0.unread,
              "last_activity": $0.conversation.lastActivity, "last_text": $0.lastText,
-             "kind": $0.conversation.kind == .group ? "group" : "direct"]
+             "kind": $0.conversation.kind == .group ? "group" : "direct", "request": $0.conversation.request]
         }
-        let lines = all.map { s -> String in
+        func line(_ s: ConversationSummary) -> String {
             let mark = s.conversation.id == inv.client.currentConversation ? "*" : " "
             let unread = s.unread > 0 ? " (\(s.unread) unread)" : ""
             return "\(mark) [\(s.conversation.name)]\(unread) \(s.lastText.prefix(50))"
+        }
+        // Message requests (DMs from non-contacts) are held apart, below the conversations.
+        var lines = all.filter { !$0.conversation.request }.map(line)
+        let requests = all.filter(\.conversation.request)
+        if !requests.isEmpty {
+            lines.append("message requests (reply to accept, /block USER to refuse):")
+            lines += requests.map(line)
         }
         inv.succeed("conversations", ["conversations": rows], plain: lines.isEmpty ? "no conversations yet: /dm USER" : lines.joined(separator: "\n"))
     }

@@ -65,6 +65,8 @@ extension Client {
                             senderID: session.userID, senderUsername: session.username, serverTime: ack.serverTime, text: entry.text)
         do {
             try store.insert([m], sentHere: [entry.clientID])
+            // A reply accepts a message request (the server's rule): /list stops holding it apart.
+            try store.clearRequest(entry.conversationID)
             outbox.removeDeferred(clientID: entry.clientID)
             scheduleOutboxFlush()
         } catch {

@@ -10,6 +10,9 @@ public struct StoredConversation: Equatable {
     public var name: String
     public var members: [UserInfo]
     public var lastActivity: UInt64
+    /// A message request (protocol 2): a direct conversation a non-contact started, held apart
+    /// in /list until the user replies (or the two become contacts).
+    public var request = false
 }
 
 /// A line of /list: a conversation with its unread count and last message.
@@ -27,7 +30,8 @@ public final class LocalStore {
     let db: Database
     /// The account's user id; direct conversations are named after the other member.
     public let userID: UInt64
-    public static let schemaVersion = 1
+    /// 1: 0.1.0. 2: conversations.request (message requests, 0.2.0).
+    public static let schemaVersion = 2
 
     public init(path: String, userID: UInt64) throws {
         db = try Database(path: path)
@@ -36,7 +40,7 @@ public final class LocalStore {
         try db.execute("""
             CREATE TABLE IF NOT EXISTS conversations(
                 id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, name TEXT NOT NULL,
-                last_activity INTEGER NOT NULL DEFAULT 0);
+                last_activity INTEGER NOT NULL DEFAULT 0, request INTEGER NOT NULL DEFAULT 0);
             CREATE TABLE IF NOT EXISTS members(
                 conversation_id INTEGER NOT NULL, user_id INTEGER NOT NULL,
                 username TEXT NOT NULL, display_name TEXT NOT NULL,
@@ -52,9 +56,26 @@ public final class LocalStore {
                 delivered_seq INTEGER NOT NULL DEFAULT 0, read_seq INTEGER NOT NULL DEFAULT 0,
                 PRIMARY KEY(conversation_id, user_id));
             """)
-        // Schema 1. A later schema migrates from this number; it is only a cache, so an
-        // unknown newer one could also be rebuilt by a full sync.
-        try db.execute("PRAGMA user_version = \(LocalStore.schemaVersion)")
+        try migrate()
+    }
+
+    /// Brings a cache written by an earlier client up to `schemaVersion`, one step at a time.
+    /// (The CREATE statements above already have the newest shape for a new file.)
+    private func migrate() throws {
+        let version = try db.query("PRAGMA user_version") { $0.int(0) }.first ?? 0
+        guard version < LocalStore.schemaVersion else { return }
+        try db.transaction {
+            let columns = try db.query("PRAGMA table_info(conversations)") { $0.string(1) }
+            if !columns.contains("request") {  // 1 -> 2
+                try db.execute("ALTER TABLE conversations ADD COLUMN request INTEGER NOT NULL DEFAULT 0")
+            }
+            try db.execute("PRAGMA user_version = \(LocalStore.schemaVersion)")
+        }
+    }
+
+    /// The user answered in `conversationID`: a message request there is accepted.
+    public func clearRequest(_ conversationID: UInt64) throws {
+        try db.run("UPDATE conversations SET request=0 WHERE id=? AND request<>0", conversationID)
     }
 
     // MARK: Conversations
@@ -63,10 +84,10 @@ public final class LocalStore {
     public func upsert(_ c: Conversation) throws {
         try db.transaction {
             try db.run("""
-                INSERT INTO conversations(id, kind, name, last_activity) VALUES(?,?,?,?)
+                INSERT INTO conversations(id, kind, name, last_activity, request) VALUES(?,?,?,?,?)
                 ON CONFLICT(id) DO UPDATE SET kind=excluded.kind, name=excluded.name,
-                    last_activity=max(last_activity, excluded.last_activity)
-                """, c.conversationID, c.kind.rawValue, c.name, c.lastActivity)
+                    last_activity=max(last_activity, excluded.last_activity), request=excluded.request
+                """, c.conversationID, c.kind.rawValue, c.name, c.lastActivity, c.request ? 1 : 0)
             try db.run("DELETE FROM members WHERE conversation_id=?", c.conversationID)
             for m in c.members {
                 try db.run("INSERT OR REPLACE INTO members VALUES(?,?,?,?)", c.conversationID, m.userID, m.username, m.displayName)
@@ -79,17 +100,17 @@ public final class LocalStore {
     }
 
     public func conversation(_ id: UInt64) throws -> StoredConversation? {
-        let rows = try db.query("SELECT id, kind, name, last_activity FROM conversations WHERE id=?", id) { r in
-            (r.uint64(0), r.uint64(1), r.string(2), r.uint64(3))
+        let rows = try db.query("SELECT id, kind, name, last_activity, request FROM conversations WHERE id=?", id) { r in
+            (r.uint64(0), r.uint64(1), r.string(2), r.uint64(3), r.int(4) != 0)
         }
-        guard let (cid, kind, name, last) = rows.first else { return nil }
+        guard let (cid, kind, name, last, request) = rows.first else { return nil }
         let members = try db.query("SELECT user_id, username, display_name FROM members WHERE conversation_id=? ORDER BY username", cid) { UserInfo(userID: $0.uint64(0), username: $0.string(1), displayName: $0.string(2)) }
         let k = ConversationKind(rawValue: kind) ?? .group
         var shown = name
         if k == .direct {
             shown = members.first(where: { $0.userID != userID })?.username ?? (name.isEmpty ? "direct" : name)
         }
-        return StoredConversation(id: cid, kind: k, name: shown, members: members, lastActivity: last)
+        return StoredConversation(id: cid, kind: k, name: shown, members: members, lastActivity: last, request: request)
     }
 
     public func conversationIDs() throws -> [UInt64] {

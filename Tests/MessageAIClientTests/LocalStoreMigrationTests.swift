@@ -1,0 +1,45 @@
+import XCTest
+import MessageAISQLite
+import MessageAIProtocol
+@testable import MessageAIClient
+
+/// A cache written by 0.1.0 (schema 1) opens in this client: its messages stay, and the
+/// message-request flag of schema 2 works on it.
+final class LocalStoreMigrationTests: XCTestCase {
+    func testA010CacheIsMigratedAndKeepsItsMessages() throws {
+        let path = NSTemporaryDirectory() + "cache-010-\(UUID().uuidString).sqlite"
+        defer { for s in ["", "-wal", "-shm"] { unlink(path + s) } }
+        do {  // exactly the tables 0.1.0 created, and one conversation with a message
+            let old = try Database(path: path)
+            try old.execute("""
+                CREATE TABLE conversations(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, name TEXT NOT NULL,
+                    last_activity INTEGER NOT NULL DEFAULT 0);
+                CREATE TABLE members(conversation_id INTEGER NOT NULL, user_id INTEGER NOT NULL,
+                    username TEXT NOT NULL, display_name TEXT NOT NULL, PRIMARY KEY(conversation_id, user_id));
+                CREATE TABLE messages(conversation_id INTEGER NOT NULL, seq INTEGER NOT NULL, client_id BLOB NOT NULL,
+                    sender_id INTEGER NOT NULL, sender TEXT NOT NULL, text TEXT NOT NULL,
+                    server_time INTEGER NOT NULL, sent_here INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(conversation_id, seq));
+                CREATE TABLE markers(conversation_id INTEGER NOT NULL, user_id INTEGER NOT NULL, username TEXT NOT NULL,
+                    delivered_seq INTEGER NOT NULL DEFAULT 0, read_seq INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY(conversation_id, user_id));
+                INSERT INTO conversations VALUES(5, 1, '', 7);
+                INSERT INTO members VALUES(5, 1, 'alice', 'Alice'), (5, 2, 'bob', '');
+                INSERT INTO messages VALUES(5, 1, x'00', 2, 'bob', 'héllo 東京 👍🏽', 7, 0);
+                PRAGMA user_version = 1;
+                """)
+        }
+        let store = try LocalStore(path: path, userID: 1)
+        XCTAssertEqual(try store.summaries().map(\.lastText), ["héllo 東京 👍🏽"], "0.1.0's messages stay")
+        XCTAssertEqual(try store.conversation(5)?.request, false)
+
+        let alice = UserInfo(userID: 1, username: "alice", displayName: "Alice")
+        let carol = UserInfo(userID: 3, username: "carol", displayName: "")
+        try store.upsert(Conversation(conversationID: 6, kind: .direct, name: "", members: [alice, carol], request: true))
+        XCTAssertEqual(try store.conversation(6)?.request, true, "a stranger's DM is held apart")
+        try store.clearRequest(6)
+        XCTAssertEqual(try store.conversation(6)?.request, false, "a reply accepts it")
+
+        let reopened = try LocalStore(path: path, userID: 1)
+        XCTAssertEqual(try reopened.summaries().count, 2, "opening a schema-2 cache again changes nothing")
+    }
+}
