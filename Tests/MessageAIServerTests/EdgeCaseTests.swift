@@ -4,17 +4,7 @@ import MessageAIProtocol
 import XCTest
 
 /// Points of PROTOCOL.md's "Edge cases" that the other tests do not already hold.
-final class EdgeCaseTests: XCTestCase {
-    var server: TestServer!
-    var alice: TestClient!, bob: TestClient!
-
-    override func setUpWithError() throws {
-        server = try TestServer { $0.rateLimit = 100_000 }
-        let users = try TestUsers.register(["alice", "bob"], port: server.port)
-        (alice, bob) = (users[0], users[1])
-    }
-    override func tearDown() { server?.stop() }
-
+final class EdgeCaseTests: TwoUserTestCase {
     /// With the bucket empty, a resend of a stored message still gets its duplicate ack; a new
     /// message is refused.
     func testResendWithAnEmptyBucketGetsItsDuplicateAck() throws {

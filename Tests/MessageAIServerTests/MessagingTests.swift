@@ -4,17 +4,7 @@ import MessageAIProtocol
 import XCTest
 
 /// The delivery promise between real clients: order, acks after commit, pushes, markers.
-final class MessagingTests: XCTestCase {
-    var server: TestServer!
-    var alice: TestClient!, bob: TestClient!
-
-    override func setUpWithError() throws {
-        server = try TestServer { $0.rateLimit = 100_000 }
-        let users = try TestUsers.register(["alice", "bob"], port: server.port)
-        (alice, bob) = (users[0], users[1])
-    }
-    override func tearDown() { server.stop() }
-
+final class MessagingTests: TwoUserTestCase {
     func testBothOnlineOrderTimestampsAndStatesToRead() throws {
         let alicePhone = try TestUsers.secondSession(of: alice, port: server.port)
         try TestUsers.makeContacts(alice, bob) // a stranger's DM would be a message request: no read markers

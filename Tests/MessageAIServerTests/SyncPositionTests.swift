@@ -4,17 +4,7 @@ import MessageAIProtocol
 import XCTest
 
 /// SYNC answers from the positions the client gives, whatever its connection saw before.
-final class SyncPositionTests: XCTestCase {
-    var server: TestServer!
-    var alice: TestClient!, bob: TestClient!
-
-    override func setUpWithError() throws {
-        server = try TestServer { $0.rateLimit = 100_000 }
-        let users = try TestUsers.register(["alice", "bob"], port: server.port)
-        (alice, bob) = (users[0], users[1])
-    }
-    override func tearDown() { server?.stop() }
-
+final class SyncPositionTests: TwoUserTestCase {
     func testSyncFromZeroHoldsWhatTheConnectionSawLiveOrSent() throws {
         let dm = try alice.openDM(with: "bob")
         for text in ["café ☕️", "deploy friday", "👩🏽‍💻 done"] { _ = try alice.sendText(text, in: dm.conversationID) }
