@@ -1,0 +1,74 @@
+import Foundation
+
+/// The work still open at the end of a thread: asks and commitments, minus what was later
+/// reported done, with a group ask given to whoever took it ("I'll take it") and a commitment
+/// that answers an ask merged with it.
+enum OpenActions {
+    static let doneWords: Set<String> = ["done", "finished", "shipped", "merged", "landed", "sent", "posted", "deployed", "fixed",
+                                         "completed", "handled", "booked", "tagged", "updated", "uploaded", "published", "resolved", "closed"]
+
+    struct Entry { var item: ActionItem; var message: Int }
+
+    static func open(_ judged: [MessageToJudge], participants: [String]) -> [ActionItem] {
+        var entries: [Entry] = []
+        for (i, m) in judged.enumerated() {
+            for item in ActionRules.items(m) {
+                var item = item
+                // A taker in the next messages owns a group ask ("Can someone ...?" — "I'll take it").
+                if item.who == "recipient" || !participants.contains(item.who) {
+                    if let taker = taker(after: i, in: judged) { item.who = taker } else if item.who == "recipient" { item.who = "everyone" }
+                }
+                let verb = firstWord(item.what)
+                if let k = entries.lastIndex(where: { $0.item.who == item.who && (firstWord($0.item.what) == verb || generic(item.what)) && i - $0.message <= 3 }) {
+                    // The commitment restates the ask: keep the more specific words and any due date.
+                    if entries[k].item.due == nil { entries[k].item.due = item.due }
+                    if generic(entries[k].item.what) && !generic(item.what) { entries[k].item.what = item.what }
+                    entries[k].message = i
+                    continue
+                }
+                if generic(item.what), let k = entries.lastIndex(where: { i - $0.message <= 2 && $0.item.who == item.who }) {
+                    if entries[k].item.due == nil { entries[k].item.due = item.due }
+                    continue
+                }
+                entries.append(Entry(item: item, message: i))
+            }
+        }
+        return entries.filter { !reportedDone($0, judged) }.map(\.item)
+    }
+
+    static func firstWord(_ s: String) -> String { String(s.split(separator: " ").first ?? "").lowercased() }
+
+    /// "do it", "take it", "take care of it": words that only point back at the ask.
+    static func generic(_ what: String) -> Bool {
+        let w = what.lowercased().split(separator: " ").map(String.init)
+        return w.count <= 2 && ["do", "take", "handle", "own", "grab", "cover"].contains(w.first ?? "")
+            && (w.count == 1 || ActionRules.pronouns.contains(w[1]) || w[1] == "one")
+    }
+
+    static func taker(after i: Int, in judged: [MessageToJudge]) -> String? {
+        for m in judged[(i + 1)...].prefix(3) {
+            let lower = m.text.lowercased()
+            if ["i'll take", "i can take", "i'll do it", "i'll handle", "on it", "i've got it", "i got it", "i'll grab", "mine", "i'll own", "i can do it", "i'll pick"].contains(where: { lower.contains($0) }) {
+                return m.from.lowercased()
+            }
+        }
+        return nil
+    }
+
+    /// Done when a later message reports the verb in the past ("tagged", "sent") or says "done"
+    /// about the same thing, or the owner answers "Done." right after.
+    static func reportedDone(_ e: Entry, _ judged: [MessageToJudge]) -> Bool {
+        let verb = firstWord(e.item.what)
+        let object = Set(Words.content(e.item.what).dropFirst())
+        for m in judged.dropFirst(e.message + 1) {
+            let words = Words.all(m.text)
+            let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) }
+            guard saysDone, !m.text.contains("?") else { continue }
+            if ["not done", "not yet", "isn't done", "still", "will be done", "once"].contains(where: { m.text.lowercased().contains($0) }) { continue }
+            let overlap = !object.isDisjoint(with: Set(Words.content(m.text)))
+            let byOwner = m.from.lowercased() == e.item.who
+            if overlap || (byOwner && words.count <= 8) { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A thread's summary: each message judged with the messages before it as context; open work
+/// (done items dropped, group asks given to whoever took them), decisions, unanswered questions,
+/// and an extractive summary of the sentences that carry them, within 30 % of the thread's words.
+enum ThreadSummarizer {
+    static let budgetRatio = 0.28
+
+    struct Line { var message: Int; var from: String; var text: String; var score: Double }
+
+    static func summarize(_ thread: ThreadToSummarize, engine: EngineInfo) -> ThreadSummary {
+        let msgs = thread.messages
+        let participants = thread.participants.isEmpty ? Array(Set(msgs.map { $0.from.lowercased() })).sorted() : thread.participants.map { $0.lowercased() }
+        var judged: [MessageToJudge] = []
+        for (i, m) in msgs.enumerated() {
+            let to = participants.filter { $0 != m.from.lowercased() }
+            judged.append(MessageToJudge(from: m.from, to: to.isEmpty ? participants : to, text: m.text, context: Array(msgs[max(0, i - 4)..<i])))
+        }
+        let actions = OpenActions.open(judged, participants: participants)
+        let decisions = judged.compactMap { DecisionRules.decision($0) }
+        let questions = OpenQuestions.open(judged)
+
+        // Sentences worth keeping, scored: decisions and open work and questions first.
+        var lines: [Line] = []
+        for (i, m) in judged.enumerated() {
+            let found = ActionRules.found(m)
+            for (si, s) in Sentences.split(m.text).enumerated() {
+                if Acknowledgements.isShortReply(s) { continue }
+                var score = 1.0 + Double(min(Words.content(s).count, 12)) / 12
+                if DecisionRules.decision(MessageToJudge(from: m.from, to: m.to, text: s)) != nil { score += 10 }
+                let items = found.filter { $0.sentence == si }.map(\.item)
+                if items.contains(where: { item in actions.contains { $0.what == item.what || $0.due == item.due && $0.due != nil && $0.what.split(separator: " ").first == item.what.split(separator: " ").first } }) { score += 8 }
+                else if !items.isEmpty { score += 2 }
+                if questions.contains(where: { $0 == s.trimmingCharacters(in: .whitespaces) }) { score += 8 }
+                if i == 0 && si == 0 { score += 5 }
+                if s.contains(where: \.isNumber) { score += 0.5 }
+                lines.append(Line(message: i, from: m.from.lowercased(), text: Compress.sentence(s), score: score))
+            }
+        }
+        let threadWords = msgs.reduce(0) { $0 + Words.all($1.text).count }
+        let budget = max(8, Int(Double(threadWords) * budgetRatio))
+        var chosen: [Int] = []
+        var used = 0
+        for idx in lines.indices.sorted(by: { lines[$0].score > lines[$1].score || lines[$0].score == lines[$1].score && $0 < $1 }) {
+            let cost = Words.all(lines[idx].text).count + 1
+            if used + cost <= budget { chosen.append(idx); used += cost }
+        }
+        let keyPoints = chosen.sorted().map { "\(lines[$0].from): \(lines[$0].text)" }
+        return ThreadSummary(summary: keyPoints.map { "- " + $0 }.joined(separator: "\n"), keyPoints: keyPoints, decisions: decisions,
+                             actions: actions, openQuestions: questions, coveredMessages: msgs.count, engine: engine)
+    }
+}
+
+/// Shortens a sentence for the summary without changing its words: greetings, thanks and
+/// fillers at the start go ("Thanks, Li. Ok so we'll ship Monday" → "we'll ship Monday").
+enum Compress {
+    static let openers: Set<String> = ["ok", "okay", "so", "thanks", "thanks!", "hey", "hi", "also", "well", "alright", "right",
+                                       "cool", "great", "sure", "yes", "yeah", "yep", "hmm", "btw", "fyi", "oh", "ah", "and", "anyway", "honestly", "quick", "update:"]
+
+    static func sentence(_ s: String) -> String {
+        var words = s.split(separator: " ").map(String.init)
+        while words.count > 3, let f = words.first, openers.contains(f.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
+            words.removeFirst()
+        }
+        return words.joined(separator: " ")
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Tone: a draft that will read as rude. Terse refusals of a polite ask, harsh or blaming words,
+/// shouting, passive-aggressive phrases. Not flagged: polite or neutral short replies, reasoned
+/// critique, polite declines, acronyms, one enthusiastic word in capitals.
+enum ToneRules {
+    /// Always harsh, whatever the reasons given.
+    static let insults: Set<String> = ["stupid", "idiot", "idiots", "idiotic", "moron", "morons", "dumb", "incompetent",
+                                       "pathetic", "garbage", "trash", "crap", "crappy", "shit", "shitty", "wtf", "damn",
+                                       "clueless", "lazy", "braindead", "brain-dead", "moronic", "worthless", "bs", "hell"]
+    /// Harsh unless the sentence gives a reason ("this is a mess because the ids changed" is critique).
+    static let harsh: Set<String> = ["mess", "ridiculous", "sloppy", "useless", "terrible", "awful", "horrible", "unacceptable",
+                                     "embarrassing", "nonsense", "joke", "disaster", "amateur", "amateurish", "careless", "absurd", "insane"]
+    static let blaming = ["who approved", "who wrote this", "who broke", "what were you thinking", "how hard can it be",
+                          "how hard is it", "how many times", "are you kidding", "are you serious", "seriously?", "your fault",
+                          "you broke", "you always", "you never", "do your job", "shut up", "waste of time", "why can't you",
+                          "why didn't you", "why would you", "why would anyone", "can't you just", "for god's sake", "figure it out yourself",
+                          "do it yourself", "not my problem", "not my job", "not my fault", "deal with it", "get it together",
+                          "did you even", "do you even", "learn to", "you people", "i don't care", "whatever you say", "read the docs"]
+    static let passiveAggressive = ["as i already said", "as i said before", "as i've said", "as i have said", "as previously mentioned",
+                                    "as per my last", "per my last", "as mentioned before", "as i mentioned before", "nice of you to",
+                                    "thanks for nothing", "must be nice", "glad you could join", "glad you finally", "thanks for finally",
+                                    "finally decided", "so good of you", "i guess some of us", "some of us actually", "no offense, but",
+                                    "no offense but", "with all due respect", "not sure why this is so hard", "if you had read",
+                                    "if you'd read", "i'll do it myself then", "i'll just do it myself", "again, ", "for the third time",
+                                    "for the hundredth time", "once again", "not that anyone asked", "thanks for the heads up, i guess", "good luck with that",
+                                    "sure, whatever", "k.", "fine, whatever", "whatever.", "wow, thanks"]
+    static let sarcasticOpeners: Set<String> = ["great", "perfect", "wonderful", "fantastic", "awesome", "brilliant", "lovely", "oh", "wow", "nice", "cool", "love"]
+    static let sarcasticTargets: Set<String> = ["another", "again", "outage", "broken", "broke", "failing", "failed", "down", "more",
+                                                "meeting", "meetings", "bug", "bugs", "regression", "late", "delay", "delayed", "yet"]
+    static let terseRefusals: Set<String> = ["no", "nope", "nah", "no way", "not now", "can't", "cannot", "busy", "fine", "whatever",
+                                             "so", "and", "k", "not doing that", "no time", "not happening", "won't", "why", "pass", "meh", "obviously", "nope not me", "not me", "ask someone else"]
+    static let politeMarkers = ["sorry", "thanks", "thank you", "appreciate", "unfortunately", "afraid", "would love to",
+                                "wish i could", "maybe next", "how about", "could we", "can we", "happy to", "but i can", "instead"]
+    static let reasons = [" because ", " since ", " as it ", " so that ", " which means ", " due to ", " given ", " otherwise ", " - ", ": ", " — "]
+
+    static func flags(_ m: MessageToJudge) -> [Flag] {
+        let text = m.text.replacingOccurrences(of: "’", with: "'")
+        let lower = " " + text.lowercased() + " "
+        var flags: [Flag] = []
+        if let f = shouting(text) { flags.append(f) }
+        let words = Words.all(text)
+        let polite = politeMarkers.contains { lower.contains($0) }
+        let reasoned = reasons.contains { lower.contains($0) }
+        if let w = words.first(where: { insults.contains($0) }) {
+            flags.append(Flag(.harsh, "'\(w)' attacks the person or their work: say what is wrong and why"))
+        } else if let w = words.first(where: { harsh.contains($0) }), !reasoned {
+            flags.append(Flag(.harsh, "'\(w)' judges without a reason: say what is wrong and what would fix it"))
+        }
+        if let p = blaming.first(where: { lower.contains(p(spaced: $0)) }) {
+            flags.append(Flag(.harsh, "'\(p)' reads as blame: describe the problem, not the person"))
+        }
+        if let p = passiveAggressive.first(where: { lower.contains(p(spaced: $0)) }), !(p == "again, " && polite) {
+            flags.append(Flag(.passiveAggressive, "'\(p.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)))' reads as passive-aggressive: say the point plainly"))
+        }
+        if let f = sarcasm(text) { flags.append(f) }
+        if flags.isEmpty, let f = terse(text, m, polite: polite) { flags.append(f) }
+        var seen = Set<Flag.Kind>()
+        return flags.filter { seen.insert($0.kind).inserted }
+    }
+
+    private static func p(spaced s: String) -> String { s.first?.isLetter == true ? " " + s : s }
+
+    /// "Great, another outage." — praise words opening a sentence about something going wrong.
+    static func sarcasm(_ text: String) -> Flag? {
+        for s in Sentences.split(text) {
+            let t = Tokenizer.tokens(s)
+            guard t.count >= 2, sarcasticOpeners.contains(t[0].lower), t[0].after.contains(",") || t[0].after.contains("!") || t[0].lower == "oh" else { continue }
+            if t.dropFirst().prefix(3).contains(where: { sarcasticTargets.contains($0.lower) }) {
+                return Flag(.passiveAggressive, "'\(t[0].raw), \(t[1].raw) ...' reads as sarcasm: say what went wrong plainly")
+            }
+        }
+        return nil
+    }
+
+    /// A bare "No." or "Not now." answering a polite ask.
+    static func terse(_ text: String, _ m: MessageToJudge, polite: Bool) -> Flag? {
+        let words = Words.all(text.replacingOccurrences(of: "'", with: "APOS")).map { $0.replacingOccurrences(of: "apos", with: "'") }
+        let phrase = words.joined(separator: " ")
+        guard !polite, words.count <= 4, terseRefusals.contains(phrase) || (words.first == "no" && words.count <= 2 && !["worries", "problem", "thanks", "rush"].contains(words.last ?? "")) else { return nil }
+        guard let last = m.context.last(where: { $0.from.lowercased() != m.from.lowercased() }) else { return nil }
+        let ask = last.text.lowercased()
+        let isAsk = ask.contains("?") || ["please", "could you", "can you", "would you", "mind"].contains { ask.contains($0) }
+        guard isAsk else { return nil }
+        return Flag(.terse, "a bare '\(text.trimmingCharacters(in: .whitespacesAndNewlines))' answers a polite ask abruptly: add a reason or what you can do instead")
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// Request and commitment patterns: where the action's verb is and whose work it is.
+struct Trigger: Equatable {
+    enum Owner: Equatable { case sender, addressee, group, member(String) }
+    var verb: Int
+    var owner: Owner
+    /// A passive request ("the doc needs to be reviewed"): the object stands before the verb.
+    var passiveObject: Range<Int>? = nil
+}
+
+enum Triggers {
+    static let fillers: Set<String> = ["please", "pls", "plz", "also", "just", "quickly", "maybe", "then", "still",
+                                       "definitely", "first", "now", "kindly", "actually", "go", "ahead", "and", "try", "to", "really"]
+    /// Verbs after "can you" that ask for information, not work ("Can you see the dashboard?").
+    static let infoVerbs: Set<String> = ["see", "hear", "know", "think", "believe", "remember", "imagine", "tell", "explain", "access", "reach", "read", "make"]
+    static let hypothetical = ["if we ever", "someday", "some day", "would be nice", "would be great", "i wish", "i'd like to", "i would like to",
+                               "i'd love to", "ideally we", "in an ideal world", "one day we", "it'd be nice", "happy to", "glad to",
+                               "feel free", "let me know if", "if you need", "if you want", "if needed", "if that helps", "if it helps",
+                               "if you'd like", "could always", "might want to", "we could", "you could", "how about", "what about",
+                               "why don't we", "maybe we", "we should probably", "should we", "should i", "do we", "did you", "have you",
+                               "i was thinking", "i'd suggest", "i suggest", "suggestion:", "what if", "no need to", "don't need to", "no rush to"]
+
+    static let imperativeExcluded: Set<String> = ["let", "look", "try", "go", "come", "get", "do", "help", "note", "report", "plan", "list", "file", "demo", "sync", "call"]
+    static let notAfterImperative: Set<String> = ["you", "we", "i", "they", "is", "was", "are", "were", "looks", "went", "has", "had", "will", "should", "seems", "'s"]
+
+    static func find(_ t: [Token], from start: Int, members: Set<String>, sentence: String) -> Trigger? {
+        let lowerSentence = " " + t.map(\.lower).joined(separator: " ") + " "
+        if hypothetical.contains(where: { lowerSentence.contains(" " + $0 + " ") || lowerSentence.contains(" " + $0) && $0.hasSuffix(":") }) { return nil }
+        let w = t.map { $0.lower }
+        let n = w.count
+        func verb(after i: Int) -> Int? {
+            var j = i
+            while j < n, fillers.contains(w[j]) { j += 1 }
+            guard j < n, !["not", "never", "be", "been", "have", "need"].contains(w[j]) || (w[j] == "have" && j + 1 < n && w[j + 1] != "to") else { return nil }
+            return j
+        }
+        for i in start..<n {
+            let a = w[i], b = i + 1 < n ? w[i + 1] : "", c = i + 2 < n ? w[i + 2] : ""
+            // Commitments: "I'll ...", "I will ...", "I'm going to ...", "Let me ...", "I can ...".
+            if a == "i'll" || a == "ill" && i == start || (a == "i" && (b == "will" || b == "shall")) {
+                if lowerSentence.contains(" if ") { return nil }
+                if let v = verb(after: a == "i" ? i + 2 : i + 1) { return Trigger(verb: v, owner: .sender) }
+                if i + 1 < n, w[i + 1] == "be", i + 2 < n, let base = Verbs.fromGerund(w[i + 2]) { _ = base; return Trigger(verb: i + 2, owner: .sender) }
+                return nil
+            }
+            if (a == "i'm" && b == "going" && c == "to") || (a == "i'm" && b == "gonna") || (a == "i" && b == "am" && c == "going") {
+                if lowerSentence.contains(" if ") { return nil }
+                let after = a == "i" ? i + 4 : (b == "gonna" ? i + 2 : i + 3)
+                if let v = verb(after: after) { return Trigger(verb: v, owner: .sender) }
+                return nil
+            }
+            if a == "let" && b == "me" && i == start, c != "know" {
+                if let v = verb(after: i + 2) { return Trigger(verb: v, owner: .sender) }
+            }
+            if a == "i" && b == "can" && !lowerSentence.contains(" if ") && !lowerSentence.contains("?") && i + 2 < n,
+               Verbs.work.contains(w[i + 2]), w[i + 2] != "help" {
+                return Trigger(verb: i + 2, owner: .sender)
+            }
+            // Requests: "can you ...", "could you please ...", "would you mind reviewing ...".
+            if ["can", "could", "would", "will", "can't"].contains(a) && (b == "you" || b == "u") {
+                if c == "mind", i + 3 < n, Verbs.fromGerund(w[i + 3]) != nil { return Trigger(verb: i + 3, owner: .addressee) }
+                guard let v = verb(after: i + 2), !infoVerbs.contains(w[v]) || (w[v] == "tell" && lowerSentence.contains(" tell ") && !lowerSentence.contains(" me ")) else { return nil }
+                return Trigger(verb: v, owner: .addressee)
+            }
+            if (a == "need" || a == "want" || a == "like" || a == "asking") && b == "you" && c == "to", let v = verb(after: i + 3) {
+                return Trigger(verb: v, owner: .addressee)
+            }
+            if a == "you" && (b == "need" || b == "must") , let v = verb(after: b == "need" ? i + 3 : i + 2), b == "must" || c == "to" {
+                return Trigger(verb: v, owner: .addressee)
+            }
+            if ["please", "pls", "plz", "kindly"].contains(a), let v = verb(after: i + 1), !["let", "don't", "do", "note", "see", "ignore"].contains(w[v]) || (w[v] == "do" && false) {
+                return Trigger(verb: v, owner: .addressee)
+            }
+            if ["don't", "dont", "remember"].contains(a) && (b == "forget" || a == "remember") {
+                let to = a == "remember" ? i + 1 : i + 2
+                if to < n, w[to] == "to", let v = verb(after: to + 1) { return Trigger(verb: v, owner: .addressee) }
+            }
+            if a == "make" && b == "sure" && i == start, c == "to", let v = verb(after: i + 3) { return Trigger(verb: v, owner: .addressee) }
+            // Nobody in particular: "can someone ...", "someone needs to ...", "who can ...?".
+            if ["someone", "somebody", "anyone", "anybody"].contains(a) {
+                var j = i + 1
+                if j < n, ["needs", "has", "should", "must", "please", "can", "could", "to", "will", "pls"].contains(w[j]) { j += 1 }
+                if j < n, w[j] == "to" { j += 1 }
+                if let v = verb(after: j), Verbs.base(w[v]) != nil || j > i + 1 { return Trigger(verb: v, owner: .group) }
+                return nil
+            }
+            if (a == "who" && (b == "can" || b == "could" || b == "wants" || b == "will")), let v = verb(after: i + 2 + (c == "to" ? 1 : 0)), Verbs.base(w[v]) != nil {
+                return Trigger(verb: v, owner: .group)
+            }
+            if ["everyone", "everybody", "we", "all"].contains(a) && i == start,
+               (b == "need" && c == "to") || (b == "must") || (b == "have" && c == "to") || (b == "should" && a != "we") {
+                if let v = verb(after: b == "must" || b == "should" ? i + 2 : i + 3) { return Trigger(verb: v, owner: .group) }
+            }
+            // Assignments: "Li will update ...", "Omar to book ...", "1) Li updates the dashboard by Monday".
+            if i == start, members.contains(a.hasPrefix("@") ? String(a.dropFirst()) : a) || a.hasPrefix("@") {
+                let name = a.hasPrefix("@") ? String(a.dropFirst()) : a
+                if ["will", "to", "should", "can", "must", "please", "pls"].contains(b), let v = verb(after: i + 2) { return Trigger(verb: v, owner: .member(name)) }
+                if (b == "needs" || b == "has") && c == "to", let v = verb(after: i + 3) { return Trigger(verb: v, owner: .member(name)) }
+                if b == "is" && c == "going", i + 3 < n, w[i + 3] == "to", let v = verb(after: i + 4) { return Trigger(verb: v, owner: .member(name)) }
+                if b.hasSuffix("s"), Verbs.base(b) != nil, b != Verbs.base(b) { return Trigger(verb: i + 1, owner: .member(name)) }
+                if b == "takes" || b == "owns" { return Trigger(verb: i + 1, owner: .member(name)) }
+            }
+            if a.hasSuffix("'ll"), members.contains(String(a.dropLast(3))), let v = verb(after: i + 1) { return Trigger(verb: v, owner: .member(String(a.dropLast(3)))) }
+            // Passive: "The deck needs to be reviewed by Friday", "the notes should be posted".
+            if i > start, ["needs", "need", "has", "have", "should", "must"].contains(a) {
+                var j = i + 1
+                if j < n, w[j] == "to" { j += 1 }
+                if j + 1 < n, w[j] == "be", let base = Passive.base(w[j + 1]), i - start >= 1 {
+                    _ = base
+                    return Trigger(verb: j + 1, owner: .group, passiveObject: start..<i)
+                }
+            }
+        }
+        // Imperative: the sentence starts with a work verb ("Tag it and post the notes.").
+        if start < n, Verbs.work.contains(w[start]), !imperativeExcluded.contains(w[start]), !t[start].after.hasPrefix(","),
+           !(start + 1 < n && notAfterImperative.contains(w[start + 1])) {
+            return Trigger(verb: start, owner: .addressee)
+        }
+        return nil
+    }
+}
+
+/// Past participles of passive requests back to the base verb ("reviewed" → "review").
+enum Passive {
+    static func base(_ w: String) -> String? {
+        for (verb, forms) in Verbs.irregularPast where forms.contains(w) { return verb }
+        guard w.hasSuffix("ed") else { return nil }
+        let s = String(w.dropLast(2))
+        if Verbs.work.contains(s) { return s }
+        if Verbs.work.contains(s + "e") { return s + "e" }
+        if s.hasSuffix("i"), Verbs.work.contains(String(s.dropLast()) + "y") { return String(s.dropLast()) + "y" }
+        if s.count > 2, s.last == s.dropLast().last, Verbs.work.contains(String(s.dropLast())) { return String(s.dropLast()) }
+        return nil
+    }
+}
