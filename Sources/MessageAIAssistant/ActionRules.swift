@@ -33,7 +33,7 @@ enum ActionRules {
             if vocative != .unnamed { carried = vocative }
             var start = afterVocative
             while start < t.count, leadingFillers.contains(t[start].lower), t.count - start > 2 { start += 1 }
-            let due = dueText(t)
+            let due = dueText(t, from: 0, to: t.count)
             dues.append(due?.text)
             guard let trigger = Triggers.find(t, from: start, members: members, sentence: s) else { continue }
             var addressee = carried
@@ -45,8 +45,16 @@ enum ActionRules {
             case .group: who = m.isGroup ? "recipient" : (m.to.first?.lowercased() ?? "recipient")
             case .member(let name): who = name
             }
-            for what in phrases(t, trigger, stopAt: due?.start, message: m, sentenceIndex: si, sentences: sentences) {
-                out.append(Found(item: ActionItem(what: what, who: who, due: due?.text), sentence: si, trigger: trigger))
+            var pieces = phrases(t, trigger, message: m, sentenceIndex: si, sentences: sentences, members: members)
+            // A due date written after coordinated asks covers them all ("tag it and post the notes
+            // by 5pm"), one written before the first verb ("By Friday, ...") covers the sentence.
+            var carry: String? = nil
+            for k in pieces.indices.reversed() {
+                if let d = pieces[k].due { carry = d } else { pieces[k].due = carry }
+            }
+            if let d = due, d.start < trigger.verb { for k in pieces.indices where pieces[k].due == nil { pieces[k].due = d.text } }
+            for p in pieces {
+                out.append(Found(item: ActionItem(what: p.what, who: p.owner ?? who, due: p.due), sentence: si, trigger: trigger))
             }
         }
         // "Could you review the deck? Ideally by Friday." — a due date alone in the next sentence.
@@ -57,54 +65,86 @@ enum ActionRules {
         return out
     }
 
-    static func dueText(_ t: [Token]) -> (text: String, start: Int)? {
-        guard let d = DueDates.find(t) else { return nil }
-        if DueDates.vague.contains(d.text.lowercased()) { return nil }
-        return d
+    /// The due date written between `from` and `to`; a time after "to" is a destination
+    /// ("move it to next sprint"), not a due date.
+    static func dueText(_ t: [Token], from: Int, to: Int) -> (text: String, start: Int)? {
+        var i = from
+        while i < to {
+            guard let d = DueDates.find(Array(t[i..<to])) else { return nil }
+            let start = i + d.start
+            if start > 0 && ["to", "into", "from", "since", "until"].contains(t[start - 1].lower) && !["by", "before"].contains(t[start].lower) {
+                i = start + 1
+                continue
+            }
+            if DueDates.vague.contains(d.text.lowercased()) { return nil }
+            return (d.text, start)
+        }
+        return nil
     }
 
-    /// The verb phrases of a trigger, split at "and <verb>" and ", <verb>".
-    static func phrases(_ t: [Token], _ trig: Trigger, stopAt due: Int?, message: MessageToJudge,
-                        sentenceIndex: Int, sentences: [String]) -> [String] {
-        var out: [String] = []
-        var verb = trig.verb
+    struct Piece { var what: String; var owner: String?; var due: String? }
+
+    /// The verb phrases of a trigger, split at "and <verb>", ", <verb>" and "and Omar will <verb>".
+    static func phrases(_ t: [Token], _ trig: Trigger, message: MessageToJudge, sentenceIndex: Int,
+                        sentences: [String], members: Set<String>) -> [Piece] {
         if let p = trig.passiveObject {
-            let base = Passive.base(t[verb].lower) ?? t[verb].lower
+            let base = Passive.base(t[trig.verb].lower) ?? t[trig.verb].lower
             let object = t[p].map(\.raw).joined(separator: " ")
-            return [base + " " + resolve(object, message: message, sentenceIndex: sentenceIndex, sentences: sentences)]
+            let resolved = object.split(separator: " ").count == 1 ? resolve(object, t, p.lowerBound, message, sentenceIndex, sentences) : object
+            return [Piece(what: base + " " + lowerDeterminer(resolved), owner: nil, due: dueText(t, from: trig.verb, to: t.count)?.text)]
         }
+        var out: [Piece] = []
+        var verb = trig.verb
+        var owner: String? = nil
         while verb < t.count {
-            var words: [String] = [baseForm(t[verb].lower)]
             var j = verb + 1
-            var next: Int?
-            if t[verb].endsClause { j = t.count }
-            while j < t.count {
-                if let d = due, j == d { break }
+            var next: (Int, String?)? = nil
+            // Where this item ends: the next coordinated verb, or the end of the sentence.
+            var end = t.count
+            var k = verb + 1
+            while k < t.count {
+                if let n = coordinated(t, at: k, members: members) { next = n.next; end = n.end; break }
+                k += 1
+            }
+            let due = dueText(t, from: verb + 1, to: end)
+            var words: [String] = [baseForm(t[verb].lower)]
+            if t[verb].endsClause { j = end }
+            while j < end {
+                if let d = due, j == d.start { break }
                 let w = t[j].lower
-                if (w == "and" || w == "then" || w == "&"), j + 1 < t.count {
-                    var k = j + 1
-                    if t[k].lower == "then" || t[k].lower == "also", k + 1 < t.count { k += 1 }
-                    if Verbs.work.contains(t[k].lower) && !pronouns.contains(t[k].lower) { next = k; break }
-                }
                 if phraseStops.contains(w) && j > verb + 1 { break }
                 if ["i", "we", "you", "they"].contains(w) && j > verb + 1 { break }
-                words.append(pronouns.contains(w) ? resolve(t[j].raw, message: message, sentenceIndex: sentenceIndex, sentences: sentences) : t[j].raw)
-                if t[j].endsClause {
-                    if t[j].after.hasPrefix(","), j + 1 < t.count {
-                        var k = j + 1
-                        if t[k].lower == "and" || t[k].lower == "then", k + 1 < t.count { k += 1 }
-                        if Verbs.work.contains(t[k].lower) { next = k }
-                    }
-                    break
-                }
+                words.append(pronouns.contains(w) ? resolve(t[j].raw, t, j, message, sentenceIndex, sentences) : t[j].raw)
+                if t[j].endsClause { break }
                 j += 1
             }
-            if words.count > 9 { words = Array(words.prefix(9)) }
-            out.append(words.joined(separator: " "))
+            if words.count > 10 { words = Array(words.prefix(10)) }
+            out.append(Piece(what: words.joined(separator: " "), owner: owner, due: due?.text))
             guard let n = next else { break }
-            verb = n
+            verb = n.0
+            owner = n.1
         }
         return out
+    }
+
+    /// A second ask starting at `k`: "and rebuild ...", ", post ...", "and Omar will review ...",
+    /// "and Li, please update ...". Returns the verb's index and its new owner.
+    static func coordinated(_ t: [Token], at k: Int, members: Set<String>) -> (next: (Int, String?), end: Int)? {
+        let w = t[k].lower
+        let afterComma = t[k - 1].after.hasPrefix(",")
+        guard w == "and" || w == "then" || w == "&" || afterComma else { return nil }
+        var i = w == "and" || w == "then" || w == "&" ? k + 1 : k
+        if i < t.count, ["then", "also", "and", "please"].contains(t[i].lower) { i += 1 }
+        guard i < t.count else { return nil }
+        if Verbs.work.contains(t[i].lower) && !pronouns.contains(t[i].lower) && i + 1 <= t.count
+            && !(i + 1 < t.count && ["is", "was", "are", "has"].contains(t[i + 1].lower)) { return ((i, nil), k) }
+        let name = t[i].lower.hasPrefix("@") ? String(t[i].lower.dropFirst()) : t[i].lower
+        if members.contains(name) || t[i].lower.hasPrefix("@") {
+            var v = i + 1
+            while v < t.count, ["will", "to", "can", "should", "please", "pls", "could"].contains(t[v].lower) { v += 1 }
+            if v > i + 1 || t[i].after.hasPrefix(","), v < t.count, Verbs.work.contains(t[v].lower) { return ((v, name), k) }
+        }
+        return nil
     }
 
     static func baseForm(_ w: String) -> String {
@@ -113,10 +153,17 @@ enum ActionRules {
         return Verbs.base(w) ?? w
     }
 
-    /// A pronoun replaced by what it stands for, when the message or its context says.
-    static func resolve(_ pronoun: String, message: MessageToJudge, sentenceIndex: Int, sentences: [String]) -> String {
+    /// A pronoun replaced by what it stands for: the last thing named before it in the same
+    /// sentence, else what the message or its context says.
+    static func resolve(_ pronoun: String, _ t: [Token], _ at: Int, _ message: MessageToJudge, _ sentenceIndex: Int, _ sentences: [String]) -> String {
         guard pronouns.contains(pronoun.lowercased()) else { return pronoun }
-        if let a = References.antecedent(message: message, sentenceIndex: sentenceIndex, sentences: sentences) { return a }
+        if let p = NounPhrases.find(Array(t[..<at])).last(where: { !NounPhrases.light.contains($0.head) }) { return lowerDeterminer(NounPhrases.objectText(p)) }
+        if let a = References.antecedent(message: message, sentenceIndex: sentenceIndex, sentences: sentences) { return lowerDeterminer(a) }
         return pronoun
+    }
+
+    static func lowerDeterminer(_ s: String) -> String {
+        guard let first = s.split(separator: " ").first, NounPhrases.determiners.contains(first.lowercased()) else { return s }
+        return first.lowercased() + s.dropFirst(first.count)
     }
 }

@@ -6,22 +6,22 @@ enum DecisionRules {
     static let markers = ["we'll go with", "we will go with", "we're going with", "we are going with", "going with", "let's go with",
                           "decision:", "decided", "agreed:", "we agreed", "agreed on", "agreed to", "final call", "final decision",
                           "settled on", "we'll use", "we will use", "we're using", "we're switching to",
-                          "we'll switch to", "approved", "it is.", "it is!", "it is,", "the plan is", "sticking with",
+                          "we'll switch to", "it is.", "it is!", "it is,", "it is;", "we've decided", "we have decided", "the plan is", "sticking with",
                           "we'll stick with", "we're sticking with", "we'll keep", "we're keeping", "locking in", "locked in",
                           "confirmed:", "we're moving to", "we'll move to", "we chose", "we picked", "chosen", "we're dropping",
-                          "we'll drop", "signed off", "go/no-go: go", "ship it", "consensus", "verdict"]
+                          "we'll drop", "go/no-go: go", "ship it", "consensus", "verdict"]
     static let negations = ["lean toward", "leaning toward", "lean towards", "leaning towards", "i'd go with", "i would go with",
                             "decide by", "will decide", "need to decide", "needs to decide", "let's decide", "to decide",
                             "haven't decided", "not decided", "undecided", "still deciding", "not yet decided", "not agreed",
                             "if we", "maybe", "might", "probably", "propose", "proposal", "suggest", "what if", "should we",
                             "could we", "can we", "thinking about", "considering", "any objections", "unless", "pending",
-                            "not final", "tbd", "once we", "would be", "i'd prefer", "i prefer", "option", "vote", "before we decide",
+                            "not final", "tbd", "once we", "would be", "i'd prefer", "i prefer", "before we decide", "need to", "needs to",
                             "who decided", "who approved", "not approved", "wasn't approved", "isn't approved", "prefer"]
 
     static func decision(_ m: MessageToJudge) -> String? {
         for s in Sentences.split(m.text) {
             let lower = " " + s.lowercased().replacingOccurrences(of: "’", with: "'") + " "
-            guard markers.contains(where: { lower.contains($0) }) else { continue }
+            guard markers.contains(where: { lower.contains($0) }) || lower.hasSuffix(" it is ") else { continue }
             if s.contains("?") || negations.contains(where: { lower.contains($0) }) { continue }
             return strip(s)
         }

@@ -25,6 +25,9 @@ enum NounPhrases {
     static let timeHeads: Set<String> = ["week", "morning", "afternoon", "evening", "night", "day", "month", "year", "time",
                                          "weekend", "quarter", "sprint", "moment", "end", "minute", "hour", "way", "rest", "same"]
 
+    /// Heads of phrases that name no thing ("a look", "a chance").
+    static let light: Set<String> = ["look", "chance", "sec", "second", "minute", "moment", "bit", "lot", "few", "while", "try", "go", "stab", "pass", "favor", "favour", "quick"]
+
     static func find(_ t: [Token]) -> [NounPhrase] {
         var out: [NounPhrase] = []
         var i = 0
@@ -45,6 +48,12 @@ enum NounPhrases {
                 }
             }
             i = max(j, i + 1)
+        }
+        // "Build 412", "Option B": a word and a number or letter that name one of several.
+        for k in t.indices.dropFirst() where (t[k].isNumber && !DueDates.isClock(t[k].lower)) || (t[k].raw.count == 1 && t[k].raw.first!.isUppercase && t[k].raw != "I" && t[k].raw != "A") {
+            let prev = t[k - 1]
+            guard prev.raw.first?.isLetter == true, !prev.endsClause, !stops.contains(prev.lower), !determiners.contains(prev.lower) else { continue }
+            out.append(NounPhrase(words: [prev.raw, t[k].raw], head: prev.lower, modifiers: [t[k].lower]))
         }
         // Names of things written without a determiner: "PR #412", "v2.3", "INC-2231".
         for (k, tok) in t.enumerated() where tok.raw.hasPrefix("#") || (tok.raw.contains { $0.isNumber } && tok.raw.contains { $0.isLetter } && !DueDates.isClock(tok.lower) && !DueDates.isOrdinal(tok.lower)) {

@@ -22,7 +22,7 @@ enum ToneRules {
                                     "thanks for nothing", "must be nice", "glad you could join", "glad you finally", "thanks for finally",
                                     "finally decided", "so good of you", "i guess some of us", "some of us actually", "no offense, but",
                                     "no offense but", "with all due respect", "not sure why this is so hard", "if you had read",
-                                    "if you'd read", "i'll do it myself then", "i'll just do it myself", "again, ", "for the third time",
+                                    "if you'd read", "i'll do it myself then", "i'll just do it myself", "for the third time", "for once", "try reading", "try actually", "heard you the first", "always works out", "what could go wrong", "what a surprise", "color me surprised", "who could have guessed", "clearly doesn't matter", "clearly don't matter", "doesn't matter, i guess", "oh sure", "oh great", "yeah right", "sure, because", "yeah, because", "because that always", "thanks a lot for", "must have missed", "so glad you", "how nice of",
                                     "for the hundredth time", "once again", "not that anyone asked", "thanks for the heads up, i guess", "good luck with that",
                                     "sure, whatever", "k.", "fine, whatever", "whatever.", "wow, thanks"]
     static let sarcasticOpeners: Set<String> = ["great", "perfect", "wonderful", "fantastic", "awesome", "brilliant", "lovely", "oh", "wow", "nice", "cool", "love"]
@@ -50,10 +50,13 @@ enum ToneRules {
         if let p = blaming.first(where: { lower.contains(p(spaced: $0)) }) {
             flags.append(Flag(.harsh, "'\(p)' reads as blame: describe the problem, not the person"))
         }
-        if let p = passiveAggressive.first(where: { lower.contains(p(spaced: $0)) }), !(p == "again, " && polite) {
+        if let p = passiveAggressive.first(where: { lower.contains(p(spaced: $0)) }) {
             flags.append(Flag(.passiveAggressive, "'\(p.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)))' reads as passive-aggressive: say the point plainly"))
         }
         if let f = sarcasm(text) { flags.append(f) }
+        if Sentences.split(text).first.map({ ["obviously", "whatever", "clearly"].contains(Words.all($0).joined(separator: " ")) }) == true {
+            flags.append(Flag(.passiveAggressive, "a bare '\(Sentences.split(text)[0])' reads as dismissive: say what you mean plainly"))
+        }
         if flags.isEmpty, let f = terse(text, m, polite: polite) { flags.append(f) }
         var seen = Set<Flag.Kind>()
         return flags.filter { seen.insert($0.kind).inserted }

@@ -19,7 +19,7 @@ enum Triggers {
                                "feel free", "let me know if", "if you need", "if you want", "if needed", "if that helps", "if it helps",
                                "if you'd like", "could always", "might want to", "we could", "you could", "how about", "what about",
                                "why don't we", "maybe we", "we should probably", "should we", "should i", "do we", "did you", "have you",
-                               "i was thinking", "i'd suggest", "i suggest", "suggestion:", "what if", "no need to", "don't need to", "no rush to"]
+                               "for anything", "if anything", "in case", "i was thinking", "i'd suggest", "i suggest", "suggestion:", "what if", "no need to", "don't need to", "no rush to"]
 
     static let imperativeExcluded: Set<String> = ["let", "look", "try", "go", "come", "get", "do", "help", "note", "report", "plan", "list", "file", "demo", "sync", "call"]
     static let notAfterImperative: Set<String> = ["you", "we", "i", "they", "is", "was", "are", "were", "looks", "went", "has", "had", "will", "should", "seems", "'s"]
@@ -32,8 +32,13 @@ enum Triggers {
         func verb(after i: Int) -> Int? {
             var j = i
             while j < n, fillers.contains(w[j]) { j += 1 }
-            guard j < n, !["not", "never", "be", "been", "have", "need"].contains(w[j]) || (w[j] == "have" && j + 1 < n && w[j + 1] != "to") else { return nil }
+            guard j < n, !["not", "never", "be", "been", "have", "need", "pass", "think", "see", "wait", "probably", "get", "bet", "guess"].contains(w[j]) || (w[j] == "have" && j + 1 < n && w[j + 1] != "to") else { return nil }
             return j
+        }
+        // "My to-do for tomorrow: update the SDK, fix the flaky test, ..." — the sender's own list.
+        if let colon = t.firstIndex(where: { $0.after.hasPrefix(":") }), colon + 1 < n, w[..<colon].contains("my"),
+           w[...colon].contains(where: { ["to-do", "todo", "to-dos", "todos", "tasks", "plan", "list"].contains($0) }), Verbs.work.contains(w[colon + 1]) {
+            return Trigger(verb: colon + 1, owner: .sender)
         }
         for i in start..<n {
             let a = w[i], b = i + 1 < n ? w[i + 1] : "", c = i + 2 < n ? w[i + 2] : ""

@@ -5,7 +5,7 @@ import Foundation
 enum Verbs {
     static let work: Set<String> = [
         "add", "address", "adjust", "announce", "answer", "approve", "archive", "ask", "assign", "attach", "audit",
-        "backport", "back", "benchmark", "block", "book", "bring", "build", "bump", "buy", "call", "cancel", "change",
+        "backport", "benchmark", "block", "book", "bring", "build", "bump", "buy", "call", "cancel", "change",
         "chase", "check", "circulate", "clean", "clear", "close", "collect", "comment", "compile", "complete",
         "confirm", "configure", "contact", "coordinate", "copy", "cover", "create", "cut", "debug", "decide",
         "delete", "deploy", "design", "disable", "document", "double-check", "download", "draft", "drop", "edit",
