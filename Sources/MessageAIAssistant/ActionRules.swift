@@ -113,6 +113,7 @@ enum ActionRules {
                 if let d = due, j == d.start { break }
                 let w = t[j].lower
                 if phraseStops.contains(w) && j > verb + 1 { break }
+                if w == "and", j + 1 < t.count, ["get", "let", "see", "go", "come", "try", "then", "i", "we", "you", "it's", "that's"].contains(t[j + 1].lower) { break }
                 if ["i", "we", "you", "they"].contains(w) && j > verb + 1 { break }
                 words.append(pronouns.contains(w) ? resolve(t[j].raw, t, j, message, sentenceIndex, sentences) : t[j].raw)
                 if t[j].endsClause { break }

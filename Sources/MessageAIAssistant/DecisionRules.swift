@@ -9,7 +9,7 @@ enum DecisionRules {
                           "we'll switch to", "it is.", "it is!", "it is,", "it is;", "we've decided", "we have decided", "the plan is", "sticking with",
                           "we'll stick with", "we're sticking with", "we'll keep", "we're keeping", "locking in", "locked in",
                           "confirmed:", "we're moving to", "we'll move to", "we chose", "we picked", "chosen", "we're dropping",
-                          "we'll drop", "go/no-go: go", "ship it", "consensus", "verdict"]
+                          "we'll drop", "go/no-go: go", "consensus", "verdict"]
     static let negations = ["lean toward", "leaning toward", "lean towards", "leaning towards", "i'd go with", "i would go with",
                             "decide by", "will decide", "need to decide", "needs to decide", "let's decide", "to decide",
                             "haven't decided", "not decided", "undecided", "still deciding", "not yet decided", "not agreed",
@@ -23,9 +23,23 @@ enum DecisionRules {
             let lower = " " + s.lowercased().replacingOccurrences(of: "’", with: "'") + " "
             guard markers.contains(where: { lower.contains($0) }) || lower.hasSuffix(" it is ") else { continue }
             if s.contains("?") || negations.contains(where: { lower.contains($0) }) { continue }
-            return strip(s)
+            return withChoice(strip(s), m.context)
         }
         return nil
+    }
+
+    /// "Thursday it is" says little alone: add the context's question or options that name the
+    /// choice ("Release day options are Tuesday or Thursday").
+    static func withChoice(_ decision: String, _ context: [ChatLine]) -> String {
+        let words = decision.split(separator: " ")
+        guard words.count <= 5, decision.lowercased().hasSuffix(" it is") else { return decision }
+        let choice = Set(Words.content(String(decision.dropLast(6))))
+        for line in context.reversed() {
+            for s in Sentences.split(line.text).reversed() where !choice.isDisjoint(with: Set(Words.content(s))) {
+                return decision + " (" + s.trimmingCharacters(in: CharacterSet(charactersIn: " .?!")) + ")"
+            }
+        }
+        return decision
     }
 
     /// The decision without its label: "Decision: Postgres for events." → "Postgres for events".

@@ -61,13 +61,16 @@ enum OpenActions {
         let verb = firstWord(e.item.what)
         let object = Set(Words.content(e.item.what).dropFirst())
         for m in judged.dropFirst(e.message + 1) {
-            let words = Words.all(m.text)
-            let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) }
-            guard saysDone, !m.text.contains("?") else { continue }
-            if ["not done", "not yet", "isn't done", "still", "will be done", "once"].contains(where: { m.text.lowercased().contains($0) }) { continue }
-            let overlap = !object.isDisjoint(with: Set(Words.content(m.text)))
-            let byOwner = m.from.lowercased() == e.item.who
-            if overlap || (byOwner && words.count <= 8) { return true }
+            for s in Sentences.split(m.text) where !s.contains("?") {
+                let words = Words.all(s)
+                let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) }
+                guard saysDone else { continue }
+                let lower = s.lowercased()
+                if ["not done", "not yet", "isn't done", "will be", "once", "when", "after", "until", "before"].contains(where: { lower.contains($0) }) { continue }
+                let overlap = !object.isDisjoint(with: Set(Words.content(s)))
+                let byOwner = m.from.lowercased() == e.item.who
+                if overlap || (byOwner && words.count <= 8) || (words.count <= 3 && words.contains { Verbs.isPast($0, of: verb) }) { return true }
+            }
         }
         return false
     }

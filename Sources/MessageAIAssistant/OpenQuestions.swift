@@ -3,9 +3,8 @@ import Foundation
 /// Questions still open at the end of a thread: information questions (asks for work are action
 /// items) that no later message from someone else answers.
 enum OpenQuestions {
-    static let answerOpeners: Set<String> = ["yes", "no", "yep", "nope", "yeah", "nah", "sure", "correct", "right", "it's", "its",
-                                             "they're", "we", "i", "it", "not", "probably", "maybe", "that", "the", "because",
-                                             "definitely", "absolutely", "good", "looks", "confirmed", "both", "neither", "either"]
+    static let deferrals = ["let me check", "get back to you", "not sure", "no idea", "good question", "i'll find out",
+                            "i'll check", "don't know", "will check", "tbd", "need to check", "let me ask", "i'll ask", "no clue"]
 
     static func open(_ judged: [MessageToJudge]) -> [String] {
         var out: [String] = []
@@ -15,7 +14,7 @@ enum OpenQuestions {
                 if found.contains(where: { $0.sentence == si }) { continue }
                 if Words.content(s).count < 2 { continue }
                 if answered(s, asker: m.from, after: i, judged) { continue }
-                out.append(s.trimmingCharacters(in: .whitespaces))
+                out.append(Compress.sentence(s.trimmingCharacters(in: .whitespaces)))
             }
         }
         return out
@@ -25,10 +24,15 @@ enum OpenQuestions {
         let q = Set(Words.content(question))
         let later = judged.dropFirst(i + 1)
         if later.contains(where: { $0.from.lowercased() == asker.lowercased() && ["never mind", "nevermind", "ignore that", "scratch that"].contains(where: $0.text.lowercased().contains) }) { return true }
-        for (k, m) in later.enumerated() where m.from.lowercased() != asker.lowercased() {
+        var firstReply = true
+        for m in later where m.from.lowercased() != asker.lowercased() {
+            let lower = m.text.lowercased()
+            let deferral = deferrals.contains { lower.contains($0) }
             let words = Set(Words.content(m.text))
-            if q.intersection(words).count >= 2 { return true }
-            if k == 0, let first = Words.all(m.text).first, answerOpeners.contains(first) { return true }
+            if q.intersection(words).count >= 2 && !deferral { return true }
+            // The next person to speak answers unless they ask something else or put it off.
+            if firstReply && !deferral && !m.text.contains("?") { return true }
+            firstReply = false
         }
         return false
     }

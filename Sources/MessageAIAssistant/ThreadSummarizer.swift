@@ -20,32 +20,44 @@ enum ThreadSummarizer {
         let decisions = judged.compactMap { DecisionRules.decision($0) }
         let questions = OpenQuestions.open(judged)
 
-        // Sentences worth keeping, scored: decisions and open work and questions first.
+        // The lines a returning reader needs most, in this order: decisions, open work with owners
+        // and dates, open questions; then the thread's other sentences by weight, as budget allows.
+        let threadWords = msgs.reduce(0) { $0 + Words.all($1.text).count }
+        let budget = max(8, Int(Double(threadWords) * budgetRatio))
+        var used = 0
+        var summary: [String] = []
+        func add(_ line: String) -> Bool {
+            let cost = Words.all(line).count
+            guard used + cost <= budget else { return false }
+            summary.append(line); used += cost
+            return true
+        }
+        for d in decisions { _ = add("Decided: " + d) }
+        for a in actions { _ = add("\(a.who): \(a.what)" + (a.due.map { " (\($0))" } ?? "")) }
+        for q in questions { _ = add("Open: " + q) }
         var lines: [Line] = []
         for (i, m) in judged.enumerated() {
             let found = ActionRules.found(m)
             for (si, s) in Sentences.split(m.text).enumerated() {
-                if Acknowledgements.isShortReply(s) { continue }
-                var score = 1.0 + Double(min(Words.content(s).count, 12)) / 12
-                if DecisionRules.decision(MessageToJudge(from: m.from, to: m.to, text: s)) != nil { score += 10 }
-                let items = found.filter { $0.sentence == si }.map(\.item)
-                if items.contains(where: { item in actions.contains { $0.what == item.what || $0.due == item.due && $0.due != nil && $0.what.split(separator: " ").first == item.what.split(separator: " ").first } }) { score += 8 }
-                else if !items.isEmpty { score += 2 }
-                if questions.contains(where: { $0 == s.trimmingCharacters(in: .whitespaces) }) { score += 8 }
+                if Acknowledgements.isShortReply(s) || Words.content(s).count < 3 { continue }
+                if DecisionRules.decision(MessageToJudge(from: m.from, to: m.to, text: s)) != nil { continue }
+                if found.contains(where: { $0.sentence == si }) || questions.contains(Compress.sentence(s.trimmingCharacters(in: .whitespaces))) { continue }
+                var score = Double(min(Words.content(s).count, 12)) / 12
                 if i == 0 && si == 0 { score += 5 }
-                if s.contains(where: \.isNumber) { score += 0.5 }
+                let words = Words.all(s)
+                if words.contains(where: { OpenActions.doneWords.contains($0) }) { score += 3 }
+                if s.contains(where: \.isNumber) || s.contains("%") { score += 1 }
+                if s.hasSuffix("?") { score -= 2 }
                 lines.append(Line(message: i, from: m.from.lowercased(), text: Compress.sentence(s), score: score))
             }
         }
-        let threadWords = msgs.reduce(0) { $0 + Words.all($1.text).count }
-        let budget = max(8, Int(Double(threadWords) * budgetRatio))
         var chosen: [Int] = []
-        var used = 0
         for idx in lines.indices.sorted(by: { lines[$0].score > lines[$1].score || lines[$0].score == lines[$1].score && $0 < $1 }) {
             let cost = Words.all(lines[idx].text).count + 1
             if used + cost <= budget { chosen.append(idx); used += cost }
         }
-        let keyPoints = chosen.sorted().map { "\(lines[$0].from): \(lines[$0].text)" }
+        let context = chosen.sorted().map { "\(lines[$0].from): \(lines[$0].text)" }
+        let keyPoints = context + summary
         return ThreadSummary(summary: keyPoints.map { "- " + $0 }.joined(separator: "\n"), keyPoints: keyPoints, decisions: decisions,
                              actions: actions, openQuestions: questions, coveredMessages: msgs.count, engine: engine)
     }

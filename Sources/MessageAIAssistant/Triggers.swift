@@ -119,7 +119,9 @@ enum Triggers {
         }
         // Imperative: the sentence starts with a work verb ("Tag it and post the notes.").
         if start < n, Verbs.work.contains(w[start]), !imperativeExcluded.contains(w[start]), !t[start].after.hasPrefix(","),
-           !(start + 1 < n && notAfterImperative.contains(w[start + 1])) {
+           !(start + 1 < n && notAfterImperative.contains(w[start + 1])),
+           // "Release day options are ..." is a subject, not an order.
+           !w[(start + 1)..<min(n, start + 4)].contains(where: { ["is", "are", "was", "were"].contains($0) }) {
             return Trigger(verb: start, owner: .addressee)
         }
         return nil
