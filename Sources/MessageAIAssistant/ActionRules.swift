@@ -158,7 +158,9 @@ enum ActionRules {
     /// sentence, else what the message or its context says.
     static func resolve(_ pronoun: String, _ t: [Token], _ at: Int, _ message: MessageToJudge, _ sentenceIndex: Int, _ sentences: [String]) -> String {
         guard pronouns.contains(pronoun.lowercased()) else { return pronoun }
-        if let p = NounPhrases.find(Array(t[..<at])).last(where: { !NounPhrases.light.contains($0.head) }) { return lowerDeterminer(NounPhrases.objectText(p)) }
+        let plural = ["them", "those", "these"].contains(pronoun.lowercased())
+        let earlier = NounPhrases.find(Array(t[..<at])).filter { !NounPhrases.light.contains($0.head) }
+        if let p = earlier.last(where: { $0.head.hasSuffix("s") == plural }) ?? earlier.last { return lowerDeterminer(NounPhrases.objectText(p)) }
         if let a = References.antecedent(message: message, sentenceIndex: sentenceIndex, sentences: sentences) { return lowerDeterminer(a) }
         return pronoun
     }

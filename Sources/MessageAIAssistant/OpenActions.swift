@@ -5,7 +5,8 @@ import Foundation
 /// that answers an ask merged with it.
 enum OpenActions {
     static let doneWords: Set<String> = ["done", "finished", "shipped", "merged", "landed", "sent", "posted", "deployed", "fixed",
-                                         "completed", "handled", "booked", "tagged", "updated", "uploaded", "published", "resolved", "closed"]
+                                         "completed", "handled", "booked", "tagged", "updated", "uploaded", "published", "resolved", "closed",
+                                         "ready", "live", "added", "announced", "pinned", "filed", "submitted", "released"]
 
     struct Entry { var item: ActionItem; var message: Int }
 
@@ -19,7 +20,9 @@ enum OpenActions {
                     if let taker = taker(after: i, in: judged) { item.who = taker } else if item.who == "recipient" { item.who = "everyone" }
                 }
                 let verb = firstWord(item.what)
-                if let k = entries.lastIndex(where: { $0.item.who == item.who && (firstWord($0.item.what) == verb || generic(item.what)) && i - $0.message <= 3 }) {
+                let object = Set(Words.content(item.what).dropFirst())
+                if let k = entries.lastIndex(where: { $0.item.who == item.who && i - $0.message <= 3
+                    && (firstWord($0.item.what) == verb || generic(item.what) || !object.isDisjoint(with: Set(Words.content($0.item.what).dropFirst()))) }) {
                     // The commitment restates the ask: keep the more specific words and any due date.
                     if entries[k].item.due == nil { entries[k].item.due = item.due }
                     if generic(entries[k].item.what) && !generic(item.what) { entries[k].item.what = item.what }
@@ -63,7 +66,9 @@ enum OpenActions {
         for m in judged.dropFirst(e.message + 1) {
             for s in Sentences.split(m.text) where !s.contains("?") {
                 let words = Words.all(s)
+                let lowerS = " " + s.lowercased() + " "
                 let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) }
+                    || [" is in the ", " are in the ", " is in our ", " are in our ", " is up ", " is out "].contains { lowerS.contains($0) }
                 guard saysDone else { continue }
                 let lower = s.lowercased()
                 if ["not done", "not yet", "isn't done", "will be", "once", "when", "after", "until", "before"].contains(where: { lower.contains($0) }) { continue }

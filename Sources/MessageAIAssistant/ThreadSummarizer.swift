@@ -43,10 +43,10 @@ enum ThreadSummarizer {
                 if DecisionRules.decision(MessageToJudge(from: m.from, to: m.to, text: s)) != nil { continue }
                 if found.contains(where: { $0.sentence == si }) || questions.contains(Compress.sentence(s.trimmingCharacters(in: .whitespaces))) { continue }
                 var score = Double(min(Words.content(s).count, 12)) / 12
-                if i == 0 && si == 0 { score += 5 }
+                if i == 0 { score += si == 0 ? 5 : 3 }
                 let words = Words.all(s)
                 if words.contains(where: { OpenActions.doneWords.contains($0) }) { score += 3 }
-                if s.contains(where: \.isNumber) || s.contains("%") { score += 1 }
+                if s.contains(where: \.isNumber) || s.contains("%") { score += 2.5 }
                 if s.hasSuffix("?") { score -= 2 }
                 lines.append(Line(message: i, from: m.from.lowercased(), text: Compress.sentence(s), score: score))
             }

@@ -93,7 +93,7 @@ enum Triggers {
             if (a == "who" && (b == "can" || b == "could" || b == "wants" || b == "will")), let v = verb(after: i + 2 + (c == "to" ? 1 : 0)), Verbs.base(w[v]) != nil {
                 return Trigger(verb: v, owner: .group)
             }
-            if ["everyone", "everybody", "we", "all"].contains(a) && i == start,
+            if ["everyone", "everybody", "all"].contains(a) && i == start,
                (b == "need" && c == "to") || (b == "must") || (b == "have" && c == "to") || (b == "should" && a != "we") {
                 if let v = verb(after: b == "must" || b == "should" ? i + 2 : i + 3) { return Trigger(verb: v, owner: .group) }
             }
@@ -120,6 +120,8 @@ enum Triggers {
         // Imperative: the sentence starts with a work verb ("Tag it and post the notes.").
         if start < n, Verbs.work.contains(w[start]), !imperativeExcluded.contains(w[start]), !t[start].after.hasPrefix(","),
            !(start + 1 < n && notAfterImperative.contains(w[start + 1])),
+           // "Read it, looks good": a report in the past, not an order.
+           !(w[start] == "read" && start + 1 < n && w[start + 1] == "it"),
            // "Release day options are ..." is a subject, not an order.
            !w[(start + 1)..<min(n, start + 4)].contains(where: { ["is", "are", "was", "were"].contains($0) }) {
             return Trigger(verb: start, owner: .addressee)
