@@ -76,6 +76,12 @@ enum ActionRules {
                 i = start + 1
                 continue
             }
+            // "the Friday on-call shift": a day naming a thing, not a due date.
+            if start > 0, ["the", "our", "my", "your", "this", "that"].contains(t[start - 1].lower), t[start].lower != "the",
+               !t[start].endsClause, start + 1 < to, !DueDates.continuations.contains(t[start + 1].lower) {
+                i = start + 1
+                continue
+            }
             if DueDates.vague.contains(d.text.lowercased()) { return nil }
             return (d.text, start)
         }

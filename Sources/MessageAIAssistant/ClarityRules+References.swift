@@ -46,7 +46,7 @@ extension ClarityRules {
             if endsHere { return !clauseVerbs.contains(prev) || w != "that" }
             if w == "that" && (clauseVerbs.contains(prev) || clauseStarters.contains(next)) { return false }
             if w == "that" && k > 0 && !Verbs.work.contains(prev) && !["is", "was", "about", "with", "on", "of", "for", "to", "at", "from"].contains(prev) && k != 0 && !NounPhrases.stops.contains(next) { return false }
-            return NounPhrases.stops.contains(next) || next == "'s" || ["looks", "seems", "broke", "works", "is", "was"].contains(next) || next.hasSuffix("ed")
+            return NounPhrases.stops.contains(next) || next == "'s" || ["back", "up", "down", "out", "off", "over", "through"].contains(next) || ["looks", "seems", "broke", "works", "is", "was"].contains(next) || next.hasSuffix("ed")
         case "that's", "this's":
             return !["fine", "ok", "okay", "great", "good", "right", "true", "it", "all", "awesome", "perfect", "amazing", "cool", "nice", "fair", "a", "why", "what", "how"].contains(next)
         case "they", "them", "they're", "they've":
