@@ -16,9 +16,11 @@ enum ThreadSummarizer {
             let to = participants.filter { $0 != m.from.lowercased() }
             judged.append(MessageToJudge(from: m.from, to: to.isEmpty ? participants : to, text: m.text, context: Array(msgs[max(0, i - 4)..<i])))
         }
-        let actions = OpenActions.open(judged, participants: participants)
+        // Each message's asks and commitments, found once and shared by every part below.
+        let founds = judged.map { ActionRules.found($0) }
+        let actions = OpenActions.open(judged, founds, participants: participants)
         let decisions = judged.compactMap { DecisionRules.decision($0) }
-        let questions = OpenQuestions.open(judged)
+        let questions = OpenQuestions.open(judged, founds)
 
         // The lines a returning reader needs most, in this order: decisions, open work with owners
         // and dates, open questions; then the thread's other sentences by weight, as budget allows.
@@ -37,7 +39,7 @@ enum ThreadSummarizer {
         for q in questions { _ = add("Open: " + q) }
         var lines: [Line] = []
         for (i, m) in judged.enumerated() {
-            let found = ActionRules.found(m)
+            let found = founds[i]
             for (si, s) in Sentences.split(m.text).enumerated() {
                 if Acknowledgements.isShortReply(s) || Words.content(s).count < 3 { continue }
                 if DecisionRules.decision(MessageToJudge(from: m.from, to: m.to, text: s)) != nil { continue }
