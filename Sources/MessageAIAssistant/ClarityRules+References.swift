@@ -129,7 +129,6 @@ extension ClarityRules {
             if !noun.endsClause, h + 1 < t.count, t[h + 1].isCapitalized, !["I"].contains(t[h + 1].raw) { continue }
             // Earlier words of the sentence or the context say which ("the Figma link ... the file").
             if known.contains(Words.stem(n)) || Words.content(t[..<k].map(\.raw).joined(separator: " ")).contains(Words.stem(n)) { continue }
-            if !m.context.isEmpty && NounPhrases.find(m.context.flatMap { Tokenizer.tokens($0.text) }).contains(where: { !NounPhrases.light.contains($0.head) }) && n != "one" && n != "ones" { continue }
             let phrase = t[k...h].map { $0.raw }.joined(separator: " ").lowercased()
             return Flag(.reference, "'\(phrase)' is never named: say which \(noun.raw) (a name, a link or a number)")
         }

@@ -23,7 +23,9 @@ enum ClarityRules {
 
     // MARK: Rule 3: no owner, vague timing
 
-    static let vagueTimes = ["sometime", "some time", "whenever", "at some point", "one of these days", "eventually", "when you can", "no rush"]
+    static let vagueTimes = ["sometime", "some time", "whenever", "at some point", "one of these days", "eventually", "when you can", "no rush",
+                             "someday", "some day", "when you have time", "at your leisure", "sooner or later", "at some stage", "down the line",
+                             "in the future", "when convenient", "at your convenience", "when you get around to it", "soonish"]
 
     static func ownerFlag(_ t: [Token], _ m: MessageToJudge, _ found: [ActionRules.Found]) -> Flag? {
         guard let first = found.first else { return nil }

@@ -19,7 +19,10 @@ enum ThreadSummarizer {
         // Each message's asks and commitments, found once and shared by every part below.
         let founds = judged.map { ActionRules.found($0) }
         let actions = OpenActions.open(judged, founds, participants: participants)
-        let decisions = judged.compactMap { DecisionRules.decision($0) }
+        var decisions = judged.compactMap { DecisionRules.decision($0) }
+        for d in Agreement.acceptedProposals(judged) where !decisions.contains(where: { Set(Words.content($0)).intersection(Words.content(d)).count >= 2 }) {
+            decisions.append(d)
+        }
         let questions = OpenQuestions.open(judged, founds)
 
         // The lines a returning reader needs most, in this order: decisions, open work with owners

@@ -32,7 +32,8 @@ enum Triggers {
         func verb(after i: Int) -> Int? {
             var j = i
             while j < n, fillers.contains(w[j]) { j += 1 }
-            guard j < n, !["not", "never", "be", "been", "have", "need", "pass", "think", "see", "wait", "probably", "get", "bet", "guess"].contains(w[j]) || (w[j] == "have" && j + 1 < n && w[j + 1] != "to") else { return nil }
+            guard j < n, !["not", "never", "be", "been", "have", "need", "pass", "think", "see", "wait", "probably", "bet", "guess"].contains(w[j]),
+                  !(w[j] == "get" && j + 1 < n && ["back", "to", "it", "a", "some", "there"].contains(w[j + 1])) || (w[j] == "have" && j + 1 < n && w[j + 1] != "to") else { return nil }
             return j
         }
         // "My to-do for tomorrow: update the SDK, fix the flaky test, ..." — the sender's own list.
@@ -68,6 +69,19 @@ enum Triggers {
                 guard let v = verb(after: i + 2), !infoVerbs.contains(w[v]) || (w[v] == "tell" && lowerSentence.contains(" tell ") && !lowerSentence.contains(" me ")) else { return nil }
                 return Trigger(verb: v, owner: .addressee)
             }
+            // "would you be able to ...", "are you able to ...", "any chance you could ...", "do you mind reviewing ...".
+            if (a == "you" && b == "be" && c == "able") || (a == "you" && (b == "able" || b == "free") && c == "to"), i > start,
+               let to = w[i...].firstIndex(of: "to"), let v = verb(after: to + 1) {
+                return Trigger(verb: v, owner: .addressee)
+            }
+            if a == "chance" && b == "you" && ["could", "can", "would"].contains(c), let v = verb(after: i + 3) { return Trigger(verb: v, owner: .addressee) }
+            if (a == "mind" && i == start) || (a == "you" && b == "mind" && i > start), let g = (a == "mind" ? i + 1 : i + 2) as Int?, g < n, Verbs.fromGerund(w[g]) != nil {
+                return Trigger(verb: g, owner: .addressee)
+            }
+            // "Will send it tonight." — the sender's commitment without the "I".
+            if a == "will" && i == start && b != "do" && b != "you" && b != "we" && b != "it", let v = verb(after: i + 1), Verbs.work.contains(w[v]) {
+                return Trigger(verb: v, owner: .sender)
+            }
             if (a == "need" || a == "want" || a == "like" || a == "asking") && b == "you" && c == "to", let v = verb(after: i + 3) {
                 return Trigger(verb: v, owner: .addressee)
             }
@@ -90,6 +104,12 @@ enum Triggers {
                 if let v = verb(after: j), Verbs.base(w[v]) != nil || j > i + 1 { return Trigger(verb: v, owner: .group) }
                 return nil
             }
+            if ["anyone", "anybody", "someone", "who's", "whos"].contains(a) && ["able", "free", "available", "around"].contains(b) && c == "to", let v = verb(after: i + 3) {
+                return Trigger(verb: v, owner: .group)
+            }
+            if a == "volunteers" || (a == "volunteer" && b == "to"), let v = verb(after: i + (b == "to" ? 2 : 1) + (b == "to" || c != "to" ? 0 : 1)), Verbs.work.contains(w[v]) {
+                return Trigger(verb: v, owner: .group)
+            }
             if (a == "who" && (b == "can" || b == "could" || b == "wants" || b == "will")), let v = verb(after: i + 2 + (c == "to" ? 1 : 0)), Verbs.base(w[v]) != nil {
                 return Trigger(verb: v, owner: .group)
             }
@@ -98,7 +118,9 @@ enum Triggers {
                 if let v = verb(after: b == "must" || b == "should" ? i + 2 : i + 3) { return Trigger(verb: v, owner: .group) }
             }
             // Assignments: "Li will update ...", "Omar to book ...", "1) Li updates the dashboard by Monday".
-            if i == start, members.contains(a.hasPrefix("@") ? String(a.dropFirst()) : a) || a.hasPrefix("@") {
+            if i == start, members.contains(a.hasPrefix("@") ? String(a.dropFirst()) : a) || a.hasPrefix("@")
+                || (t[i].isCapitalized && !t[i].isAllCaps && !Addressee.notNames.contains(a) && !Verbs.work.contains(a) && !NounPhrases.determiners.contains(a)
+                    && ["will", "to", "'ll"].contains(b) && !["i", "we", "it", "this", "that", "they", "you", "he", "she", "there"].contains(a)) {
                 let name = a.hasPrefix("@") ? String(a.dropFirst()) : a
                 if ["will", "to", "should", "can", "must", "please", "pls"].contains(b), let v = verb(after: i + 2) { return Trigger(verb: v, owner: .member(name)) }
                 if (b == "needs" || b == "has") && c == "to", let v = verb(after: i + 3) { return Trigger(verb: v, owner: .member(name)) }
