@@ -37,13 +37,14 @@ enum ThreadSummarizer {
             summary.append(line); used += cost
             return true
         }
+        for d in decisions { _ = add("Decision: " + d) }
         // What the thread is about: its first sentence.
         var topic: String? = nil
+        var topicLine: [String] = []
         if let first = msgs.first.flatMap({ Sentences.split($0.text).first }), !Acknowledgements.isShortReply(first) {
             let line = "\(msgs[0].from.lowercased()): " + Compress.sentence(first, names: Set(participants))
-            if add(line) { topic = first }
+            if add(line) { topic = first; topicLine = [summary.removeLast()] }
         }
-        for d in decisions { _ = add("Decision: " + d) }
         for a in actions { _ = add("\(a.who): \(a.what)" + (a.due.map { " (\($0))" } ?? "")) }
         for q in questions { _ = add("Open: " + q) }
         var lines: [Line] = []
@@ -68,7 +69,8 @@ enum ThreadSummarizer {
             if used + cost <= budget { chosen.append(idx); used += cost }
         }
         let context = chosen.sorted().map { "\(lines[$0].from): \(lines[$0].text)" }
-        let keyPoints = Array(summary.prefix(topic == nil ? 0 : 1)) + context + Array(summary.dropFirst(topic == nil ? 0 : 1))
+        // Read in this order: what it is about, what was said, then decisions, open work, open questions.
+        let keyPoints = topicLine + context + summary
         return ThreadSummary(summary: keyPoints.map { "- " + $0 }.joined(separator: "\n"), keyPoints: keyPoints, decisions: decisions,
                              actions: actions, openQuestions: questions, coveredMessages: msgs.count, engine: engine)
     }
