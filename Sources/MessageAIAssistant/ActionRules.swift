@@ -38,6 +38,8 @@ enum ActionRules {
             guard let trigger = Triggers.find(t, from: start, members: members, sentence: s) else { continue }
             var addressee = carried
             if let mention = Addressee.mentioned(t, members: members), vocative == .unnamed { addressee = .name(mention) }
+            // "@ken @li can you both ...": asked of several people, so of the group.
+            if t.filter({ $0.lower.hasPrefix("@") && $0.lower.count > 1 }).count > 1 { addressee = .group }
             let who: String
             switch trigger.owner {
             case .sender: who = m.from.lowercased()
@@ -150,6 +152,8 @@ enum ActionRules {
             var v = i + 1
             while v < t.count, ["will", "to", "can", "should", "please", "pls", "could"].contains(t[v].lower) { v += 1 }
             if v > i + 1 || t[i].after.hasPrefix(","), v < t.count, Verbs.work.contains(t[v].lower) { return ((v, name), k) }
+            // "..., Ken sets up the rig": a list of assignments.
+            if v == i + 1, v < t.count, let b = Verbs.base(t[v].lower), b != t[v].lower { return ((v, name), k) }
         }
         return nil
     }

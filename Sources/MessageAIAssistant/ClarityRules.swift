@@ -37,7 +37,9 @@ enum ClarityRules {
             return Flag(.owner, "nobody is asked to \(first.item.what): name who should do it")
         }
         guard m.isGroup, first.item.who == "recipient" else { return nil }
+        // "everyone", "both", or two @mentions name the owners.
         let everyone = t.contains { Addressee.groupWords.contains($0.lower) || $0.lower == "each" }
+            || t.filter { $0.lower.hasPrefix("@") && $0.lower.count > 1 }.count > 1
         if everyone { return nil }
         if text.contains(" someone ") || text.contains(" somebody ") || text.contains(" anyone ") || text.contains(" anybody ") {
             return Flag(.owner, "'someone' in a group of \(m.to.count) means nobody in particular: name who should \(first.item.what)")

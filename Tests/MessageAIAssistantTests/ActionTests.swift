@@ -46,6 +46,18 @@ final class ActionTests: XCTestCase {
         XCTAssertEqual(j.actions, [ActionItem(what: "review the database migration script", who: "recipient", due: "Thursday")])
     }
 
+    func testPoliteAndIndirectForms() {
+        XCTAssertEqual(judge("Would you be able to review the pricing page copy by Thursday?").actions,
+                       [ActionItem(what: "review the pricing page copy", who: "maya", due: "Thursday")])
+        XCTAssertEqual(judge("Any chance you could send me the Q3 numbers today?").actions.map(\.what), ["send me the Q3 numbers"])
+        XCTAssertEqual(judge("I'd appreciate it if you could proofread the blog post before Monday.").actions.map(\.due), ["Monday"])
+        XCTAssertEqual(judge("On it, I'll have the fix up in an hour.").actions.map(\.due), ["in an hour"])
+        XCTAssertEqual(judge("Everyone needs to rotate their API keys by end of week.", to: group).actions.map(\.who), ["recipient"])
+        let list = judge("Action items: Maya drafts the RFC, Ken sets up the benchmark rig.", to: group).actions
+        XCTAssertEqual(list.map(\.who), ["maya", "ken"])
+        XCTAssertEqual(list.map(\.what), ["draft the RFC", "set up the benchmark rig"])
+    }
+
     /// ASSISTANT.md's hard negatives: none of these is an action item.
     func testHardNegatives() {
         for text in ["If we ever have time I'd like to rewrite the parser.",          // hypothetical
@@ -56,7 +68,10 @@ final class ActionTests: XCTestCase {
                      "Backend is ready except the CSV import.",                       // status report
                      "It would be nice to have dark mode one day.",                   // wish
                      "Can you see the dashboard from your laptop?",                   // asks for information
-                     "I'll pass this time, but thanks for asking!"] {                 // polite decline
+                     "I'll pass this time, but thanks for asking!",                  // polite decline
+                     "Let me know if you need anything.",                             // offer
+                     "Maybe we should move standup to 10?",                           // suggestion
+                     "I've updated the dashboard with the new panel."] {              // done
             XCTAssertEqual(judge(text).actions, [], text)
         }
     }

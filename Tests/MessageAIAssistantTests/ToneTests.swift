@@ -11,6 +11,15 @@ final class ToneTests: XCTestCase {
         XCTAssertEqual(judge("Great, another outage.").tone.first?.kind, .passiveAggressive)
     }
 
+    func testBlameSarcasmAndOrders() {
+        for text in ["You should have caught this in review.", "Did you even test this?", "Wow, great job, you broke production again.",
+                     "Stop pushing broken code.", "Love how nobody read the doc.", "Ugh, whatever, do what you want."] {
+            XCTAssertTrue(judge(text).toneFlag, text)
+        }
+        XCTAssertFalse(judge("No, it's a copy-only change.", context: [("maya", "Do we need a design review for the tooltip change?")]).toneFlag,
+                       "an answer with its reason is not terse")
+    }
+
     func testEveryFlagSaysWhatToChange() {
         for f in judge("Who approved this mess?").tone { XCTAssertFalse(f.reason.isEmpty) }
     }
