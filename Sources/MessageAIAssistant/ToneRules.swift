@@ -26,7 +26,8 @@ enum ToneRules {
                           "completely wrong", "totally wrong", "google it", "figure it out", "use your head", "not rocket science",
                           "how is this so hard", "how is that so hard", "get your act together", "sort yourselves out", "your mess",
                           "your problem", "not our problem", "why didn't anyone", "why hasn't anyone", "why has nobody", "why wasn't this",
-                          "why isn't this done", "you should have", "you should've", "should have caught", "can you not", "i'm tired of", "tired of fixing",
+                          "why isn't this done", "how on earth", "what the hell", "how is this possible", "how is it possible that", "rtfm", "do your homework",
+                          "use your brain", "not my department", "above my pay grade", "what were they thinking", "who thought this was", "you should have", "you should've", "should have caught", "can you not", "i'm tired of", "tired of fixing",
                           "sick of", "fed up", "your mistakes", "can't believe nobody", "i can't believe", "do what you want", "ugh,", "why is this still", "why is it still", "why is this broken again", "just do it", "just do your", "ask someone who cares", "fix your", "you messed up", "you screwed up"]
     static let passiveAggressive = ["as i already said", "as i said before", "as i've said", "as i have said", "as previously mentioned",
                                     "as per my last", "per my last", "as mentioned before", "as i mentioned before", "nice of you to",
@@ -77,6 +78,11 @@ enum ToneRules {
             flags.append(Flag(.passiveAggressive, "'\(p.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)))' reads as passive-aggressive: say the point plainly"))
         }
         if let f = sarcasm(text) ?? mockPraise(text) { flags.append(f) }
+        // "Why did you merge this?!" — a question or complaint shouted with stacked punctuation.
+        if flags.isEmpty, !polite, ["?!", "!?", "!!!", "??"].contains(where: { text.contains($0) }),
+           !Words.all(text).contains(where: { ["great", "awesome", "amazing", "congrats", "wow", "yay", "nice", "love", "cool", "excited", "thanks", "wait"].contains($0) }) {
+            flags.append(Flag(.harsh, "'\(["?!", "!?", "!!!", "??"].first(where: { text.contains($0) })!)' makes it read as anger: ask or state it calmly"))
+        }
         // "Stop pushing broken code." — an order to stop, with no please or reason.
         if let first = Sentences.split(text).first.map(Tokenizer.tokens), first.count >= 2, first[0].lower == "stop",
            Verbs.fromGerund(first[1].lower) != nil || first[1].lower.hasSuffix("ing"), !polite, !reasoned {

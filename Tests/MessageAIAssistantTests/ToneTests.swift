@@ -13,7 +13,8 @@ final class ToneTests: XCTestCase {
 
     func testBlameSarcasmAndOrders() {
         for text in ["You should have caught this in review.", "Did you even test this?", "Wow, great job, you broke production again.",
-                     "Stop pushing broken code.", "Love how nobody read the doc.", "Ugh, whatever, do what you want."] {
+                     "Stop pushing broken code.", "Love how nobody read the doc.", "Ugh, whatever, do what you want.",
+                     "Why did you merge this?!"] {
             XCTAssertTrue(judge(text).toneFlag, text)
         }
         XCTAssertFalse(judge("No, it's a copy-only change.", context: [("maya", "Do we need a design review for the tooltip change?")]).toneFlag,
@@ -30,7 +31,7 @@ final class ToneTests: XCTestCase {
                      "This is HUGE, thanks for the fix!",
                      "Sorry, I can't make 6pm, I'm picking up my kids.",                                      // polite decline
                      "I don't think caching helps here: the query is already 4 ms, the time goes into serialising.", // reasoned critique
-                     "No worries, take your time.",
+                     "No worries, take your time.", "Wait, we shipped it already?!", "Congrats on the launch!!!",
                      "If the 2.4 canary fails again, I can roll back."] {
             XCTAssertFalse(judge(text, context: [("maya", "Can you join the vendor call at 6pm?")]).toneFlag, text)
         }
