@@ -13,10 +13,10 @@ enum Agreement {
         for (i, m) in judged.enumerated() {
             for s in Sentences.split(m.text) {
                 let lower = " " + s.lowercased() + " "
-                guard proposalMarkers.contains(where: { lower.contains(" " + $0) }), Words.content(s).count >= 3 else { continue }
+                guard proposalMarkers.contains(where: { lower.hasBytes(" " + $0) }), Words.content(s).count >= 3 else { continue }
                 // A question is a proposal only when it asks for agreement ("..., agreed?").
-                if s.contains("?") && !["agreed?", "ok?", "okay?", "sound good?", "sounds good?", "right?", "objections?"].contains(where: { lower.contains($0) }) { continue }
-                if ["if we ever", "maybe", "might", "should we", "can we", "could we"].contains(where: { lower.contains($0) }) { continue }
+                if s.contains("?") && !["agreed?", "ok?", "okay?", "sound good?", "sounds good?", "right?", "objections?"].contains(where: { lower.hasBytes($0) }) { continue }
+                if ["if we ever", "maybe", "might", "should we", "can we", "could we"].contains(where: { lower.hasBytes($0) }) { continue }
                 let replies = judged.dropFirst(i + 1).prefix(3).filter { $0.from.lowercased() != m.from.lowercased() }
                 let accepted = replies.contains { r in
                     let first = r.text.lowercased().trimmingCharacters(in: .whitespaces)

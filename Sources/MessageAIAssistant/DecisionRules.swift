@@ -25,8 +25,8 @@ enum DecisionRules {
     static func decision(_ m: MessageToJudge) -> String? {
         for s in Sentences.split(m.text) {
             let lower = " " + s.lowercased().replacingOccurrences(of: "’", with: "'") + " "
-            guard markers.contains(where: { lower.contains($0) }) || lower.hasSuffix(" it is ") else { continue }
-            if s.contains("?") || negations.contains(where: { lower.contains($0) }) { continue }
+            guard markers.contains(where: { lower.hasBytes($0) }) || lower.hasSuffix(" it is ") else { continue }
+            if s.contains("?") || negations.contains(where: { lower.hasBytes($0) }) { continue }
             return withChoice(strip(s), m.context)
         }
         return nil

@@ -63,7 +63,7 @@ enum OpenActions {
     static func taker(after i: Int, in judged: [MessageToJudge]) -> String? {
         for m in judged[(i + 1)...].prefix(3) {
             let lower = m.text.lowercased()
-            if ["i'll take", "i can take", "i'll do it", "i'll handle", "on it", "i've got it", "i got it", "i'll grab", "mine", "i'll own", "i can do it", "i'll pick"].contains(where: { lower.contains($0) }) {
+            if ["i'll take", "i can take", "i'll do it", "i'll handle", "on it", "i've got it", "i got it", "i'll grab", "mine", "i'll own", "i can do it", "i'll pick"].contains(where: { lower.hasBytes($0) }) {
                 return m.from.lowercased()
             }
         }
@@ -80,10 +80,10 @@ enum OpenActions {
                 let words = Words.all(s)
                 let lowerS = " " + s.lowercased() + " "
                 let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) }
-                    || [" is in the ", " are in the ", " is in our ", " are in our ", " is up ", " is out "].contains { lowerS.contains($0) }
+                    || [" is in the ", " are in the ", " is in our ", " are in our ", " is up ", " is out "].contains { lowerS.hasBytes($0) }
                 guard saysDone else { continue }
                 let lower = s.lowercased()
-                if ["not done", "not yet", "isn't done", "will be", "once", "when", "after", "until", "before"].contains(where: { lower.contains($0) }) { continue }
+                if ["not done", "not yet", "isn't done", "will be", "once", "when", "after", "until", "before"].contains(where: { lower.hasBytes($0) }) { continue }
                 let overlap = !object.isDisjoint(with: Set(Words.content(s)))
                 let byOwner = m.from.lowercased() == e.item.who
                 if overlap || (byOwner && words.count <= 8) || (words.count <= 3 && words.contains { Verbs.isPast($0, of: verb) }) { return true }

@@ -27,7 +27,7 @@ enum OpenQuestions {
         var firstReply = true
         for m in later where m.from.lowercased() != asker.lowercased() {
             let lower = m.text.lowercased()
-            let deferral = deferrals.contains { lower.contains($0) }
+            let deferral = deferrals.contains { lower.hasBytes($0) }
             let words = Set(Words.content(m.text))
             if q.intersection(words).count >= 2 && !deferral { return true }
             // The next person to speak answers unless they ask something else or put it off.

@@ -78,3 +78,28 @@ enum Words {
         return s
     }
 }
+
+extension String {
+    /// Byte-wise substring test. Foundation's `contains` is Unicode-aware and several times slower;
+    /// the phrase lists are matched against lower-cased text, where comparing UTF-8 bytes is exact.
+    func hasBytes(_ needle: String) -> Bool {
+        var hay = self
+        var pin = needle
+        return hay.withUTF8 { h in
+            pin.withUTF8 { n in
+                guard !n.isEmpty else { return true }
+                guard n.count <= h.count else { return false }
+                var i = 0
+                while i <= h.count - n.count {
+                    if h[i] == n[0] {
+                        var j = 1
+                        while j < n.count && h[i + j] == n[j] { j += 1 }
+                        if j == n.count { return true }
+                    }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+}

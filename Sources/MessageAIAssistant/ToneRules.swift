@@ -64,17 +64,17 @@ enum ToneRules {
         var flags: [Flag] = []
         if let f = shouting(text) { flags.append(f) }
         let words = Words.all(text)
-        let polite = politeMarkers.contains { lower.contains($0) }
-        let reasoned = reasons.contains { lower.contains($0) }
+        let polite = politeMarkers.contains { lower.hasBytes($0) }
+        let reasoned = reasons.contains { lower.hasBytes($0) }
         if let w = words.first(where: { insults.contains($0) }) {
             flags.append(Flag(.harsh, "'\(w)' attacks the person or their work: say what is wrong and why"))
         } else if let w = words.first(where: { harsh.contains($0) }), !reasoned {
             flags.append(Flag(.harsh, "'\(w)' judges without a reason: say what is wrong and what would fix it"))
         }
-        if let p = blaming.first(where: { lower.contains(p(spaced: $0)) }) {
+        if let p = blaming.first(where: { lower.hasBytes(p(spaced: $0)) }) {
             flags.append(Flag(.harsh, "'\(p)' reads as blame: describe the problem, not the person"))
         }
-        if let p = passiveAggressive.first(where: { lower.contains(p(spaced: $0)) }) {
+        if let p = passiveAggressive.first(where: { lower.hasBytes(p(spaced: $0)) }) {
             flags.append(Flag(.passiveAggressive, "'\(p.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)))' reads as passive-aggressive: say the point plainly"))
         }
         if let f = sarcasm(text) ?? mockPraise(text) { flags.append(f) }

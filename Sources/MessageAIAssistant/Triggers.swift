@@ -26,7 +26,7 @@ enum Triggers {
 
     static func find(_ t: [Token], from start: Int, members: Set<String>, sentence: String) -> Trigger? {
         let lowerSentence = " " + t.map(\.lower).joined(separator: " ") + " "
-        if hypothetical.contains(where: { lowerSentence.contains(" " + $0 + " ") || lowerSentence.contains(" " + $0) && $0.hasSuffix(":") }) { return nil }
+        if hypothetical.contains(where: { lowerSentence.hasBytes(" " + $0 + " ") || lowerSentence.hasBytes(" " + $0) && $0.hasSuffix(":") }) { return nil }
         let w = t.map { $0.lower }
         let n = w.count
         func verb(after i: Int) -> Int? {
@@ -48,13 +48,13 @@ enum Triggers {
             let a = w[i], b = i + 1 < n ? w[i + 1] : "", c = i + 2 < n ? w[i + 2] : ""
             // Commitments: "I'll ...", "I will ...", "I'm going to ...", "Let me ...", "I can ...".
             if a == "i'll" || a == "ill" && i == start || (a == "i" && (b == "will" || b == "shall")) {
-                if lowerSentence.contains(" if ") { return nil }
+                if lowerSentence.hasBytes(" if ") { return nil }
                 if let v = verb(after: a == "i" ? i + 2 : i + 1) { return Trigger(verb: v, owner: .sender) }
                 if i + 1 < n, w[i + 1] == "be", i + 2 < n, let base = Verbs.fromGerund(w[i + 2]) { _ = base; return Trigger(verb: i + 2, owner: .sender) }
                 return nil
             }
             if (a == "i'm" && b == "going" && c == "to") || (a == "i'm" && b == "gonna") || (a == "i" && b == "am" && c == "going") {
-                if lowerSentence.contains(" if ") { return nil }
+                if lowerSentence.hasBytes(" if ") { return nil }
                 let after = a == "i" ? i + 4 : (b == "gonna" ? i + 2 : i + 3)
                 if let v = verb(after: after) { return Trigger(verb: v, owner: .sender) }
                 return nil
@@ -62,7 +62,7 @@ enum Triggers {
             if a == "let" && b == "me" && i == start, c != "know" {
                 if let v = verb(after: i + 2) { return Trigger(verb: v, owner: .sender) }
             }
-            if a == "i" && b == "can" && !lowerSentence.contains(" if ") && !lowerSentence.contains("?") && i + 2 < n,
+            if a == "i" && b == "can" && !lowerSentence.hasBytes(" if ") && !lowerSentence.hasBytes("?") && i + 2 < n,
                Verbs.work.contains(w[i + 2]), w[i + 2] != "help" {
                 return Trigger(verb: i + 2, owner: .sender)
             }
@@ -73,7 +73,7 @@ enum Triggers {
                     return Trigger(verb: v, owner: .addressee)
                 }
                 guard let v = verb(after: i + 2) else { continue }
-                guard !infoVerbs.contains(w[v]) || (w[v] == "tell" && lowerSentence.contains(" tell ") && !lowerSentence.contains(" me ")) else { return nil }
+                guard !infoVerbs.contains(w[v]) || (w[v] == "tell" && lowerSentence.hasBytes(" tell ") && !lowerSentence.hasBytes(" me ")) else { return nil }
                 return Trigger(verb: v, owner: .addressee)
             }
             // "would you be able to ...", "are you able to ...", "any chance you could ...", "do you mind reviewing ...".
@@ -90,7 +90,7 @@ enum Triggers {
                 return Trigger(verb: v, owner: .sender)
             }
             // "I'd appreciate it if you could proofread ..."
-            if a == "if" && b == "you" && (c == "could" || c == "can"), ["appreciate", "grateful", "great", "helpful", "amazing"].contains(where: { lowerSentence.contains($0) }),
+            if a == "if" && b == "you" && (c == "could" || c == "can"), ["appreciate", "grateful", "great", "helpful", "amazing"].contains(where: { lowerSentence.hasBytes($0) }),
                let v = verb(after: i + 3) {
                 return Trigger(verb: v, owner: .addressee)
             }
