@@ -63,6 +63,16 @@ final class AssistantCommandTests: ServerBackedTestCase {
         XCTAssertTrue(r.out.contains("action: carol: rotate the staging certificate (due Friday)"), r.out)
     }
 
+    func testCheckWithoutAnOpenConversationJudgesTheDraftAlone() throws {
+        try clients.register("alice")
+        let r = try clients.run("alice", ["/check Did you see those numbers?"], json: true)
+        XCTAssertEqual(r.status, 0, r.err)
+        let check = try XCTUnwrap(jsonLines(r.out).first { $0["type"] as? String == "check" }, r.out)
+        XCTAssertEqual(check["clarity_flag"] as? Bool, true)
+        XCTAssertEqual(check["tone_flag"] as? Bool, false)
+        XCTAssertTrue(((check["clarity"] as? [[String: Any]])?.first?["reason"] as? String ?? "").contains("those numbers"), r.out)
+    }
+
     func testSummaryUnreadCoversWhatArrivedSinceTheLastVisit() throws {
         try writeThread()
         XCTAssertEqual(try clients.run("carol", ["/open launch", "Never mind, I checked: staging is on the new one.", "/wait sent"]).status, 0)

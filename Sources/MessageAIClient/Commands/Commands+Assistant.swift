@@ -43,7 +43,14 @@ enum AssistantCommands {
 
     static func check(_ inv: Invocation) {
         let text = inv.rest(from: 0)
-        guard let s = scope(inv, limit: contextSize) else { return }
+        // Without an open conversation the draft is judged on its own (no context, one reader).
+        let s: Scope
+        if inv.client.currentConversation == nil {
+            s = Scope(cid: 0, name: "", me: inv.client.username?.lowercased() ?? "me", members: [], messages: [])
+        } else {
+            guard let found = scope(inv, limit: contextSize) else { return }
+            s = found
+        }
         let others = s.members.filter { $0 != s.me }
         let j = engine.judge(MessageToJudge(from: s.me, to: others.isEmpty ? [s.name] : others, text: text, context: lines(s.messages)))
         let flags = j.clarity.map { ("clarity", $0) } + j.tone.map { ("tone", $0) }
