@@ -122,7 +122,7 @@ enum DueDates {
     private static func event(_ t: [Token], at i: Int) -> Int? {
         guard i < t.count else { return nil }
         let w = t[i].lower
-        if w == "standup" || w == "stand-up" || w == "lunch" || w == "retro" || w == "launch" || w == "the" && false { return i + 1 }
+        if w == "standup" || w == "stand-up" || w == "lunch" || w == "retro" || w == "launch" { return i + 1 }
         if (w == "the" || w == "our" || w == "this" || w == "tomorrow's" || w == "today's") && i + 1 < t.count {
             let n = t[i + 1].lower
             if events.contains(n) && n != "the" { return i + 2 }

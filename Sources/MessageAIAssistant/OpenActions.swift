@@ -12,7 +12,7 @@ enum OpenActions {
 
     static func open(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String]) -> [ActionItem] {
         var entries: [Entry] = []
-        for (i, m) in judged.enumerated() {
+        for i in judged.indices {
             for item in founds[i].map(\.item) {
                 var item = item
                 // A taker in the next messages owns a group ask ("Can someone ...?" — "I'll take it").

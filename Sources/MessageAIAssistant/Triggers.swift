@@ -50,7 +50,7 @@ enum Triggers {
             if a == "i'll" || a == "ill" && i == start || (a == "i" && (b == "will" || b == "shall")) {
                 if lowerSentence.hasBytes(" if ") { return nil }
                 if let v = verb(after: a == "i" ? i + 2 : i + 1) { return Trigger(verb: v, owner: .sender) }
-                if i + 1 < n, w[i + 1] == "be", i + 2 < n, let base = Verbs.fromGerund(w[i + 2]) { _ = base; return Trigger(verb: i + 2, owner: .sender) }
+                if i + 1 < n, w[i + 1] == "be", i + 2 < n, Verbs.fromGerund(w[i + 2]) != nil { return Trigger(verb: i + 2, owner: .sender) }
                 return nil
             }
             if (a == "i'm" && b == "going" && c == "to") || (a == "i'm" && b == "gonna") || (a == "i" && b == "am" && c == "going") {
@@ -104,7 +104,7 @@ enum Triggers {
                let v = verb(after: b == "remember" ? i + 3 : i + 4) {
                 return Trigger(verb: v, owner: .addressee)
             }
-            if ["please", "pls", "plz", "kindly"].contains(a), let v = verb(after: i + 1), !["let", "don't", "do", "note", "see", "ignore"].contains(w[v]) || (w[v] == "do" && false) {
+            if ["please", "pls", "plz", "kindly"].contains(a), let v = verb(after: i + 1), !["let", "don't", "do", "note", "see", "ignore"].contains(w[v]) {
                 return Trigger(verb: v, owner: .addressee)
             }
             if ["don't", "dont", "remember"].contains(a) && (b == "forget" || a == "remember") {
@@ -149,8 +149,7 @@ enum Triggers {
             if i > start, ["needs", "need", "has", "have", "should", "must"].contains(a) {
                 var j = i + 1
                 if j < n, w[j] == "to" { j += 1 }
-                if j + 1 < n, w[j] == "be", let base = Passive.base(w[j + 1]), i - start >= 1 {
-                    _ = base
+                if j + 1 < n, w[j] == "be", Passive.base(w[j + 1]) != nil, i - start >= 1 {
                     return Trigger(verb: j + 1, owner: .group, passiveObject: start..<i)
                 }
             }
