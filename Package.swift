@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "messageai-server", targets: ["messageai-server"]),
         .executable(name: "messageai", targets: ["messageai"]),
         .executable(name: "messageai-bench", targets: ["messageai-bench"]),
+        .executable(name: "messageai-assist", targets: ["messageai-assist"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -36,6 +37,9 @@ let package = Package(
         // The wire protocol: frames, fields, messages, compression. No I/O.
         .target(name: "MessageAIProtocol", dependencies: ["CZlib"], swiftSettings: swift5),
 
+        // The assistant: engines that judge messages and summarise threads. No I/O.
+        .target(name: "MessageAIAssistant", swiftSettings: swift5),
+
         .target(
             name: "MessageAIServer",
             dependencies: [
@@ -47,7 +51,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "MessageAIClient",
-            dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "CEditline"],
+            dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAIAssistant", "CEditline"],
             swiftSettings: swift5),
 
         .executableTarget(
@@ -74,6 +78,15 @@ let package = Package(
             ],
             swiftSettings: swift5),
 
+        .executableTarget(
+            name: "messageai-assist",
+            dependencies: [
+                "MessageAIAssistant",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swift5),
+
+        .testTarget(name: "MessageAIAssistantTests", dependencies: ["MessageAIAssistant"], swiftSettings: swift5),
         .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol"], swiftSettings: swift5),
         .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite", "MessageAITLS"], swiftSettings: swift5),
         .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient", "MessageAITLS"], swiftSettings: swift5),

@@ -26,7 +26,7 @@ final class CommandTableTests: XCTestCase {
         let contract = ["/help", "/register", "/login", "/logout", "/whoami", "/profile", "/passwd", "/name", "/search", "/add",
                         "/remove", "/contacts", "/dm", "/group create", "/group add", "/group rename", "/group leave",
                         "/group members", "/list", "/open", "/history", "/find", "/info", "/queue", "/retry", "/quit",
-                        "/wait", "/wait-messages", "/follow", "/server",  // /server: issue 12 (TLS)
+                        "/wait", "/wait-messages", "/follow", "/server", "/check", "/summary", "/actions", "/decisions",  // /server: issue 12 (TLS)
                         "/next",  // issue 16: jump to the next conversation with unread messages
                         "/requests", "/accept", "/decline", "/block", "/unblock", "/blocked"]  // issue 15: consent
         XCTAssertEqual(Set(CommandTable.all.map(\.name)), Set(contract))

@@ -1,0 +1,182 @@
+import Foundation
+
+/// Action items of one message: for each sentence, a request or commitment pattern gives the
+/// verb and the owner; the phrase runs from the verb to the due date or the end of the clause;
+/// "and" followed by another verb starts a second item ("tag it and post the notes").
+enum ActionRules {
+    static let leadingFillers: Set<String> = ["also", "and", "so", "then", "btw", "oh", "ok", "okay", "sure", "yes", "yeah",
+                                              "yep", "great", "cool", "thanks", "alright", "right", "perfect", "awesome",
+                                              "but", "fine", "np", "absolutely", "of", "course", "agreed", "noted", "gotcha", "one", "more", "thing"]
+    static let phraseStops: Set<String> = ["so", "because", "since", "if", "when", "once", "while", "but", "then", "before",
+                                           "after", "by", "until", "till", "asap", "please", "thanks", "or", "today",
+                                           "tomorrow", "tonight", "now", "soon", "later", "first", "sometime", "whenever",
+                                           "eod", "as", "unless", "so", "otherwise", "though", "ok", "thx", "pls", "instead"]
+    static let pronouns: Set<String> = ["it", "this", "that", "them", "those", "these"]
+
+    struct Found { var item: ActionItem; var sentence: Int; var trigger: Trigger }
+
+    static func items(_ m: MessageToJudge) -> [ActionItem] { found(m).map(\.item) }
+
+    static func members(_ m: MessageToJudge) -> Set<String> {
+        Set(([m.from] + m.to + m.context.map(\.from)).map { $0.lowercased() })
+    }
+
+    static func found(_ m: MessageToJudge) -> [Found] {
+        let sentences = Sentences.split(m.text)
+        let members = members(m)
+        var carried: Addressee = .unnamed
+        var out: [Found] = []
+        var dues: [String?] = []
+        for (si, s) in sentences.enumerated() {
+            let t = Tokenizer.tokens(s)
+            let (vocative, afterVocative) = Addressee.leading(t, members: members)
+            if vocative != .unnamed { carried = vocative }
+            var start = afterVocative
+            while start < t.count, leadingFillers.contains(t[start].lower), t.count - start > 2 { start += 1 }
+            let due = dueText(t, from: 0, to: t.count)
+            dues.append(due?.text)
+            guard let trigger = Triggers.find(t, from: start, members: members, sentence: s) else { continue }
+            var addressee = carried
+            if let mention = Addressee.mentioned(t, members: members), vocative == .unnamed { addressee = .name(mention) }
+            // "@ken @li can you both ...": asked of several people, so of the group.
+            if t.filter({ $0.lower.hasPrefix("@") && $0.lower.count > 1 }).count > 1 { addressee = .group }
+            let who: String
+            switch trigger.owner {
+            case .sender: who = m.from.lowercased()
+            case .addressee: who = addressee.owner(in: m)
+            case .group: who = m.isGroup ? "recipient" : (m.to.first?.lowercased() ?? "recipient")
+            case .member(let name): who = name
+            }
+            var pieces = phrases(t, trigger, message: m, sentenceIndex: si, sentences: sentences, members: members)
+            // A due date written after coordinated asks covers them all ("tag it and post the notes
+            // by 5pm"), one written before the first verb ("By Friday, ...") covers the sentence.
+            var carry: String? = nil
+            for k in pieces.indices.reversed() {
+                if let d = pieces[k].due { carry = d } else { pieces[k].due = carry }
+            }
+            if let d = due, d.start < trigger.verb { for k in pieces.indices where pieces[k].due == nil { pieces[k].due = d.text } }
+            for p in pieces {
+                out.append(Found(item: ActionItem(what: p.what, who: p.owner ?? who, due: p.due), sentence: si, trigger: trigger))
+            }
+        }
+        // "Could you review the deck? Ideally by Friday." — a due date alone in the next sentence.
+        for k in out.indices where out[k].item.due == nil {
+            let si = out[k].sentence
+            if si + 1 < dues.count, let d = dues[si + 1], !out.contains(where: { $0.sentence == si + 1 }) { out[k].item.due = d }
+        }
+        return out
+    }
+
+    /// The due date written between `from` and `to`; a time after "to" is a destination
+    /// ("move it to next sprint"), not a due date.
+    static func dueText(_ t: [Token], from: Int, to: Int) -> (text: String, start: Int)? {
+        var i = from
+        while i < to {
+            guard let d = DueDates.find(Array(t[i..<to])) else { return nil }
+            let start = i + d.start
+            if start > 0 && ["to", "into", "from", "since", "until"].contains(t[start - 1].lower) && !["by", "before"].contains(t[start].lower) {
+                i = start + 1
+                continue
+            }
+            // "the Friday on-call shift": a day naming a thing, not a due date.
+            if start > 0, ["the", "our", "my", "your", "this", "that"].contains(t[start - 1].lower), t[start].lower != "the",
+               !t[start].endsClause, start + 1 < to, !DueDates.continuations.contains(t[start + 1].lower) {
+                i = start + 1
+                continue
+            }
+            if DueDates.vague.contains(d.text.lowercased()) { return nil }
+            return (d.text, start)
+        }
+        return nil
+    }
+
+    struct Piece { var what: String; var owner: String?; var due: String? }
+
+    /// The verb phrases of a trigger, split at "and <verb>", ", <verb>" and "and Omar will <verb>".
+    static func phrases(_ t: [Token], _ trig: Trigger, message: MessageToJudge, sentenceIndex: Int,
+                        sentences: [String], members: Set<String>) -> [Piece] {
+        if let p = trig.passiveObject {
+            let base = Passive.base(t[trig.verb].lower) ?? t[trig.verb].lower
+            let object = t[p].map(\.raw).joined(separator: " ")
+            let resolved = object.split(separator: " ").count == 1 ? resolve(object, t, p.lowerBound, message, sentenceIndex, sentences) : object
+            return [Piece(what: base + " " + lowerDeterminer(resolved), owner: nil, due: dueText(t, from: trig.verb, to: t.count)?.text)]
+        }
+        var out: [Piece] = []
+        var verb = trig.verb
+        var owner: String? = nil
+        while verb < t.count {
+            var j = verb + 1
+            var next: (Int, String?)? = nil
+            // Where this item ends: the next coordinated verb, or the end of the sentence.
+            var end = t.count
+            var k = verb + 1
+            while k < t.count {
+                if let n = coordinated(t, at: k, members: members) { next = n.next; end = n.end; break }
+                k += 1
+            }
+            let due = dueText(t, from: verb + 1, to: end)
+            var words: [String] = [baseForm(t[verb].lower)]
+            if t[verb].endsClause { j = end }
+            while j < end {
+                if let d = due, j == d.start { break }
+                let w = t[j].lower
+                if phraseStops.contains(w) && j > verb + 1 { break }
+                if w == "and", j + 1 < t.count, ["get", "let", "see", "go", "come", "try", "then", "i", "we", "you", "it's", "that's"].contains(t[j + 1].lower) { break }
+                if ["i", "we", "you", "they"].contains(w) && j > verb + 1 { break }
+                words.append(pronouns.contains(w) ? resolve(t[j].raw, t, j, message, sentenceIndex, sentences) : t[j].raw)
+                if t[j].endsClause { break }
+                j += 1
+            }
+            if words.count > 10 { words = Array(words.prefix(10)) }
+            out.append(Piece(what: words.joined(separator: " "), owner: owner, due: due?.text))
+            guard let n = next else { break }
+            verb = n.0
+            owner = n.1
+        }
+        return out
+    }
+
+    /// A second ask starting at `k`: "and rebuild ...", ", post ...", "and Omar will review ...",
+    /// "and Li, please update ...". Returns the verb's index and its new owner.
+    static func coordinated(_ t: [Token], at k: Int, members: Set<String>) -> (next: (Int, String?), end: Int)? {
+        let w = t[k].lower
+        let afterComma = t[k - 1].after.hasPrefix(",")
+        guard w == "and" || w == "then" || w == "&" || afterComma else { return nil }
+        var i = w == "and" || w == "then" || w == "&" ? k + 1 : k
+        if i < t.count, ["then", "also", "and", "please"].contains(t[i].lower) { i += 1 }
+        guard i < t.count else { return nil }
+        if Verbs.work.contains(t[i].lower) && !pronouns.contains(t[i].lower) && i + 1 <= t.count
+            && !(i + 1 < t.count && ["is", "was", "are", "has"].contains(t[i + 1].lower)) { return ((i, nil), k) }
+        let name = t[i].lower.hasPrefix("@") ? String(t[i].lower.dropFirst()) : t[i].lower
+        if members.contains(name) || t[i].lower.hasPrefix("@") {
+            var v = i + 1
+            while v < t.count, ["will", "to", "can", "should", "please", "pls", "could"].contains(t[v].lower) { v += 1 }
+            if v > i + 1 || t[i].after.hasPrefix(","), v < t.count, Verbs.work.contains(t[v].lower) { return ((v, name), k) }
+            // "..., Ken sets up the rig": a list of assignments.
+            if v == i + 1, v < t.count, let b = Verbs.base(t[v].lower), b != t[v].lower { return ((v, name), k) }
+        }
+        return nil
+    }
+
+    static func baseForm(_ w: String) -> String {
+        if let b = Verbs.fromGerund(w) { return b }
+        if Verbs.work.contains(w) { return w }
+        return Verbs.base(w) ?? w
+    }
+
+    /// A pronoun replaced by what it stands for: the last thing named before it in the same
+    /// sentence, else what the message or its context says.
+    static func resolve(_ pronoun: String, _ t: [Token], _ at: Int, _ message: MessageToJudge, _ sentenceIndex: Int, _ sentences: [String]) -> String {
+        guard pronouns.contains(pronoun.lowercased()) else { return pronoun }
+        let plural = ["them", "those", "these"].contains(pronoun.lowercased())
+        let earlier = NounPhrases.find(Array(t[..<at])).filter { !NounPhrases.light.contains($0.head) }
+        if let p = earlier.last(where: { $0.head.hasSuffix("s") == plural }) ?? earlier.last { return lowerDeterminer(NounPhrases.objectText(p)) }
+        if let a = References.antecedent(message: message, sentenceIndex: sentenceIndex, sentences: sentences) { return lowerDeterminer(a) }
+        return pronoun
+    }
+
+    static func lowerDeterminer(_ s: String) -> String {
+        guard let first = s.split(separator: " ").first, NounPhrases.determiners.contains(first.lowercased()) else { return s }
+        return first.lowercased() + s.dropFirst(first.count)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Decisions: a message that records a choice made ("we'll go with", "Decision:", "X it is").
+/// Questions, leanings, pending choices, proposals and requests for a decision are not.
+enum DecisionRules {
+    static let markers = ["we'll go with", "we will go with", "we're going with", "we are going with", "going with", "let's go with",
+                          "decision:", "decided", "agreed:", "we agreed", "agreed on", "agreed to", "final call", "final decision",
+                          "settled on", "we'll use", "we will use", "we're using", "we're switching to",
+                          "we'll switch to", "it is.", "it is!", "it is,", "it is;", "we've decided", "we have decided", "the plan is", "sticking with",
+                          "we'll stick with", "we're sticking with", "we'll keep", "we're keeping", "locking in", "locked in",
+                          "confirmed:", "we're moving to", "we'll move to", "we chose", "we picked", "chosen", "we're dropping",
+                          "we'll drop", "go/no-go: go", "going ahead with", "we'll go ahead with", "green light", "greenlit", "is approved",
+                          "approved:", "decided to", "the decision is", "resolved:", "conclusion:", "outcome:", "landed on", "we settled",
+                          "done deal", "that's settled", "it's decided", "we're going to go with", "we are going to go with",
+                          "we'll be using", "we will be using", "final answer", "we've agreed", "we have agreed", "we've chosen", "we have chosen",
+                          "we've picked", "we're moving forward with", "moving forward with", "consensus", "verdict"]
+    static let negations = ["lean toward", "leaning toward", "lean towards", "leaning towards", "i'd go with", "i would go with",
+                            "decide by", "will decide", "need to decide", "needs to decide", "let's decide", "to decide",
+                            "haven't decided", "not decided", "undecided", "still deciding", "not yet decided", "not agreed",
+                            "if we", "maybe", "might", "probably", "propose", "proposal", "suggest", "what if", "should we",
+                            "could we", "can we", "thinking about", "considering", "any objections", "unless", "pending",
+                            "not final", "tbd", "once we", "would be", "i'd prefer", "i prefer", "before we decide", "need to", "needs to",
+                            "who decided", "who approved", "not approved", "wasn't approved", "isn't approved", "prefer"]
+
+    static func decision(_ m: MessageToJudge) -> String? {
+        for s in Sentences.split(m.text) {
+            let lower = " " + s.lowercased().replacingOccurrences(of: "’", with: "'") + " "
+            guard markers.contains(where: { lower.hasBytes($0) }) || lower.hasSuffix(" it is ") else { continue }
+            if s.contains("?") || negations.contains(where: { lower.hasBytes($0) }) { continue }
+            return withChoice(strip(s), m.context)
+        }
+        return nil
+    }
+
+    /// "Thursday it is" says little alone: add the context's question or options that name the
+    /// choice ("Release day options are Tuesday or Thursday").
+    static func withChoice(_ decision: String, _ context: [ChatLine]) -> String {
+        let words = decision.split(separator: " ")
+        guard words.count <= 5, decision.lowercased().hasSuffix(" it is") else { return decision }
+        let choice = Set(Words.content(String(decision.dropLast(6))))
+        for line in context.reversed() {
+            for s in Sentences.split(line.text).reversed() where !choice.isDisjoint(with: Set(Words.content(s))) {
+                return decision + " (" + s.trimmingCharacters(in: CharacterSet(charactersIn: " .?!")) + ")"
+            }
+        }
+        return decision
+    }
+
+    /// The decision without its label: "Decision: Postgres for events." → "Postgres for events".
+    static func strip(_ s: String) -> String {
+        var text = s.trimmingCharacters(in: .whitespaces)
+        for label in ["Decision:", "Agreed:", "Final call:", "Final decision:", "Confirmed:", "decision:", "agreed:"] where text.hasPrefix(label) {
+            text = String(text.dropFirst(label.count)).trimmingCharacters(in: .whitespaces)
+        }
+        while let l = text.last, ".!".contains(l) { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// ASSISTANT.md's evaluation lines: a message to judge or a thread to summarise in, one
+/// prediction object out (routed by `id`, plus the engine that answered).
+public enum EvaluationFormat {
+    public enum Input {
+        case message(id: String, MessageToJudge)
+        case thread(id: String, ThreadToSummarize)
+    }
+
+    public struct FormatError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func parse(_ line: String) throws -> Input {
+        guard let data = line.data(using: .utf8),
+              let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw FormatError(description: "not a JSON object")
+        }
+        let id = (obj["id"] as? String) ?? (obj["id"].map { "\($0)" } ?? "")
+        func lines(_ v: Any?) -> [ChatLine] {
+            ((v as? [[String: Any]]) ?? []).map { ChatLine(from: ($0["from"] as? String) ?? "", text: ($0["text"] as? String) ?? "") }
+        }
+        if obj["messages"] != nil {
+            return .thread(id: id, ThreadToSummarize(participants: (obj["participants"] as? [String]) ?? [], messages: lines(obj["messages"])))
+        }
+        guard let text = obj["text"] as? String else { throw FormatError(description: "line \(id): no \"text\" and no \"messages\"") }
+        let to: [String]
+        if let list = obj["to"] as? [String] { to = list } else if let one = obj["to"] as? String { to = [one] } else { to = [] }
+        return .message(id: id, MessageToJudge(from: (obj["from"] as? String) ?? "", to: to, text: text, context: lines(obj["context"])))
+    }
+
+    static func actions(_ items: [ActionItem]) -> [[String: Any]] {
+        items.map { ["what": $0.what, "who": $0.who, "due": $0.due.map { $0 as Any } ?? NSNull()] }
+    }
+
+    static func flags(_ flags: [Flag]) -> [[String: Any]] { flags.map { ["kind": $0.kind.rawValue, "reason": $0.reason] } }
+
+    public static func prediction(id: String, _ j: Judgement) -> [String: Any] {
+        ["id": id, "actions": actions(j.actions), "clarity_flag": j.clarityFlag, "tone_flag": j.toneFlag,
+         "decision": j.decision.map { $0 as Any } ?? NSNull(), "clarity": flags(j.clarity), "tone": flags(j.tone),
+         "engine": j.engine.name, "engine_version": j.engine.version]
+    }
+
+    public static func prediction(id: String, _ s: ThreadSummary) -> [String: Any] {
+        ["id": id, "summary": s.summary, "key_points": s.keyPoints, "actions": actions(s.actions), "decisions": s.decisions,
+         "open_questions": s.openQuestions, "covered_messages": s.coveredMessages, "engine": s.engine.name, "engine_version": s.engine.version]
+    }
+
+    public static func predict(_ line: String, engine: AssistantEngine) throws -> [String: Any] {
+        switch try parse(line) {
+        case .message(let id, let m): return prediction(id: id, engine.judge(m))
+        case .thread(let id, let t): return prediction(id: id, engine.summarize(t))
+        }
+    }
+
+    public static func jsonLine(_ obj: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

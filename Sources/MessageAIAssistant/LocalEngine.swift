@@ -1,0 +1,21 @@
+import Foundation
+
+/// The default engine: deterministic rules in pure Swift, no model, no network, milliseconds.
+public struct LocalEngine: AssistantEngine {
+    public static let name = "local"
+    /// Bumped whenever a rule changes, so cached summaries made by older rules are not reused.
+    public static let version = "0.1.0"
+
+    public let info = EngineInfo(name: LocalEngine.name, version: LocalEngine.version)
+
+    public init() {}
+
+    public func judge(_ message: MessageToJudge) -> Judgement {
+        Judgement(actions: ActionRules.items(message), clarity: ClarityRules.flags(message), tone: ToneRules.flags(message),
+                  decision: DecisionRules.decision(message), engine: info)
+    }
+
+    public func summarize(_ thread: ThreadToSummarize) -> ThreadSummary {
+        ThreadSummarizer.summarize(thread, engine: info)
+    }
+}

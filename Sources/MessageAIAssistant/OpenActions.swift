@@ -1,0 +1,94 @@
+import Foundation
+
+/// The work still open at the end of a thread: asks and commitments, minus what was later
+/// reported done, with a group ask given to whoever took it ("I'll take it") and a commitment
+/// that answers an ask merged with it.
+enum OpenActions {
+    static let doneWords: Set<String> = ["done", "finished", "shipped", "merged", "landed", "sent", "posted", "deployed", "fixed",
+                                         "completed", "handled", "booked", "tagged", "updated", "uploaded", "published", "resolved", "closed",
+                                         "ready", "live", "added", "announced", "pinned", "filed", "submitted", "released"]
+
+    struct Entry { var item: ActionItem; var message: Int }
+
+    static func open(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String]) -> [ActionItem] {
+        var entries: [Entry] = []
+        for i in judged.indices {
+            for item in founds[i].map(\.item) {
+                var item = item
+                // A taker in the next messages owns a group ask ("Can someone ...?" — "I'll take it").
+                if item.who == "recipient" || !participants.contains(item.who) {
+                    if let taker = taker(of: item, after: i, in: judged, founds) ?? taker(after: i, in: judged) { item.who = taker } else if item.who == "recipient" { item.who = "everyone" }
+                }
+                let verb = firstWord(item.what)
+                let object = Set(Words.content(item.what).dropFirst())
+                if let k = entries.lastIndex(where: { $0.item.who == item.who && i - $0.message <= 3
+                    && (firstWord($0.item.what) == verb || generic(item.what) || !object.isDisjoint(with: Set(Words.content($0.item.what).dropFirst()))) }) {
+                    // The commitment restates the ask: keep the more specific words and any due date.
+                    if entries[k].item.due == nil { entries[k].item.due = item.due }
+                    if generic(entries[k].item.what) && !generic(item.what) { entries[k].item.what = item.what }
+                    entries[k].message = i
+                    continue
+                }
+                if generic(item.what), let k = entries.lastIndex(where: { i - $0.message <= 2 && $0.item.who == item.who }) {
+                    if entries[k].item.due == nil { entries[k].item.due = item.due }
+                    continue
+                }
+                entries.append(Entry(item: item, message: i))
+            }
+        }
+        return entries.filter { !reportedDone($0, judged) }.map(\.item)
+    }
+
+    static func firstWord(_ s: String) -> String { String(s.split(separator: " ").first ?? "").lowercased() }
+
+    /// "do it", "take it", "take care of it": words that only point back at the ask.
+    static func generic(_ what: String) -> Bool {
+        let w = what.lowercased().split(separator: " ").map(String.init)
+        return w.count <= 2 && ["do", "take", "handle", "own", "grab", "cover"].contains(w.first ?? "")
+            && (w.count == 1 || ActionRules.pronouns.contains(w[1]) || w[1] == "one")
+    }
+
+    /// The first later speaker who commits to the same work or reports it done.
+    static func taker(of item: ActionItem, after i: Int, in judged: [MessageToJudge], _ founds: [[ActionRules.Found]]) -> String? {
+        let verb = firstWord(item.what)
+        let object = Set(Words.content(item.what).dropFirst())
+        for (k, m) in judged.enumerated().dropFirst(i + 1).prefix(3) where m.from.lowercased() != judged[i].from.lowercased() {
+            let own = founds[k].map(\.item).filter { $0.who == m.from.lowercased() }
+            if own.contains(where: { firstWord($0.what) == verb || !object.isDisjoint(with: Set(Words.content($0.what).dropFirst())) }) { return m.from.lowercased() }
+            if Words.all(m.text).contains(where: { Verbs.isPast($0, of: verb) }) { return m.from.lowercased() }
+        }
+        return nil
+    }
+
+    static func taker(after i: Int, in judged: [MessageToJudge]) -> String? {
+        for m in judged[(i + 1)...].prefix(3) {
+            let lower = m.text.lowercased()
+            if ["i'll take", "i can take", "i'll do it", "i'll handle", "on it", "i've got it", "i got it", "i'll grab", "mine", "i'll own", "i can do it", "i'll pick"].contains(where: { lower.hasBytes($0) }) {
+                return m.from.lowercased()
+            }
+        }
+        return nil
+    }
+
+    /// Done when a later message reports the verb in the past ("tagged", "sent") or says "done"
+    /// about the same thing, or the owner answers "Done." right after.
+    static func reportedDone(_ e: Entry, _ judged: [MessageToJudge]) -> Bool {
+        let verb = firstWord(e.item.what)
+        let object = Set(Words.content(e.item.what).dropFirst())
+        for m in judged.dropFirst(e.message + 1) {
+            for s in Sentences.split(m.text) where !s.contains("?") {
+                let words = Words.all(s)
+                let lowerS = " " + s.lowercased() + " "
+                let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) }
+                    || [" is in the ", " are in the ", " is in our ", " are in our ", " is up ", " is out "].contains { lowerS.hasBytes($0) }
+                guard saysDone else { continue }
+                let lower = s.lowercased()
+                if ["not done", "not yet", "isn't done", "will be", "once", "when", "after", "until", "before"].contains(where: { lower.hasBytes($0) }) { continue }
+                let overlap = !object.isDisjoint(with: Set(Words.content(s)))
+                let byOwner = m.from.lowercased() == e.item.who
+                if overlap || (byOwner && words.count <= 8) || (words.count <= 3 && words.contains { Verbs.isPast($0, of: verb) }) { return true }
+            }
+        }
+        return false
+    }
+}

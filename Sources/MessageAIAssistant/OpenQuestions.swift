@@ -1,0 +1,39 @@
+import Foundation
+
+/// Questions still open at the end of a thread: information questions (asks for work are action
+/// items) that no later message from someone else answers.
+enum OpenQuestions {
+    static let deferrals = ["let me check", "get back to you", "not sure", "no idea", "good question", "i'll find out",
+                            "i'll check", "don't know", "will check", "tbd", "need to check", "let me ask", "i'll ask", "no clue"]
+
+    static func open(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]]) -> [String] {
+        var out: [String] = []
+        for (i, m) in judged.enumerated() {
+            let found = founds[i]
+            for (si, s) in Sentences.split(m.text).enumerated() where s.hasSuffix("?") {
+                if found.contains(where: { $0.sentence == si }) { continue }
+                if Words.content(s).count < 2 { continue }
+                if answered(s, asker: m.from, after: i, judged) { continue }
+                out.append(Compress.sentence(s.trimmingCharacters(in: .whitespaces), names: Set(judged.map { $0.from.lowercased() })))
+            }
+        }
+        return out
+    }
+
+    static func answered(_ question: String, asker: String, after i: Int, _ judged: [MessageToJudge]) -> Bool {
+        let q = Set(Words.content(question))
+        let later = judged.dropFirst(i + 1)
+        if later.contains(where: { $0.from.lowercased() == asker.lowercased() && ["never mind", "nevermind", "ignore that", "scratch that"].contains(where: $0.text.lowercased().contains) }) { return true }
+        var firstReply = true
+        for m in later where m.from.lowercased() != asker.lowercased() {
+            let lower = m.text.lowercased()
+            let deferral = deferrals.contains { lower.hasBytes($0) }
+            let words = Set(Words.content(m.text))
+            if q.intersection(words).count >= 2 && !deferral { return true }
+            // The next person to speak answers unless they ask something else or put it off.
+            if firstReply && !deferral && !m.text.contains("?") { return true }
+            firstReply = false
+        }
+        return false
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Splits a message into sentences: at ". ", "! ", "? ", new lines, ";" and numbered or bulleted
+/// list items ("1) Li updates ...", "- Omar books ..."), but not inside "e.g.", "v2.3" or "5.30pm".
+enum Sentences {
+    static let abbreviations: Set<String> = ["e.g.", "i.e.", "etc.", "vs.", "approx.", "incl.", "mr.", "ms.", "dr.", "no."]
+
+    static func split(_ text: String) -> [String] {
+        var out: [String] = []
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            for part in splitListItems(String(line)) { out += splitLine(part) }
+        }
+        return out.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// "1) A. 2) B" and "(1) ..." each start an item; a leading "-", "*" or "•" is dropped.
+    private static func splitListItems(_ line: String) -> [String] {
+        let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        var items: [[String]] = [[]]
+        for w in words {
+            if isListMarker(w) {
+                if !items[items.count - 1].isEmpty { items.append([]) }
+                continue
+            }
+            items[items.count - 1].append(w)
+        }
+        return items.filter { !$0.isEmpty }.map { $0.joined(separator: " ") }
+    }
+
+    private static func isListMarker(_ w: String) -> Bool {
+        if ["-", "*", "•", "–"].contains(w) { return true }
+        var s = Substring(w)
+        if s.first == "(" { s = s.dropFirst() }
+        guard let last = s.last, last == ")" || last == "." else { return false }
+        let body = s.dropLast()
+        return !body.isEmpty && body.count <= 2 && body.allSatisfy(\.isNumber)
+    }
+
+    private static func splitLine(_ line: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        let chars = Array(line)
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            current.append(c)
+            let next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
+            if c == ";" || ((c == "." || c == "!" || c == "?") && (next == nil || next == " ")) {
+                // Runs of "?!" stay with their sentence.
+                var j = i + 1
+                while j < chars.count, ".!?".contains(chars[j]) { current.append(chars[j]); j += 1 }
+                let lastWord = current.split(separator: " ").last.map { String($0).lowercased() } ?? ""
+                if c == "." && abbreviations.contains(lastWord) { i = j; continue }
+                out.append(current)
+                current = ""
+                i = j
+                continue
+            }
+            i += 1
+        }
+        if !current.trimmingCharacters(in: .whitespaces).isEmpty { out.append(current) }
+        return out
+    }
+
+    static func isQuestion(_ sentence: String) -> Bool {
+        sentence.trimmingCharacters(in: .whitespaces).hasSuffix("?") || sentence.contains("?")
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// A word of a sentence: the text without surrounding punctuation, its lower-case form, and the
+/// punctuation written right after it (a comma or colon ends a phrase; "?" marks a question).
+struct Token: Equatable {
+    var raw: String
+    var lower: String
+    var after: String
+    var before: String
+
+    /// Letters only in upper case, at least two of them ("SHIP", "TLS").
+    var isAllCaps: Bool {
+        let letters = raw.unicodeScalars.filter { CharacterSet.letters.contains($0) }
+        return letters.count >= 2 && raw == raw.uppercased() && raw != raw.lowercased()
+    }
+    var isCapitalized: Bool { raw.first.map { $0.isUppercase } ?? false }
+    var endsClause: Bool { after.contains { ",;:.!?)".contains($0) } }
+    var isNumber: Bool { lower.first?.isNumber ?? false }
+}
+
+enum Tokenizer {
+    static let leading: Set<Character> = ["(", "\"", "'", "[", "“", "‘", "*", "_", "`"]
+    static let trailing: Set<Character> = [",", ".", ";", ":", "!", "?", ")", "\"", "'", "]", "”", "’", "*", "_", "`", "…"]
+
+    /// Splits on white space; curly apostrophes become straight ones so "I’ll" reads as "I'll".
+    static func tokens(_ text: String) -> [Token] {
+        let normal = text.replacingOccurrences(of: "’", with: "'").replacingOccurrences(of: "‘", with: "'")
+        var out: [Token] = []
+        for chunk in normal.split(whereSeparator: { $0.isWhitespace }) {
+            var s = Substring(chunk)
+            var before = ""
+            while let f = s.first, leading.contains(f) { before.append(f); s = s.dropFirst() }
+            var after = ""
+            while let l = s.last, trailing.contains(l) { after.insert(l, at: after.startIndex); s = s.dropLast() }
+            if s.isEmpty {
+                // Lone punctuation ("-", "—", "?") belongs to the previous word.
+                if !out.isEmpty { out[out.count - 1].after += before + after + String(chunk) }
+                continue
+            }
+            out.append(Token(raw: String(s), lower: String(s).lowercased(), after: after, before: before))
+        }
+        return out
+    }
+}
+
+/// Words as ASSISTANT.md's matching sees them: runs of letters and digits, lower case, without
+/// function words, lightly stemmed. Used to compare phrases (references, answered questions).
+enum Words {
+    static let function: Set<String> = [
+        "a", "an", "the", "and", "or", "but", "if", "then", "so", "of", "to", "in", "on", "at", "by", "for",
+        "with", "from", "as", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did",
+        "have", "has", "had", "i", "you", "he", "she", "it", "we", "they", "me", "him", "her", "us", "them",
+        "my", "your", "his", "its", "our", "their", "this", "that", "these", "those", "there", "here", "what",
+        "which", "who", "whom", "when", "where", "why", "how", "not", "no", "yes", "can", "could", "will",
+        "would", "should", "shall", "may", "might", "must", "just", "also", "too", "very", "all", "any",
+        "some", "up", "out", "about", "into", "over", "than", "ll", "s", "t", "re", "ve", "d", "m", "please",
+        "ok", "okay", "let", "lets", "get", "got", "now", "one", "still", "again", "yet", "more", "much",
+    ]
+
+    static func all(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for ch in text.lowercased().replacingOccurrences(of: "'s ", with: " ") + " " {
+            if ch.isLetter || ch.isNumber { current.append(ch) } else if !current.isEmpty { words.append(current); current = "" }
+        }
+        return words
+    }
+
+    static func content(_ text: String) -> [String] { all(text).filter { !function.contains($0) }.map(stem) }
+
+    static func stem(_ w: String) -> String {
+        var s = w
+        for suffix in ["ing", "ed", "es", "s"] where s.count > suffix.count + 2 && s.hasSuffix(suffix) {
+            s.removeLast(suffix.count)
+            break
+        }
+        if s.count > 3, let l = s.last, l == "e" { s.removeLast() }
+        return s
+    }
+}
+
+extension String {
+    /// Byte-wise substring test. Foundation's `contains` is Unicode-aware and several times slower;
+    /// the phrase lists are matched against lower-cased text, where comparing UTF-8 bytes is exact.
+    func hasBytes(_ needle: String) -> Bool {
+        var hay = self
+        var pin = needle
+        return hay.withUTF8 { h in
+            pin.withUTF8 { n in
+                guard !n.isEmpty else { return true }
+                guard n.count <= h.count else { return false }
+                var i = 0
+                while i <= h.count - n.count {
+                    if h[i] == n[0] {
+                        var j = 1
+                        while j < n.count && h[i + j] == n[j] { j += 1 }
+                        if j == n.count { return true }
+                    }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+}
