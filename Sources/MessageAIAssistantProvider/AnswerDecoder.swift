@@ -15,9 +15,10 @@ enum AnswerDecoder {
         var actions: [ActionItem] = []
         for raw in Lenient.list(obj["actions"] ?? obj["action_items"]) {
             guard var item = actionItem(raw, shown: shown, defaultWho: "recipient") else { continue }
+            // The local engine's convention: people by name, "recipient" only for a whole group.
             if groupWords.contains(item.who) { item.who = "recipient" }
-            if item.who == normalizedName(m.from) { item.who = "sender" }
-            if !m.isGroup, let only = m.to.first, item.who == normalizedName(only) { item.who = "recipient" }
+            if item.who == "sender" { item.who = normalizedName(m.from) }
+            if !m.isGroup, let only = m.to.first, item.who == "recipient" { item.who = normalizedName(only) }
             guard names.contains(item.who), !actions.contains(item) else { continue }
             actions.append(item)
         }

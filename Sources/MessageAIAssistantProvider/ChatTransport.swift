@@ -72,6 +72,8 @@ final class ChatTransport: @unchecked Sendable {
              .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
             return .connection("the TLS handshake failed")
         case .badServerResponse, .cannotParseResponse: return .connection("the answer was not valid HTTP")
+        // What Linux's URLSession reports for a connection closed mid-body (seen: -1, not -1005).
+        case .unknown: return .connection("the connection broke off")
         default: return .connection("the connection failed (URLError \(e.code.rawValue))")
         }
     }

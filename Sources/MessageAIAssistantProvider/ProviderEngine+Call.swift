@@ -68,6 +68,9 @@ extension ProviderEngine {
 
     /// One request (two if the endpoint refuses `response_format`), decoded to a JSON object.
     private func attemptOnce(_ prompt: Prompts.Prompt, maxTokens: Int, deadline: DispatchTime) -> Result<[String: Any], ProviderFailure> {
+        // A request with almost no time left cannot be answered; don't load the model with it.
+        let floor = min(0.25, config.timeout / 4)
+        guard DispatchTime.now() + floor < deadline else { return .failure(.timedOut(config.timeout)) }
         let jsonMode = !formatRefused
         var response = post(prompt, maxTokens: maxTokens, jsonMode: jsonMode, deadline: deadline)
         if jsonMode, case .success(let r) = response, r.status == 400 {

@@ -59,11 +59,13 @@ final class AnswerParserTests: XCTestCase {
                          {"what": "tag the 2.3 hotfix branch", "who": "recipient", "due": "5pm", "message": 1},
                          {"what": "release the kraken", "who": "bob", "message": 1},
                          {"what": "ship", "who": "sender", "message": 2},
+                         {"what": "ship", "who": "sender", "message": 1},
                          {"who": "maya"}],
              "tone_flag": true, "tone_kind": "passive_aggressive", "decision": "none"}
             """#))
         let j = try XCTUnwrap(AnswerDecoder.judgement(obj, for: dm, shown: 0..<2, engine: info))
-        XCTAssertEqual(j.actions, [ActionItem(what: "tag the 2.3 hotfix branch", who: "recipient", due: "5pm")],
+        XCTAssertEqual(j.actions, [ActionItem(what: "tag the 2.3 hotfix branch", who: "maya", due: "5pm"),
+                                   ActionItem(what: "ship", who: "omar", due: nil)],
                        "duplicates merged, strangers and unshown messages dropped, no what no item")
         XCTAssertEqual(j.tone.map(\.kind), [.passiveAggressive])
         XCTAssertNil(j.decision)

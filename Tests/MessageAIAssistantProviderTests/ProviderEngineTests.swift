@@ -45,8 +45,9 @@ final class ProviderEngineTests: XCTestCase {
         let j = try XCTUnwrap(judge("good_key", log: log))
         XCTAssertEqual(j.engine.name, "provider")
         XCTAssertNil(j.engine.fallbackReason)
-        XCTAssertEqual(j.actions, [ActionItem(what: "tag the 2.3 hotfix branch", who: "recipient", due: "5pm"),
-                                   ActionItem(what: "post the release notes", who: "recipient", due: "5pm")])
+        XCTAssertEqual(j.actions, [ActionItem(what: "tag the 2.3 hotfix branch", who: "maya", due: "5pm"),
+                                   ActionItem(what: "post the release notes", who: "maya", due: "5pm")],
+                       "names as the local engine gives them: the recipient of a direct message by name")
         XCTAssertFalse(j.clarityFlag)
         XCTAssertFalse(j.toneFlag)
         XCTAssertNil(j.decision)
@@ -79,7 +80,7 @@ final class ProviderEngineTests: XCTestCase {
     func testMissingFieldsTakeTheNothingFoundValues() throws {
         let j = try XCTUnwrap(judge("missing"))
         XCTAssertEqual(j.engine.name, "provider")
-        XCTAssertEqual(j.actions, [ActionItem(what: "post the release notes", who: "recipient", due: nil)])
+        XCTAssertEqual(j.actions, [ActionItem(what: "post the release notes", who: "maya", due: nil)])
         XCTAssertFalse(j.clarityFlag)
         let s = try XCTUnwrap(withinDeadline(20) { Fixture.engine(self.server, "missing").summarize(Fixture.thread) })
         XCTAssertEqual(s.engine.name, "provider")
@@ -101,7 +102,7 @@ final class ProviderEngineTests: XCTestCase {
     func testWrongTypesAreReadLeniently() throws {
         let j = try XCTUnwrap(judge("wrongtypes"))
         XCTAssertEqual(j.engine.name, "provider")
-        XCTAssertEqual(j.actions, [ActionItem(what: "post the release notes", who: "recipient", due: "5")])
+        XCTAssertEqual(j.actions, [ActionItem(what: "post the release notes", who: "maya", due: "5")])
         XCTAssertEqual(j.clarity.map(\.kind), [.pronoun])
         XCTAssertFalse(j.toneFlag, "\"false\" as a string is false")
         XCTAssertNil(j.decision, "false is no decision")
