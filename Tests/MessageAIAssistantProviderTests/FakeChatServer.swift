@@ -70,6 +70,27 @@ final class FakeChatServer {
     }
 }
 
+/// Test cases sharing one fake server per class, stopped when the class is done.
+class FakeServerTestCase: XCTestCase {
+    static var server: FakeChatServer?
+    var server: FakeChatServer { Self.server! }
+
+    override class func setUp() {
+        super.setUp()
+        server = try? FakeChatServer()
+    }
+
+    override class func tearDown() {
+        server?.stop()
+        server = nil
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        if Self.server == nil { throw XCTSkip("python3 is needed for the fake chat server") }
+    }
+}
+
 private final class LineBox: @unchecked Sendable {
     var value: String?
     var data: Data?

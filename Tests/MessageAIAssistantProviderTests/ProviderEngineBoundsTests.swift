@@ -4,25 +4,7 @@ import MessageAIAssistant
 import XCTest
 
 /// Long threads, requests in flight, rewrites.
-final class ProviderEngineBoundsTests: XCTestCase {
-    static var server: FakeChatServer?
-    var server: FakeChatServer { Self.server! }
-
-    override class func setUp() {
-        super.setUp()
-        server = try? FakeChatServer()
-    }
-
-    override class func tearDown() {
-        server?.stop()
-        server = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        if Self.server == nil { throw XCTSkip("python3 is needed for the fake chat server") }
-    }
-
+final class ProviderEngineBoundsTests: FakeServerTestCase {
     func testLongThreadIsCutToTheBudgetNewestFirst() throws {
         let names = ["maya", "omar", "li"]
         let messages = (0..<300).map { ChatLine(from: names[$0 % 3], text: "Message number \($0) about the rollout plan, 東京 👍🏽.") }
@@ -50,26 +32,16 @@ final class ProviderEngineBoundsTests: XCTestCase {
 
     func testRequestsInFlightNeverExceedTheBound() throws {
         let engine = Fixture.engine(server, "slow_0.4", timeout: 20, maxInFlight: 2)
-        let results = ResultList()
-        let group = DispatchGroup()
-        for _ in 0..<6 {
-            DispatchQueue.global().async(group: group) { results.append(engine.judge(Fixture.message)) }
-        }
-        XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
-        XCTAssertEqual(results.all.map(\.engine.name), Array(repeating: "provider", count: 6))
+        let results = try XCTUnwrap(judgeConcurrently(6, engine, deadline: 60))
+        XCTAssertEqual(results.map(\.engine.name), Array(repeating: "provider", count: 6))
         XCTAssertEqual(server.mostAtOnce(mode: "slow_0.4"), 2, "six callers, two requests at a time")
     }
 
     func testCallersFindingNoFreeSlotFallBackInTime() throws {
         let engine = Fixture.engine(server, "slow_5", timeout: 1, maxInFlight: 1)
-        let results = ResultList()
-        let group = DispatchGroup()
-        for _ in 0..<3 {
-            DispatchQueue.global().async(group: group) { results.append(engine.judge(Fixture.message)) }
-        }
-        XCTAssertEqual(group.wait(timeout: .now() + 30), .success)
-        XCTAssertEqual(results.all.map(\.engine.name), ["local", "local", "local"])
-        let reasons = results.all.compactMap(\.engine.fallbackReason)
+        let results = try XCTUnwrap(judgeConcurrently(3, engine, deadline: 30))
+        XCTAssertEqual(results.map(\.engine.name), ["local", "local", "local"])
+        let reasons = results.compactMap(\.engine.fallbackReason)
         XCTAssertTrue(reasons.contains { $0.contains("busy") || $0.contains("within 1 s") }, "\(reasons)")
         XCTAssertLessThanOrEqual(server.requests(mode: "slow_5").count, 2)
     }
@@ -86,6 +58,20 @@ final class ProviderEngineBoundsTests: XCTestCase {
         XCTAssertEqual(result.failureValue, .malformed)
         XCTAssertNil(withinDeadline(20) { Fixture.engine(self.server, "429_w").rewrite(Fixture.message) } ?? nil)
     }
+}
+
+/// `n` callers judging at once; nil (and a failure) if they have not all returned by the deadline.
+private func judgeConcurrently(_ n: Int, _ engine: ProviderEngine, deadline: Double) -> [Judgement]? {
+    let results = ResultList()
+    let group = DispatchGroup()
+    for _ in 0..<n {
+        DispatchQueue.global().async(group: group) { results.append(engine.judge(Fixture.message)) }
+    }
+    guard group.wait(timeout: .now() + deadline) == .success else {
+        XCTFail("\(n) concurrent calls did not all return within \(deadline) s")
+        return nil
+    }
+    return results.all
 }
 
 private final class ResultList: @unchecked Sendable {

@@ -5,25 +5,7 @@ import XCTest
 
 /// The provider engine against a real HTTP server on loopback, one behaviour per mode: every
 /// call ends in a parsed answer or a clear fallback to the local engine, never a hang.
-final class ProviderEngineTests: XCTestCase {
-    static var server: FakeChatServer?
-    var server: FakeChatServer { Self.server! }
-
-    override class func setUp() {
-        super.setUp()
-        server = try? FakeChatServer()
-    }
-
-    override class func tearDown() {
-        server?.stop()
-        server = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        if Self.server == nil { throw XCTSkip("python3 is needed for the fake chat server") }
-    }
-
+final class ProviderEngineTests: FakeServerTestCase {
     private func judge(_ mode: String, timeout: TimeInterval = 5, log: LogSink? = nil) -> Judgement? {
         let engine = Fixture.engine(server, mode, timeout: timeout, log: log)
         return withinDeadline(timeout * 2 + 10) { engine.judge(Fixture.message) }
