@@ -22,7 +22,7 @@ enum Prompts {
         "due": the shortest time expression as written ("5pm", "Friday EOD"), no leading "by", or null.
         """
 
-    static func judge(_ m: MessageToJudge) -> Prompt {
+    static func judge(_ m: MessageToJudge, budget: Int) -> Prompt {
         let system = """
             You review one chat message for a messaging app. Answer with one JSON object only, no prose:
             {"actions":[{"what":"...","who":"...","due":null,"message":N}],"clarity_flag":false,\
@@ -41,13 +41,15 @@ enum Prompts {
             """
         var lines = ["Task: judge the last message.", "Sender: \(m.from.lowercased())",
                      "\(m.isGroup ? "Group members" : "Recipient"): \(m.to.map { $0.lowercased() }.joined(separator: ", "))"]
-        if !m.context.isEmpty {
+        // The context is cut to the budget like a thread, oldest first; the message always stays.
+        let shown = covered(m.context + [ChatLine(from: m.from, text: m.text)], budget: budget)
+        if shown.count > 1 {
             lines.append("Earlier messages, oldest first:")
-            for (i, c) in m.context.enumerated() { lines.append("[\(i)] \(c.from.lowercased()): \(oneLine(c.text))") }
+            for i in shown.dropLast() { lines.append("[\(i)] \(m.context[i].from.lowercased()): \(oneLine(m.context[i].text))") }
         }
         lines.append("Message to judge:")
         lines.append("[\(m.context.count)] \(m.from.lowercased()): \(oneLine(m.text))")
-        return Prompt(system: system, user: lines.joined(separator: "\n"), shown: 0..<(m.context.count + 1))
+        return Prompt(system: system, user: lines.joined(separator: "\n"), shown: shown)
     }
 
     static func summarize(_ t: ThreadToSummarize, budget: Int) -> Prompt {
@@ -70,7 +72,8 @@ enum Prompts {
         return Prompt(system: system, user: lines.joined(separator: "\n"), shown: shown)
     }
 
-    static func rewrite(_ m: MessageToJudge) -> Prompt {
+    /// `problems`: what the local rules found wrong with the draft, to steer the rewrite.
+    static func rewrite(_ m: MessageToJudge, problems: [String]) -> Prompt {
         let system = """
             You help someone improve a chat message before they send it. Rewrite the draft so it is clear \
             (name what "it"/"this"/"the doc" refers to when the earlier messages say; say who should do \
@@ -85,6 +88,7 @@ enum Prompts {
         }
         lines.append("Draft:")
         lines.append(oneLine(m.text))
+        if !problems.isEmpty { lines.append("Problems found in the draft: " + problems.joined(separator: "; ")) }
         return Prompt(system: system, user: lines.joined(separator: "\n"), shown: 0..<(m.context.count + 1))
     }
 

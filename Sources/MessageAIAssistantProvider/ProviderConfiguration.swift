@@ -12,7 +12,8 @@ public struct ProviderConfiguration: Sendable {
     public var apiKey: APIKey?
     /// The whole call's deadline, retry included: a slower answer falls back to the local engine.
     public var timeout: TimeInterval
-    /// The most prompt tokens a thread may use; longer threads keep their newest messages.
+    /// The most prompt tokens a thread's messages (or a message and its context) may use, the
+    /// instructions not counted; longer threads keep their newest messages.
     public var threadTokenBudget: Int
     /// The most requests in flight at once; a caller finding none free within its deadline gets
     /// the local engine's answer instead of queueing without bound.

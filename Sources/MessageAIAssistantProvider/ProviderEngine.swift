@@ -35,7 +35,7 @@ public final class ProviderEngine: AssistantEngine, @unchecked Sendable {
     }
 
     public func judge(_ message: MessageToJudge) -> Judgement {
-        let prompt = Prompts.judge(message)
+        let prompt = Prompts.judge(message, budget: config.threadTokenBudget)
         switch call("judge", prompt, maxTokens: config.maxAnswerTokens, decode: {
             AnswerDecoder.judgement($0, for: message, shown: prompt.shown, engine: self.info)
         }) {
@@ -68,7 +68,8 @@ public final class ProviderEngine: AssistantEngine, @unchecked Sendable {
     }
 
     public func rewriteResult(_ message: MessageToJudge) -> Result<Rewrite, ProviderFailure> {
-        let prompt = Prompts.rewrite(message)
+        let local = fallback.judge(message)
+        let prompt = Prompts.rewrite(message, problems: (local.clarity + local.tone).map(\.reason))
         let budget = max(200, (message.text.utf8.count + 2) / 3 * 2 + 60)
         return call("rewrite", prompt, maxTokens: budget, decode: { AnswerDecoder.rewrite($0, engine: self.info) })
             .flatMap { r in r.text == message.text ? .failure(.unchanged) : .success(r) }
