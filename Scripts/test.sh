@@ -15,6 +15,9 @@ if [ "$status" -ne 0 ]; then
   echo "swift test failed (exit $status); full log: $log" >&2
   exit "$status"
 fi
+# The assistant's scores on the labelled sets (figures only; fails only if a command fails).
+Scripts/assistant/eval.sh > "$log.assist" 2>&1 || { cat "$log.assist" >&2; echo "assistant eval failed" >&2; exit 1; }
+grep -E '^===|F1 |recall|false-positive|coverage|length ratio, max' "$log.assist"
 # Keeps the benchmark tool working: tiny counts, fails only if a workload cannot complete
 # (figures are printed, never asserted: speed is measured by Scripts/bench.sh).
 Scripts/bench.sh --smoke > "$log.bench" 2>&1 || { cat "$log.bench" >&2; echo "bench smoke run failed" >&2; exit 1; }

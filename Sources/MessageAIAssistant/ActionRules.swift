@@ -38,6 +38,8 @@ enum ActionRules {
             guard let trigger = Triggers.find(t, from: start, members: members, sentence: s) else { continue }
             var addressee = carried
             if let mention = Addressee.mentioned(t, members: members), vocative == .unnamed { addressee = .name(mention) }
+            // "@ken @li can you both ...": asked of several people, so of the group.
+            if t.filter({ $0.lower.hasPrefix("@") && $0.lower.count > 1 }).count > 1 { addressee = .group }
             let who: String
             switch trigger.owner {
             case .sender: who = m.from.lowercased()
@@ -73,6 +75,12 @@ enum ActionRules {
             guard let d = DueDates.find(Array(t[i..<to])) else { return nil }
             let start = i + d.start
             if start > 0 && ["to", "into", "from", "since", "until"].contains(t[start - 1].lower) && !["by", "before"].contains(t[start].lower) {
+                i = start + 1
+                continue
+            }
+            // "the Friday on-call shift": a day naming a thing, not a due date.
+            if start > 0, ["the", "our", "my", "your", "this", "that"].contains(t[start - 1].lower), t[start].lower != "the",
+               !t[start].endsClause, start + 1 < to, !DueDates.continuations.contains(t[start + 1].lower) {
                 i = start + 1
                 continue
             }
@@ -144,6 +152,8 @@ enum ActionRules {
             var v = i + 1
             while v < t.count, ["will", "to", "can", "should", "please", "pls", "could"].contains(t[v].lower) { v += 1 }
             if v > i + 1 || t[i].after.hasPrefix(","), v < t.count, Verbs.work.contains(t[v].lower) { return ((v, name), k) }
+            // "..., Ken sets up the rig": a list of assignments.
+            if v == i + 1, v < t.count, let b = Verbs.base(t[v].lower), b != t[v].lower { return ((v, name), k) }
         }
         return nil
     }

@@ -46,7 +46,7 @@ extension ClarityRules {
             if endsHere { return !clauseVerbs.contains(prev) || w != "that" }
             if w == "that" && (clauseVerbs.contains(prev) || clauseStarters.contains(next)) { return false }
             if w == "that" && k > 0 && !Verbs.work.contains(prev) && !["is", "was", "about", "with", "on", "of", "for", "to", "at", "from"].contains(prev) && k != 0 && !NounPhrases.stops.contains(next) { return false }
-            return NounPhrases.stops.contains(next) || next == "'s" || ["looks", "seems", "broke", "works", "is", "was"].contains(next) || next.hasSuffix("ed")
+            return NounPhrases.stops.contains(next) || next == "'s" || ["back", "up", "down", "out", "off", "over", "through"].contains(next) || ["looks", "seems", "broke", "works", "is", "was"].contains(next) || next.hasSuffix("ed")
         case "that's", "this's":
             return !["fine", "ok", "okay", "great", "good", "right", "true", "it", "all", "awesome", "perfect", "amazing", "cool", "nice", "fair", "a", "why", "what", "how"].contains(next)
         case "they", "them", "they're", "they've":
@@ -129,7 +129,6 @@ extension ClarityRules {
             if !noun.endsClause, h + 1 < t.count, t[h + 1].isCapitalized, !["I"].contains(t[h + 1].raw) { continue }
             // Earlier words of the sentence or the context say which ("the Figma link ... the file").
             if known.contains(Words.stem(n)) || Words.content(t[..<k].map(\.raw).joined(separator: " ")).contains(Words.stem(n)) { continue }
-            if !m.context.isEmpty && NounPhrases.find(m.context.flatMap { Tokenizer.tokens($0.text) }).contains(where: { !NounPhrases.light.contains($0.head) }) && n != "one" && n != "ones" { continue }
             let phrase = t[k...h].map { $0.raw }.joined(separator: " ").lowercased()
             return Flag(.reference, "'\(phrase)' is never named: say which \(noun.raw) (a name, a link or a number)")
         }

@@ -23,7 +23,9 @@ enum ClarityRules {
 
     // MARK: Rule 3: no owner, vague timing
 
-    static let vagueTimes = ["sometime", "some time", "whenever", "at some point", "one of these days", "eventually", "when you can", "no rush"]
+    static let vagueTimes = ["sometime", "some time", "whenever", "at some point", "one of these days", "eventually", "when you can", "no rush",
+                             "someday", "some day", "when you have time", "at your leisure", "sooner or later", "at some stage", "down the line",
+                             "in the future", "when convenient", "at your convenience", "when you get around to it", "soonish"]
 
     static func ownerFlag(_ t: [Token], _ m: MessageToJudge, _ found: [ActionRules.Found]) -> Flag? {
         guard let first = found.first else { return nil }
@@ -35,7 +37,9 @@ enum ClarityRules {
             return Flag(.owner, "nobody is asked to \(first.item.what): name who should do it")
         }
         guard m.isGroup, first.item.who == "recipient" else { return nil }
+        // "everyone", "both", or two @mentions name the owners.
         let everyone = t.contains { Addressee.groupWords.contains($0.lower) || $0.lower == "each" }
+            || t.filter { $0.lower.hasPrefix("@") && $0.lower.count > 1 }.count > 1
         if everyone { return nil }
         if text.contains(" someone ") || text.contains(" somebody ") || text.contains(" anyone ") || text.contains(" anybody ") {
             return Flag(.owner, "'someone' in a group of \(m.to.count) means nobody in particular: name who should \(first.item.what)")

@@ -9,7 +9,11 @@ enum DecisionRules {
                           "we'll switch to", "it is.", "it is!", "it is,", "it is;", "we've decided", "we have decided", "the plan is", "sticking with",
                           "we'll stick with", "we're sticking with", "we'll keep", "we're keeping", "locking in", "locked in",
                           "confirmed:", "we're moving to", "we'll move to", "we chose", "we picked", "chosen", "we're dropping",
-                          "we'll drop", "go/no-go: go", "consensus", "verdict"]
+                          "we'll drop", "go/no-go: go", "going ahead with", "we'll go ahead with", "green light", "greenlit", "is approved",
+                          "approved:", "decided to", "the decision is", "resolved:", "conclusion:", "outcome:", "landed on", "we settled",
+                          "done deal", "that's settled", "it's decided", "we're going to go with", "we are going to go with",
+                          "we'll be using", "we will be using", "final answer", "we've agreed", "we have agreed", "we've chosen", "we have chosen",
+                          "we've picked", "we're moving forward with", "moving forward with", "consensus", "verdict"]
     static let negations = ["lean toward", "leaning toward", "lean towards", "leaning towards", "i'd go with", "i would go with",
                             "decide by", "will decide", "need to decide", "needs to decide", "let's decide", "to decide",
                             "haven't decided", "not decided", "undecided", "still deciding", "not yet decided", "not agreed",

@@ -34,6 +34,13 @@ enum DueDates {
         return (Int(parts[0]) ?? 99) <= 24 && parts[1].count == 2
     }
 
+    /// "3/11", "2026-11-28".
+    static func isNumericDate(_ w: String) -> Bool {
+        let parts = w.split(whereSeparator: { $0 == "/" || $0 == "-" })
+        guard parts.count >= 2, parts.count <= 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isNumber) }) else { return false }
+        return w.contains("/") || parts[0].count == 4
+    }
+
     static func isOrdinal(_ w: String) -> Bool {
         let digits = w.prefix { $0.isNumber }
         guard !digits.isEmpty, let n = Int(digits), n >= 1, n <= 31 else { return false }
@@ -77,7 +84,11 @@ enum DueDates {
         guard i < t.count else { return nil }
         let w = t[i].lower
         var end: Int?
-        if anchors.contains(w) || days.contains(w) { end = i + 1 }
+        if w == "first" && i + 2 < t.count && t[i + 1].lower == "thing" && (anchors.contains(t[i + 2].lower) || days.contains(t[i + 2].lower)) { end = i + 3 }
+        else if (w == "in" || w == "within") && i + 2 < t.count && (t[i + 1].isNumber || ["an", "a", "the", "two", "three", "24", "48"].contains(t[i + 1].lower))
+                    && ["hour", "hours", "minutes", "mins", "days", "day", "weeks"].contains(t[i + 2].lower) { end = i + 3 }
+        else if isNumericDate(w) { end = i + 1 }
+        else if anchors.contains(w) || days.contains(w) { end = i + 1 }
         else if isClock(w) { end = i + 1 }
         else if (w == "next" || w == "this" || w == "end") && i + 1 < t.count {
             let n = t[i + 1].lower

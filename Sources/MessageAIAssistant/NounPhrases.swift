@@ -20,6 +20,7 @@ enum NounPhrases {
         "tomorrow", "yesterday", "tonight", "again", "too", "already", "still", "yet", "just", "last", "since", "until",
         "please", "instead", "first", "be", "been", "isn't", "wasn't", "doesn't", "didn't", "won't", "can't", "landed",
         "merged", "shipped", "fixed", "pushed", "started", "finished", "went", "keeps", "kept", "caused", "causes", "through",
+        "both", "each", "either", "also", "only", "all",
     ]
     /// Heads that name a time, not a thing ("this week", "the morning").
     static let timeHeads: Set<String> = ["week", "morning", "afternoon", "evening", "night", "day", "month", "year", "time",

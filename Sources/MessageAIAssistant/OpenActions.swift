@@ -10,14 +10,14 @@ enum OpenActions {
 
     struct Entry { var item: ActionItem; var message: Int }
 
-    static func open(_ judged: [MessageToJudge], participants: [String]) -> [ActionItem] {
+    static func open(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String]) -> [ActionItem] {
         var entries: [Entry] = []
         for (i, m) in judged.enumerated() {
-            for item in ActionRules.items(m) {
+            for item in founds[i].map(\.item) {
                 var item = item
                 // A taker in the next messages owns a group ask ("Can someone ...?" — "I'll take it").
                 if item.who == "recipient" || !participants.contains(item.who) {
-                    if let taker = taker(after: i, in: judged) { item.who = taker } else if item.who == "recipient" { item.who = "everyone" }
+                    if let taker = taker(of: item, after: i, in: judged, founds) ?? taker(after: i, in: judged) { item.who = taker } else if item.who == "recipient" { item.who = "everyone" }
                 }
                 let verb = firstWord(item.what)
                 let object = Set(Words.content(item.what).dropFirst())
@@ -46,6 +46,18 @@ enum OpenActions {
         let w = what.lowercased().split(separator: " ").map(String.init)
         return w.count <= 2 && ["do", "take", "handle", "own", "grab", "cover"].contains(w.first ?? "")
             && (w.count == 1 || ActionRules.pronouns.contains(w[1]) || w[1] == "one")
+    }
+
+    /// The first later speaker who commits to the same work or reports it done.
+    static func taker(of item: ActionItem, after i: Int, in judged: [MessageToJudge], _ founds: [[ActionRules.Found]]) -> String? {
+        let verb = firstWord(item.what)
+        let object = Set(Words.content(item.what).dropFirst())
+        for (k, m) in judged.enumerated().dropFirst(i + 1).prefix(3) where m.from.lowercased() != judged[i].from.lowercased() {
+            let own = founds[k].map(\.item).filter { $0.who == m.from.lowercased() }
+            if own.contains(where: { firstWord($0.what) == verb || !object.isDisjoint(with: Set(Words.content($0.what).dropFirst())) }) { return m.from.lowercased() }
+            if Words.all(m.text).contains(where: { Verbs.isPast($0, of: verb) }) { return m.from.lowercased() }
+        }
+        return nil
     }
 
     static func taker(after i: Int, in judged: [MessageToJudge]) -> String? {

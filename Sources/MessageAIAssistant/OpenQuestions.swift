@@ -6,15 +6,15 @@ enum OpenQuestions {
     static let deferrals = ["let me check", "get back to you", "not sure", "no idea", "good question", "i'll find out",
                             "i'll check", "don't know", "will check", "tbd", "need to check", "let me ask", "i'll ask", "no clue"]
 
-    static func open(_ judged: [MessageToJudge]) -> [String] {
+    static func open(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]]) -> [String] {
         var out: [String] = []
         for (i, m) in judged.enumerated() {
-            let found = ActionRules.found(m)
+            let found = founds[i]
             for (si, s) in Sentences.split(m.text).enumerated() where s.hasSuffix("?") {
                 if found.contains(where: { $0.sentence == si }) { continue }
                 if Words.content(s).count < 2 { continue }
                 if answered(s, asker: m.from, after: i, judged) { continue }
-                out.append(Compress.sentence(s.trimmingCharacters(in: .whitespaces)))
+                out.append(Compress.sentence(s.trimmingCharacters(in: .whitespaces), names: Set(judged.map { $0.from.lowercased() })))
             }
         }
         return out

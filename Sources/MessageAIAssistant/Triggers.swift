@@ -10,14 +10,14 @@ struct Trigger: Equatable {
 }
 
 enum Triggers {
-    static let fillers: Set<String> = ["please", "pls", "plz", "also", "just", "quickly", "maybe", "then", "still",
+    static let fillers: Set<String> = ["please", "pls", "plz", "also", "just", "quickly", "maybe", "then", "still", "both", "all", "guys",
                                        "definitely", "first", "now", "kindly", "actually", "go", "ahead", "and", "try", "to", "really"]
     /// Verbs after "can you" that ask for information, not work ("Can you see the dashboard?").
     static let infoVerbs: Set<String> = ["see", "hear", "know", "think", "believe", "remember", "imagine", "tell", "explain", "access", "reach", "read", "make"]
     static let hypothetical = ["if we ever", "someday", "some day", "would be nice", "would be great", "i wish", "i'd like to", "i would like to",
                                "i'd love to", "ideally we", "in an ideal world", "one day we", "it'd be nice", "happy to", "glad to",
                                "feel free", "let me know if", "if you need", "if you want", "if needed", "if that helps", "if it helps",
-                               "if you'd like", "could always", "might want to", "we could", "you could", "how about", "what about",
+                               "if you'd like", "could always", "might want to", "we could", "how about", "what about",
                                "why don't we", "maybe we", "we should probably", "should we", "should i", "do we", "did you", "have you",
                                "for anything", "if anything", "in case", "i was thinking", "i'd suggest", "i suggest", "suggestion:", "what if", "no need to", "don't need to", "no rush to"]
 
@@ -32,7 +32,11 @@ enum Triggers {
         func verb(after i: Int) -> Int? {
             var j = i
             while j < n, fillers.contains(w[j]) { j += 1 }
-            guard j < n, !["not", "never", "be", "been", "have", "need", "pass", "think", "see", "wait", "probably", "get", "bet", "guess"].contains(w[j]) || (w[j] == "have" && j + 1 < n && w[j + 1] != "to") else { return nil }
+            guard j < n else { return nil }
+            // "I'll have the fix up" is work; "I'll have to", "I'll be", "I'll get back to you" are not.
+            let haveWork = w[j] == "have" && j + 1 < n && !["to", "a", "been"].contains(w[j + 1])
+            guard haveWork || !["not", "never", "be", "been", "have", "need", "pass", "think", "see", "wait", "probably", "bet", "guess"].contains(w[j]),
+                  !(w[j] == "get" && j + 1 < n && ["back", "to", "it", "a", "some", "there"].contains(w[j + 1])) else { return nil }
             return j
         }
         // "My to-do for tomorrow: update the SDK, fix the flaky test, ..." — the sender's own list.
@@ -65,13 +69,39 @@ enum Triggers {
             // Requests: "can you ...", "could you please ...", "would you mind reviewing ...".
             if ["can", "could", "would", "will", "can't"].contains(a) && (b == "you" || b == "u") {
                 if c == "mind", i + 3 < n, Verbs.fromGerund(w[i + 3]) != nil { return Trigger(verb: i + 3, owner: .addressee) }
-                guard let v = verb(after: i + 2), !infoVerbs.contains(w[v]) || (w[v] == "tell" && lowerSentence.contains(" tell ") && !lowerSentence.contains(" me ")) else { return nil }
+                if c == "be" && i + 3 < n && w[i + 3] == "able", let to = w[i...].firstIndex(of: "to"), let v = verb(after: to + 1) {
+                    return Trigger(verb: v, owner: .addressee)
+                }
+                guard let v = verb(after: i + 2) else { continue }
+                guard !infoVerbs.contains(w[v]) || (w[v] == "tell" && lowerSentence.contains(" tell ") && !lowerSentence.contains(" me ")) else { return nil }
+                return Trigger(verb: v, owner: .addressee)
+            }
+            // "would you be able to ...", "are you able to ...", "any chance you could ...", "do you mind reviewing ...".
+            if (a == "you" && b == "be" && c == "able") || (a == "you" && (b == "able" || b == "free") && c == "to"), i > start,
+               let to = w[i...].firstIndex(of: "to"), let v = verb(after: to + 1) {
+                return Trigger(verb: v, owner: .addressee)
+            }
+            if a == "chance" && b == "you" && ["could", "can", "would"].contains(c), let v = verb(after: i + 3) { return Trigger(verb: v, owner: .addressee) }
+            if (a == "mind" && i == start) || (a == "you" && b == "mind" && i > start), let g = (a == "mind" ? i + 1 : i + 2) as Int?, g < n, Verbs.fromGerund(w[g]) != nil {
+                return Trigger(verb: g, owner: .addressee)
+            }
+            // "Will send it tonight." — the sender's commitment without the "I".
+            if a == "will" && i == start && b != "do" && b != "you" && b != "we" && b != "it", let v = verb(after: i + 1), Verbs.work.contains(w[v]) {
+                return Trigger(verb: v, owner: .sender)
+            }
+            // "I'd appreciate it if you could proofread ..."
+            if a == "if" && b == "you" && (c == "could" || c == "can"), ["appreciate", "grateful", "great", "helpful", "amazing"].contains(where: { lowerSentence.contains($0) }),
+               let v = verb(after: i + 3) {
                 return Trigger(verb: v, owner: .addressee)
             }
             if (a == "need" || a == "want" || a == "like" || a == "asking") && b == "you" && c == "to", let v = verb(after: i + 3) {
                 return Trigger(verb: v, owner: .addressee)
             }
             if a == "you" && (b == "need" || b == "must") , let v = verb(after: b == "need" ? i + 3 : i + 2), b == "must" || c == "to" {
+                return Trigger(verb: v, owner: .addressee)
+            }
+            if ["please", "pls", "plz", "kindly"].contains(a), i + 2 < n, (b == "remember" && c == "to") || (b == "make" && c == "sure" && i + 3 < n && w[i + 3] == "to"),
+               let v = verb(after: b == "remember" ? i + 3 : i + 4) {
                 return Trigger(verb: v, owner: .addressee)
             }
             if ["please", "pls", "plz", "kindly"].contains(a), let v = verb(after: i + 1), !["let", "don't", "do", "note", "see", "ignore"].contains(w[v]) || (w[v] == "do" && false) {
@@ -90,15 +120,23 @@ enum Triggers {
                 if let v = verb(after: j), Verbs.base(w[v]) != nil || j > i + 1 { return Trigger(verb: v, owner: .group) }
                 return nil
             }
+            if ["anyone", "anybody", "someone", "who's", "whos"].contains(a) && ["able", "free", "available", "around"].contains(b) && c == "to", let v = verb(after: i + 3) {
+                return Trigger(verb: v, owner: .group)
+            }
+            if a == "volunteers" || (a == "volunteer" && b == "to"), let v = verb(after: i + (b == "to" ? 2 : 1) + (b == "to" || c != "to" ? 0 : 1)), Verbs.work.contains(w[v]) {
+                return Trigger(verb: v, owner: .group)
+            }
             if (a == "who" && (b == "can" || b == "could" || b == "wants" || b == "will")), let v = verb(after: i + 2 + (c == "to" ? 1 : 0)), Verbs.base(w[v]) != nil {
                 return Trigger(verb: v, owner: .group)
             }
             if ["everyone", "everybody", "all"].contains(a) && i == start,
-               (b == "need" && c == "to") || (b == "must") || (b == "have" && c == "to") || (b == "should" && a != "we") {
+               ((b == "need" || b == "needs") && c == "to") || (b == "must") || (b == "have" && c == "to") || (b == "should" && a != "we") {
                 if let v = verb(after: b == "must" || b == "should" ? i + 2 : i + 3) { return Trigger(verb: v, owner: .group) }
             }
             // Assignments: "Li will update ...", "Omar to book ...", "1) Li updates the dashboard by Monday".
-            if i == start, members.contains(a.hasPrefix("@") ? String(a.dropFirst()) : a) || a.hasPrefix("@") {
+            if i == start || (i > 0 && t[i - 1].after.hasPrefix(":")), members.contains(a.hasPrefix("@") ? String(a.dropFirst()) : a) || a.hasPrefix("@")
+                || (t[i].isCapitalized && !t[i].isAllCaps && !Addressee.notNames.contains(a) && !Verbs.work.contains(a) && !NounPhrases.determiners.contains(a)
+                    && ["will", "to", "'ll"].contains(b) && !["i", "we", "it", "this", "that", "they", "you", "he", "she", "there"].contains(a)) {
                 let name = a.hasPrefix("@") ? String(a.dropFirst()) : a
                 if ["will", "to", "should", "can", "must", "please", "pls"].contains(b), let v = verb(after: i + 2) { return Trigger(verb: v, owner: .member(name)) }
                 if (b == "needs" || b == "has") && c == "to", let v = verb(after: i + 3) { return Trigger(verb: v, owner: .member(name)) }

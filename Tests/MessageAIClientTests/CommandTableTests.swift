@@ -17,7 +17,7 @@ final class CommandTableTests: XCTestCase {
         let contract = ["/help", "/register", "/login", "/logout", "/whoami", "/profile", "/passwd", "/name", "/search", "/add",
                         "/remove", "/contacts", "/dm", "/group create", "/group add", "/group rename", "/group leave",
                         "/group members", "/list", "/open", "/history", "/find", "/info", "/queue", "/retry", "/quit",
-                        "/wait", "/wait-messages", "/follow"]
+                        "/wait", "/wait-messages", "/follow", "/check", "/summary", "/actions", "/decisions"]
         XCTAssertEqual(Set(CommandTable.all.map(\.name)), Set(contract))
         XCTAssertEqual(CommandTable.all.count, contract.count, "no duplicate names")
         for spec in CommandTable.all {

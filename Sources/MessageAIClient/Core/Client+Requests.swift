@@ -77,6 +77,7 @@ extension Client {
 
     /// Makes `cid` the current conversation and marks it read (confirmed by the server when online).
     func open(_ cid: UInt64, _ done: @escaping () -> Void) {
+        if currentConversation != cid, let store { readBeforeOpen = (try? store.marker(cid, userID: store.userID))?.read ?? 0 }
         currentConversation = cid
         onChange()
         markRead(cid) { _ in done() }

@@ -19,6 +19,9 @@ public final class Client {
     /// SYNC_DONE arrived on the current connection: the outbox may drain.
     public internal(set) var synced = false
     public internal(set) var currentConversation: UInt64?
+    /// The user's read position in the current conversation just before it was opened (opening
+    /// marks it read): what `/summary unread` covers.
+    public internal(set) var readBeforeOpen: UInt64 = 0
     /// Messages that failed for good (too long, not a member): the exit status is non-zero.
     public internal(set) var failedMessages = 0
 

@@ -1,0 +1,28 @@
+@testable import MessageAIAssistant
+import XCTest
+
+final class SentenceTests: XCTestCase {
+    func testSplitsSentencesAndListItemsButNotVersionsOrAbbreviations() {
+        XCTAssertEqual(Sentences.split("The 2.3 branch is cut. Could you tag it, e.g. as v2.3? Thanks!"),
+                       ["The 2.3 branch is cut.", "Could you tag it, e.g. as v2.3?", "Thanks!"])
+        XCTAssertEqual(Sentences.split("1) Li updates the page 2) Ken drafts the email"), ["Li updates the page", "Ken drafts the email"])
+        XCTAssertEqual(Sentences.split("- first\n- second"), ["first", "second"])
+    }
+
+    func testTextPeopleReallyType() {
+        // Curly apostrophes, accents, CJK, emoji with skin tone and ZWJ, RTL text: no crash, same rules.
+        XCTAssertEqual(judge("I’ll send the café menu 東京 👍🏽 by Friday").actions.first?.who, "omar")
+        XCTAssertEqual(judge("👩‍💻 שלום").actions, [])
+        XCTAssertEqual(judge(String(repeating: "long line ", count: 5000)).actions, [])
+        XCTAssertEqual(judge("").actions, [])
+    }
+
+    func testEvaluationLineInAndOut() throws {
+        let line = #"{"id": "x1", "context": [{"from": "maya", "text": "The 2.3 hotfix branch is cut."}], "from": "omar", "to": ["maya"], "text": "Could you tag it by 5pm?"}"#
+        let out = try EvaluationFormat.predict(line, engine: engine)
+        XCTAssertEqual(out["id"] as? String, "x1")
+        XCTAssertEqual(out["engine"] as? String, "local")
+        XCTAssertEqual((out["actions"] as? [[String: Any]])?.first?["due"] as? String, "5pm")
+        XCTAssertThrowsError(try EvaluationFormat.predict("not json", engine: engine))
+    }
+}

@@ -1,0 +1,75 @@
+import XCTest
+
+/// /check, /summary, /actions, /decisions: the local engine on the client's cache, against a real
+/// server and real client processes, online and with the server stopped.
+final class AssistantCommandTests: ServerBackedTestCase {
+    override class var directoryName: String { "assist" }
+
+    /// Three people in a group: an ask, a commitment, a decision, a done report and a question.
+    private func writeThread() throws {
+        try clients.register("alice", "bob", "carol")
+        XCTAssertEqual(try clients.run("alice", ["/group create launch bob carol",
+                                                 "The 2.3 hotfix branch is cut and CI is green.",
+                                                 "Bob, could you tag it and post the release notes by 5pm?",
+                                                 "/wait sent"]).status, 0)
+        XCTAssertEqual(try clients.run("bob", ["/open launch", "Tagged. I'll post the release notes after standup.",
+                                               "Decision: we'll go with the retry change for 2.3.", "/wait sent"]).status, 0)
+        XCTAssertEqual(try clients.run("carol", ["/open launch", "Is staging still on the old certificate from March?",
+                                                 "/wait sent"]).status, 0)
+        XCTAssertEqual(try clients.run("alice", ["/open launch", "/wait-messages 5"]).status, 0)
+    }
+
+    func testSummaryActionsAndDecisionsOnlineThenWithTheServerStopped() throws {
+        try writeThread()
+        let r = try clients.run("alice", ["/open launch", "/summary", "/actions", "/actions mine", "/decisions"], json: true)
+        XCTAssertEqual(r.status, 0, r.err)
+        let lines = jsonLines(r.out)
+        let summary = try XCTUnwrap(lines.first { $0["type"] as? String == "summary" }, r.out)
+        XCTAssertEqual(summary["messages"] as? Int, 5)
+        XCTAssertEqual(summary["engine"] as? String, "local")
+        XCTAssertEqual(summary["open_questions"] as? [String], ["Is staging still on the old certificate from March?"])
+        XCTAssertTrue((summary["summary"] as? String ?? "").contains("retry change"), "the decision is in the summary")
+
+        let actions = lines.filter { $0["type"] as? String == "actions" }
+        XCTAssertEqual(actions.count, 2)
+        let open = try XCTUnwrap(actions.first?["actions"] as? [[String: Any]])
+        XCTAssertEqual(open.count, 1, "the tag was reported done; the notes are open: \(open)")
+        XCTAssertEqual(open.first?["who"] as? String, "bob")
+        XCTAssertEqual(open.first?["what"] as? String, "post the release notes")
+        XCTAssertEqual(open.first?["due"] as? String, "5pm")
+        XCTAssertEqual((actions.last?["actions"] as? [Any])?.count, 0, "nothing is alice's")
+
+        let decisions = try XCTUnwrap(lines.first { $0["type"] as? String == "decisions" }?["decisions"] as? [[String: Any]])
+        XCTAssertEqual(decisions.map { $0["from"] as? String }, ["bob"])
+        XCTAssertEqual(decisions.first?["decision"] as? String, "we'll go with the retry change for 2.3")
+
+        // The same answers from the cache alone, in plain text.
+        server.stop()
+        let offline = try clients.run("bob", ["/open launch", "/actions mine", "/decisions", "/summary 2"])
+        XCTAssertEqual(offline.status, 0, offline.err)
+        XCTAssertTrue(offline.out.contains("bob: post the release notes (due 5pm)"), offline.out)
+        XCTAssertTrue(offline.out.contains("bob: we'll go with the retry change for 2.3"), offline.out)
+        XCTAssertTrue(offline.out.contains("summary of [launch], 2 messages"), offline.out)
+    }
+
+    func testCheckGivesReasonsUsingTheConversationAsContext() throws {
+        try writeThread()
+        let r = try clients.run("alice", ["/open launch", "/check Can someone revert that sometime?", "/check Thanks, Bob!",
+                                          "/check WHO PUSHED THIS TO MAIN", "/check Carol, please rotate the staging certificate by Friday."])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("clarity: 'sometime' leaves the time open"), r.out)
+        XCTAssertTrue(r.out.contains("tone: 'WHO PUSHED THIS TO MAIN' is in capitals"), r.out)
+        XCTAssertEqual(r.out.components(separatedBy: "looks clear and polite").count - 1, 2, "the thanks and the named ask: \(r.out)")
+        XCTAssertTrue(r.out.contains("action: carol: rotate the staging certificate (due Friday)"), r.out)
+    }
+
+    func testSummaryUnreadCoversWhatArrivedSinceTheLastVisit() throws {
+        try writeThread()
+        XCTAssertEqual(try clients.run("carol", ["/open launch", "Never mind, I checked: staging is on the new one.", "/wait sent"]).status, 0)
+        let r = try clients.run("alice", ["/open launch", "/summary unread", "/summary unread", "/summary 0"], json: true)
+        let summaries = jsonLines(r.out).filter { $0["type"] as? String == "summary" }
+        XCTAssertEqual(summaries.first?["messages"] as? Int, 1, r.out)
+        XCTAssertEqual(summaries.first?["open_questions"] as? [String], [])
+        XCTAssertTrue(r.err.contains("/summary [N | unread]") || r.out.contains("/summary [N | unread]"), "a bad N is a usage error: \(r.out) \(r.err)")
+    }
+}
