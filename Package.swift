@@ -39,6 +39,9 @@ let package = Package(
 
         // The assistant: engines that judge messages and summarise threads. No I/O.
         .target(name: "MessageAIAssistant", swiftSettings: swift5),
+        // The optional language-model engine: an OpenAI-compatible HTTP endpoint, falling back
+        // to the local engine. Does I/O, so it lives apart from the pure library above.
+        .target(name: "MessageAIAssistantProvider", dependencies: ["MessageAIAssistant"], swiftSettings: swift5),
 
         .target(
             name: "MessageAIServer",
@@ -81,12 +84,15 @@ let package = Package(
         .executableTarget(
             name: "messageai-assist",
             dependencies: [
-                "MessageAIAssistant",
+                "MessageAIAssistant", "MessageAIAssistantProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swift5),
 
         .testTarget(name: "MessageAIAssistantTests", dependencies: ["MessageAIAssistant"], swiftSettings: swift5),
+        .testTarget(
+            name: "MessageAIAssistantProviderTests", dependencies: ["MessageAIAssistantProvider"],
+            exclude: ["fake_chat_server.py"], swiftSettings: swift5),
         .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol"], swiftSettings: swift5),
         .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite", "MessageAITLS"], swiftSettings: swift5),
         .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient", "MessageAITLS"], swiftSettings: swift5),

@@ -51,7 +51,12 @@ public struct Flag: Sendable, Codable, Equatable {
 public struct EngineInfo: Sendable, Codable, Equatable {
     public var name: String
     public var version: String
-    public init(name: String, version: String) { self.name = name; self.version = version }
+    /// Set when this engine answered in place of the configured one (a provider that timed out,
+    /// failed or answered nonsense): which engine was asked and why it did not answer, for people.
+    public var fallbackReason: String?
+    public init(name: String, version: String, fallbackReason: String? = nil) {
+        self.name = name; self.version = version; self.fallbackReason = fallbackReason
+    }
 }
 
 /// The judgement of one message.
@@ -61,6 +66,9 @@ public struct Judgement: Sendable, Equatable {
     public var tone: [Flag]
     public var decision: String?
     public var engine: EngineInfo
+    public init(actions: [ActionItem], clarity: [Flag], tone: [Flag], decision: String?, engine: EngineInfo) {
+        self.actions = actions; self.clarity = clarity; self.tone = tone; self.decision = decision; self.engine = engine
+    }
     public var clarityFlag: Bool { !clarity.isEmpty }
     public var toneFlag: Bool { !tone.isEmpty }
 }
@@ -75,12 +83,18 @@ public struct ThreadSummary: Sendable, Equatable {
     /// How many of the given messages the answer covered (a provider may cut long threads).
     public var coveredMessages: Int
     public var engine: EngineInfo
+    public init(summary: String, keyPoints: [String], decisions: [String], actions: [ActionItem], openQuestions: [String],
+                coveredMessages: Int, engine: EngineInfo) {
+        self.summary = summary; self.keyPoints = keyPoints; self.decisions = decisions; self.actions = actions
+        self.openQuestions = openQuestions; self.coveredMessages = coveredMessages; self.engine = engine
+    }
 }
 
 /// A suggested clearer or kinder version of a draft; the user's text is never replaced by it.
 public struct Rewrite: Sendable, Equatable {
     public var text: String
     public var engine: EngineInfo
+    public init(text: String, engine: EngineInfo) { self.text = text; self.engine = engine }
 }
 
 /// What every engine implements (the local one here; a language-model provider elsewhere).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MessageAIAssistant
+import MessageAIAssistantProvider
 
 /// The assistant's evaluation and benchmark tool. `eval` reads ASSISTANT.md's JSON lines and
 /// prints one prediction per line; `bench` prints p50/p99 of the local engine's two jobs.
@@ -12,8 +13,7 @@ struct Assist: ParsableCommand {
 }
 
 enum EngineChoice: String, ExpressibleByArgument {
-    case local
-    var engine: AssistantEngine { LocalEngine() }
+    case local, provider
 }
 
 struct Eval: ParsableCommand {
@@ -22,8 +22,11 @@ struct Eval: ParsableCommand {
     @Argument(help: "A JSON-lines file of messages to judge and threads to summarise (- for stdin).")
     var file: String
 
-    @Option(help: "The engine: local (the provider engine is not built yet).")
+    @Option(help: "The engine: local (rules, no network) or provider (a language model; see the provider options).")
     var engine: EngineChoice = .local
+
+    @OptionGroup(title: "Provider options")
+    var provider: ProviderOptions
 
     func run() throws {
         let text: String
@@ -33,16 +36,32 @@ struct Eval: ParsableCommand {
             guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
             text = String(decoding: data, as: UTF8.self)
         }
-        let e = engine.engine
+        let e: AssistantEngine = engine == .provider ? try provider.engine() : LocalEngine()
         var failures = 0
+        var tally = AnswerTally()
         for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
             do {
-                print(EvaluationFormat.jsonLine(try EvaluationFormat.predict(String(line), engine: e)))
+                var prediction: [String: Any]
+                switch try EvaluationFormat.parse(String(line)) {
+                case .message(let id, let m):
+                    let j = e.judge(m)
+                    tally.note(j.engine)
+                    prediction = EvaluationFormat.prediction(id: id, j)
+                    prediction["engine_fallback"] = j.engine.fallbackReason
+                case .thread(let id, let t):
+                    let s = e.summarize(t)
+                    tally.note(s.engine)
+                    prediction = EvaluationFormat.prediction(id: id, s)
+                    prediction["engine_fallback"] = s.engine.fallbackReason
+                }
+                print(EvaluationFormat.jsonLine(prediction))
+                fflush(stdout)
             } catch {
                 failures += 1
                 FileHandle.standardError.write(Data("line \(n + 1): \(error)\n".utf8))
             }
         }
+        if engine == .provider { FileHandle.standardError.write(Data((tally.report + "\n").utf8)) }
         if failures > 0 { throw ExitCode(2) }
     }
 }
