@@ -22,5 +22,8 @@ grep -E '^===|F1 |recall|false-positive|coverage|length ratio, max' "$log.assist
 # (figures are printed, never asserted: speed is measured by Scripts/bench.sh).
 Scripts/bench.sh --smoke --tls-workloads w1,w2,w3 > "$log.bench" 2>&1 || { cat "$log.bench" >&2; echo "bench smoke run failed" >&2; exit 1; }
 echo "bench smoke: every workload completed ($(grep -c '^RESULT' "$log.bench") RESULT lines; figures in $log.bench)"
+# The assistant scorer's own tests (matching rules, the labelled sets' shape); run-all.sh below
+# installs pytest when it is missing, so these come after it.
 # The numbered acceptance scenarios with real processes; pytest's summary closes the output.
 Scripts/acceptance/run-all.sh || exit 1
+python3 -m pytest -q -p no:cacheprovider Scripts/assistant || { echo "assistant scorer tests failed" >&2; exit 1; }
