@@ -17,7 +17,8 @@ final class StoreCheckpointTests: XCTestCase {
         let walPath = dir.databasePath + "-wal"
         let pageSize = try XCTUnwrap(store.db.queryOne("PRAGMA page_size") { $0.int(0) })
         // The hard limit plus the largest transaction: the full-text index batch of 256
-        // messages writes ~90 pages (a SEND alone ~5-10).
+        // messages writes ~90 pages (a SEND ~5-10). Unchecked, the burst would leave ~20,000
+        // frames (~80 MB).
         let capBytes = (Int(limits.hardFrames) + 150) * (pageSize + 24) + 32
         var largest = 0
         let count = 4_000 // one message per transaction, as W1 does: ~40,000 WAL frames unchecked

@@ -50,6 +50,10 @@ public enum ServerProcess {
         do {
             try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
+            guard try lockDataDirectory(options.dataDirectory) != nil else {
+                fputs("messageai-server: another server is using \(options.dataDirectory)\n", stderr)
+                exit(1)
+            }
             // WAL checkpoints on a second connection, off the hub (BENCHMARKS.md, issue 13): that
             // needs the shared locking mode, so the store is no longer opened `exclusive`.
             store = try SQLiteStore(path: options.dataDirectory + "/" + databaseFileName, synchronous: options.synchronous,

@@ -70,9 +70,15 @@ public final class WALCheckpointer: @unchecked Sendable {
     /// Called on the writer's thread after each commit with the number of frames in the WAL.
     private func committed(frames: Int32, writer: OpaquePointer?) {
         if frames >= limits.hardFrames, let writer {
-            // FULL: waits (busy timeout) for a background checkpoint still running, then copies
-            // the rest. The hub is the only reader and writer, so nothing else can hold it up.
-            if sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_FULL, nil, nil) == SQLITE_OK {
+            // A background checkpoint still running makes this one fail at once (SQLite does not
+            // wait for the checkpoint lock): wait for it, then copy the rest. The hub is the only
+            // reader and writer, so nothing else can hold a FULL checkpoint up.
+            var rc = sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_FULL, nil, nil)
+            if rc == SQLITE_BUSY {
+                queue.sync {}
+                rc = sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_FULL, nil, nil)
+            }
+            if rc == SQLITE_OK {
                 lock.withLock { counts.onWriter += 1 }
             }
             return
