@@ -56,8 +56,10 @@ public final class SQLiteStore: Store {
         try db.execute("PRAGMA foreign_keys = ON")
         try Migrations.apply(to: db, now: SQLiteStore.nowMillis())
         if let checkpoints, path != ":memory:", let handle = db.handle {
-            // When the WAL starts over after a burst, its file is cut back to the soft limit.
-            try db.execute("PRAGMA journal_size_limit = \(Int(checkpoints.softFrames) * 4_096)")
+            // No `journal_size_limit`: its `ftruncate` of the WAL runs on the hub when the WAL
+            // starts over and waited 20-30 ms behind the checkpoint's fdatasync on ext4 (strace
+            // -T of W1, BENCHMARKS.md). The WAL file keeps its high-water mark, which the hard
+            // limit bounds (16,000 frames, ~64 MB); closing the store removes it.
             let checkpointer = try WALCheckpointer(path: path, synchronous: synchronous, limits: checkpoints)
             checkpointer.attach(to: handle)
             self.checkpointer = checkpointer
