@@ -97,6 +97,33 @@ final class ServerProcessTests: XCTestCase {
         XCTAssertEqual(child.terminate(), 0)
     }
 
+    /// The database no longer uses SQLite's exclusive locking (the WAL checkpointer opens a
+    /// second connection): a lock file keeps a second server off the same data directory.
+    func testASecondServerOnTheSameDataDirectoryIsRefused() throws {
+        let dir = try ServerTestDirectory()
+        let child = try ChildServer(dataDir: dir.path + "/data")
+        let second = Process()
+        second.executableURL = ChildServer.executable
+        second.arguments = ["--port", "0", "--data-dir", dir.path + "/data", "--plaintext"]
+        let out = Pipe()
+        second.standardOutput = out
+        second.standardError = out
+        try second.run()
+        let deadline = Date().addingTimeInterval(15)
+        while second.isRunning, Date() < deadline { usleep(10_000) }
+        if second.isRunning { second.terminate() }
+        second.waitUntilExit()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(second.terminationStatus, 1, text)
+        XCTAssertTrue(text.contains("another server is using"), text)
+        let users = try TestUsers.register(["alice", "bob"], port: child.port)
+        XCTAssertEqual(users.count, 2, "the first server keeps serving")
+        XCTAssertEqual(child.terminate(), 0)
+        // Once it has stopped, the directory is free again.
+        let next = try ChildServer(dataDir: dir.path + "/data")
+        XCTAssertEqual(next.terminate(), 0)
+    }
+
     private func run(_ arguments: [String]) throws -> (status: Int32, out: String) {
         let p = Process()
         p.executableURL = ChildServer.executable

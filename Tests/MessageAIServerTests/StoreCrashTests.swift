@@ -80,7 +80,9 @@ final class StoreCrashTests: XCTestCase {
               let sender = env["MESSAGEAI_STORE_CRASH_SENDER"].flatMap(UInt64.init) else {
             throw XCTSkip("helper process of testKill9WhileAppendingLosesNoCommittedMessage")
         }
-        let store = try SQLiteStore(path: path)
+        // Small limits: background checkpoints (and some on the writer) run while it is killed.
+        let store = try SQLiteStore(path: path, synchronous: .normal,
+                                    checkpoints: WALCheckpointer.Limits(softFrames: 64, hardFrames: 512))
         var counter: UInt64 = 0
         let end = Date().addingTimeInterval(60)
         // Bounded in count and time; the parent kills it long before either bound.

@@ -26,7 +26,8 @@ final class TestServer {
         signal(SIGPIPE, SIG_IGN)
         directory = try ServerTestDirectory()
         // As the server process opens it.
-        store = try SQLiteStore(path: directory.path + "/messageai.sqlite", synchronous: .normal, exclusive: true)
+        store = try SQLiteStore(path: directory.path + "/messageai.sqlite", synchronous: .normal,
+                                checkpoints: WALCheckpointer.Limits())
         var config = ServerConfiguration()
         config.port = 0
         configure(&config)

@@ -50,8 +50,14 @@ public enum ServerProcess {
         do {
             try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
+            guard try lockDataDirectory(options.dataDirectory) != nil else {
+                fputs("messageai-server: another server is using \(options.dataDirectory)\n", stderr)
+                exit(1)
+            }
+            // WAL checkpoints on a second connection, off the hub (BENCHMARKS.md, issue 13): that
+            // needs the shared locking mode, so the store is no longer opened `exclusive`.
             store = try SQLiteStore(path: options.dataDirectory + "/" + databaseFileName, synchronous: options.synchronous,
-                                  exclusive: true) // the server is the only user of its database
+                                  checkpoints: WALCheckpointer.Limits())
         } catch {
             fputs("messageai-server: cannot open the database in \(options.dataDirectory): \(error)\n", stderr)
             exit(1)
@@ -87,6 +93,9 @@ public enum ServerProcess {
             source.setEventHandler {
                 logger.info("signal \(sig): shutting down")
                 server.shutdown {
+                    if let counts = store.checkpointer?.checkpointCounts {
+                        logger.info("WAL checkpoints: \(counts.background) in the background, \(counts.onWriter) on the hub")
+                    }
                     store.close()
                     logger.info("stopped")
                     exit(0)

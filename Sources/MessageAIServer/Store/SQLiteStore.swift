@@ -19,6 +19,8 @@ public final class SQLiteStore: Store {
     let db: Database
     /// Every message up to this id is in the full-text index (see `indexPendingMessages`).
     var indexedThrough: UInt64 = 0
+    /// Runs the WAL checkpoints on its own connection when the store was opened with limits.
+    private(set) var checkpointer: WALCheckpointer?
 
     /// `":memory:"` gives a private in-memory database (tests); anything else is a file path.
     public convenience init(path: String) throws {
@@ -31,7 +33,13 @@ public final class SQLiteStore: Store {
     /// the database and WAL cost ~10 `fcntl` calls per transaction (BENCHMARKS.md E1); in this
     /// mode WAL also needs no shared-memory index. Off by default, so tests can open a file
     /// from several connections.
-    public init(path: String, synchronous: Synchronous, exclusive: Bool = false) throws {
+    ///
+    /// `checkpoints` moves the WAL checkpoints to a second connection on a background queue
+    /// (`WALCheckpointer`); it needs the shared locking mode, so it excludes `exclusive`. The
+    /// server uses it (BENCHMARKS.md, issue 13: what each choice costs).
+    public init(path: String, synchronous: Synchronous, exclusive: Bool = false,
+                checkpoints: WALCheckpointer.Limits? = nil) throws {
+        precondition(!(exclusive && checkpoints != nil), "a second connection cannot open an exclusive database")
         db = try Database(path: path, translate: StoreError.init(sqlite:))
         sqlite3_busy_timeout(db.handle, 5_000)
         // journal_mode answers with the mode in effect; ":memory:" stays "memory", which is fine.
@@ -47,6 +55,15 @@ public final class SQLiteStore: Store {
         try db.execute("PRAGMA synchronous = \(synchronous.rawValue)") // a constant from the enum
         try db.execute("PRAGMA foreign_keys = ON")
         try Migrations.apply(to: db, now: SQLiteStore.nowMillis())
+        if let checkpoints, path != ":memory:", let handle = db.handle {
+            // No `journal_size_limit`: its `ftruncate` of the WAL runs on the hub when the WAL
+            // starts over and waited 20-30 ms behind the checkpoint's fdatasync on ext4 (strace
+            // -T of W1, BENCHMARKS.md). The WAL file keeps its high-water mark, which the hard
+            // limit bounds (16,000 frames, ~64 MB); closing the store removes it.
+            let checkpointer = try WALCheckpointer(path: path, synchronous: synchronous, limits: checkpoints)
+            checkpointer.attach(to: handle)
+            self.checkpointer = checkpointer
+        }
         // Messages committed but not indexed when the last process stopped (or crashed).
         indexedThrough = try highestIndexedID()
         try indexPendingMessages()
@@ -54,6 +71,7 @@ public final class SQLiteStore: Store {
 
     /// Closes the connection; the store cannot be used afterwards. Safe to call twice.
     public func close() {
+        checkpointer?.close()
         db.close()
     }
 
