@@ -4,16 +4,7 @@ import MessageAIProtocol
 import XCTest
 
 /// Search, contacts, profile visibility and presence.
-final class PeopleTests: XCTestCase {
-    var server: TestServer!
-    var ann: TestClient!, ben: TestClient!, cat: TestClient!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-        (ann, ben, cat) = try { (c: [TestClient]) in (c[0], c[1], c[2]) }(TestUsers.register(["ann", "ben", "cat"], port: server.port))
-    }
-    override func tearDown() { server.stop() }
-
+final class PeopleTests: ThreeUserTestCase {
     func testSearchByPrefixIsCaseInsensitiveAndShowsNamesOnly() throws {
         let found: Users = try ann.request(UserSearch(prefix: "B"))
         XCTAssertEqual(found.users.map(\.username), ["ben"])

@@ -4,16 +4,7 @@ import MessageAIProtocol
 import XCTest
 
 /// Contact requests by consent, and blocking, over real sockets.
-final class PrivacyTests: XCTestCase {
-    var server: TestServer!
-    var ann: TestClient!, ben: TestClient!, cat: TestClient!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-        (ann, ben, cat) = try { (c: [TestClient]) in (c[0], c[1], c[2]) }(TestUsers.register(["ann", "ben", "cat"], port: server.port))
-    }
-    override func tearDown() { server.stop() }
-
+final class PrivacyTests: ThreeUserTestCase {
     func testARequestShowsNoPresenceUntilAcceptedThenBothWays() throws {
         let sent: Profile = try ann.request(ContactAdd(username: "ben"))
         XCTAssertEqual(sent.contactState, .requested)

@@ -15,3 +15,15 @@ class TwoUserTestCase: XCTestCase {
     }
     override func tearDown() { server?.stop() }
 }
+
+/// The same with three people, ann, ben and cat, and the server's default limits.
+class ThreeUserTestCase: XCTestCase {
+    var server: TestServer!
+    var ann: TestClient!, ben: TestClient!, cat: TestClient!
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+        (ann, ben, cat) = try { (c: [TestClient]) in (c[0], c[1], c[2]) }(TestUsers.register(["ann", "ben", "cat"], port: server.port))
+    }
+    override func tearDown() { server?.stop() }
+}
