@@ -40,10 +40,15 @@ final class DeliveryTests: XCTestCase {
         try back.hello(capabilities: [])
         let _: SessionGranted = try back.request(Resume(token: token))
         let syncID = back.send(SyncRequest(positions: []))
+        // The sync has begun once its first batch arrives. (A message pushed live before that
+        // is in the answer too, since SYNC answers from the positions alone; the client dedupes
+        // by seq. The promise tested here is about pushes that race a running sync.)
+        let first = try back.wait(for: "the first sync batch") { $0.requestID == syncID }
+        XCTAssertEqual(first.type, .syncBatch)
+        var synced = try first.decode(SyncBatch.self).messages.map(\.seq)
+        var batches = 1
         // 100 live messages are committed (acked) while bob's sync is still streaming.
         try burst(alice, 100, in: dm.conversationID, prefix: "new")
-        var synced: [UInt64] = []
-        var batches = 0
         while true {
             let f = try back.wait(for: "sync answer") { $0.requestID == syncID }
             if f.type == .syncDone { break }
