@@ -62,6 +62,10 @@ final class AccountTests: XCTestCase {
         XCTAssertEqual(resumed.sessionID, byName.sessionID)
         XCTAssertTrue(resumed.token.isEmpty, "the token is never sent again")
         let _: Contacts = try again.request(ContactsList())
+        // A second login on a logged-in connection is refused in words a person can act on.
+        let twice = try again.requestError(Login(login: "alice", password: TestUsers.password))
+        XCTAssertEqual(twice.errorCode, .alreadyAuthenticated)
+        XCTAssertEqual(twice.message, "already logged in on this connection: log out first")
 
         XCTAssertEqual(try server.client().requestError(Resume(token: [UInt8](repeating: 7, count: 32))).errorCode, .invalidToken)
     }

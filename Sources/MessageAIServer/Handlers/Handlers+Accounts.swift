@@ -10,7 +10,7 @@ extension ChatServer {
     ] + sessionRoutes
 
     func register(_ peer: Peer, _ r: Register, _ id: UInt32) throws {
-        guard peer.user == nil else { throw ErrorFrame(.alreadyAuthenticated, "already logged in; LOGOUT first") }
+        guard peer.user == nil else { throw ErrorFrame.alreadyLoggedIn }
         try Validation.email(r.email)
         try Validation.username(r.username)
         try Validation.password(r.password)
@@ -40,7 +40,7 @@ extension ChatServer {
     }
 
     func login(_ peer: Peer, _ l: Login, _ id: UInt32) throws {
-        guard peer.user == nil else { throw ErrorFrame(.alreadyAuthenticated, "already logged in; LOGOUT first") }
+        guard peer.user == nil else { throw ErrorFrame.alreadyLoggedIn }
         try Validation.device(l.device)
         let user = try store.user(login: l.login)
         // Username and email of one account share a counter; unknown names count on their own.
@@ -67,7 +67,7 @@ extension ChatServer {
     }
 
     func resume(_ peer: Peer, _ r: Resume, _ id: UInt32) throws {
-        guard peer.user == nil else { throw ErrorFrame(.alreadyAuthenticated, "already logged in; LOGOUT first") }
+        guard peer.user == nil else { throw ErrorFrame.alreadyLoggedIn }
         let invalid = ErrorFrame(.invalidToken, "this session has ended; log in again")
         guard r.token.count == 32, let session = try store.session(tokenHash: SessionToken.hash(r.token)),
               let user = try store.user(id: session.userID) else { throw invalid }
@@ -88,4 +88,10 @@ extension ChatServer {
         attachUser(peer, user: user, sessionID: session.id)
         peer.reply(requestID, SessionGranted(token: token, sessionID: session.id, user: user.info))
     }
+}
+
+extension ErrorFrame {
+    /// REGISTER, LOGIN or RESUME on a logged-in connection. Clients show this text to people,
+    /// so it speaks of logging out, not of frame names.
+    static var alreadyLoggedIn: ErrorFrame { ErrorFrame(.alreadyAuthenticated, "already logged in on this connection: log out first") }
 }
