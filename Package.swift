@@ -43,6 +43,10 @@ let package = Package(
         // to the local engine. Does I/O, so it lives apart from the pure library above.
         .target(name: "MessageAIAssistantProvider", dependencies: ["MessageAIAssistant"], swiftSettings: swift5),
 
+        // Load and fuzz helpers shared by the tests and the benchmark: a seeded generator and
+        // the flooding client (sockets, threads), so neither keeps its own copy.
+        .target(name: "MessageAILoad", dependencies: ["MessageAIProtocol"], swiftSettings: swift5),
+
         .target(
             name: "MessageAIServer",
             dependencies: [
@@ -75,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "messageai-bench",
             dependencies: [
-                "MessageAIProtocol", "MessageAITLS",
+                "MessageAIProtocol", "MessageAITLS", "MessageAILoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -93,8 +97,8 @@ let package = Package(
         .testTarget(
             name: "MessageAIAssistantProviderTests", dependencies: ["MessageAIAssistantProvider"],
             exclude: ["fake_chat_server.py"], swiftSettings: swift5),
-        .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol"], swiftSettings: swift5),
-        .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite", "MessageAITLS"], swiftSettings: swift5),
+        .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol", "MessageAILoad"], swiftSettings: swift5),
+        .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite", "MessageAITLS", "MessageAILoad"], swiftSettings: swift5),
         .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient", "MessageAITLS"], swiftSettings: swift5),
     ]
 )

@@ -1,4 +1,5 @@
 import MessageAIProtocol
+import MessageAILoad
 
 /// W6 (issue 15): flooding connections against everyone else. For 0, 4 and 8 flooders (half of
 /// them logged in), a fresh client's connect → HELLO → WELCOME, and a message round trip

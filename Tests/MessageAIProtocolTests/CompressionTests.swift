@@ -1,5 +1,6 @@
 import XCTest
 @testable import MessageAIProtocol
+import MessageAILoad
 
 final class CompressionTests: XCTestCase {
     func testRoundTrip() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import MessageAIProtocol
+import MessageAILoad
 
 /// A million random and mutated inputs through the decoder and every payload type: no crash,
 /// no hang, memory bounded. Seeded, so a failure replays.

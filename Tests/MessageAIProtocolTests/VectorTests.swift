@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import MessageAIProtocol
+import MessageAILoad
 
 /// Every spec example decodes to its documented values and re-encodes to the same bytes.
 /// `MESSAGEAI_WRITE_VECTORS=1 swift test --filter VectorTests` rewrites the .hex files from the
@@ -105,15 +106,3 @@ final class VectorTests: XCTestCase {
     }
 }
 
-/// A tiny seeded generator so randomized tests replay exactly.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -2,6 +2,7 @@ import Foundation
 import MessageAIProtocol
 @testable import MessageAIServer
 import XCTest
+import MessageAILoad
 
 /// Flooding clients against a real server on a real socket: while several connections write
 /// random and mutated frames as fast as they can, a newcomer still gets WELCOME and two users
@@ -17,7 +18,7 @@ final class FloodTests: XCTestCase {
         let (alice, bob, mallory) = (users[0], users[1], users[2])
         let dm = try alice.openDM(with: bob.username)
         // Half the flooders are logged in (mutated requests reach the handlers past the login check).
-        let flooders = (0..<6).map { i in Flooder(port: server.port, token: i % 2 == 0 ? mallory.token : nil) }
+        let flooders = (0..<6).map { i in Flooder(port: UInt16(server.port), token: i % 2 == 0 ? mallory.token : nil) }
         defer { for f in flooders { f.stop() } }
         // The flood is on: the server has answered plenty of it before the checks start.
         XCTAssertTrue(waitUntil(timeout: 20) { flooders.allSatisfy { $0.bytesSent > 256 * 1024 } }, "the flooders never got going")
@@ -32,7 +33,7 @@ final class FloodTests: XCTestCase {
             XCTAssertEqual(try bob.push(ChatMessage.self, timeout: step) { $0.seq == ack.seq }.text, text)
         }
         for f in flooders { f.stop() }
-        XCTAssertTrue(flooders.contains { $0.reconnects > 0 }, "noise that breaks the framing closes a flooder's connection")
+        XCTAssertTrue(flooders.contains { $0.reconnectCount > 0 }, "noise that breaks the framing closes a flooder's connection")
         // After the flood the server is promptly itself again.
         let _: Pong = try alice.request(Ping(), timeout: 10)
         XCTAssertTrue(waitUntil(timeout: 10) { server.server.connectionCount <= 3 }, "flooders' connections are gone")

@@ -2,6 +2,7 @@ import Foundation
 import MessageAIProtocol
 @testable import MessageAIServer
 import XCTest
+import MessageAILoad
 
 /// SEARCH takes every query as literal words: no FTS5 syntax error, no operator that widens
 /// the match, whatever Unicode the user types.
@@ -106,18 +107,6 @@ final class SearchQueryTests: XCTestCase {
     }
 }
 
-/// Deterministic for a seed, so a failure can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random queries of what breaks FTS5 query syntax: quotes, combining marks, operators,
 /// parentheses, column filters, prefixes, controls, bidi marks, emoji, CJK, RTL.

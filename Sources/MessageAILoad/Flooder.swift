@@ -1,7 +1,9 @@
+import Dispatch
+import Foundation
 import Glibc
 import MessageAIProtocol
 
-/// A hostile client on its own thread (W6): connects, says HELLO (and RESUMEs when given a
+/// A hostile client on its own thread, shared by the flood test and the benchmark's W6: connects, says HELLO (and RESUMEs when given a
 /// token), then writes random and mutated frames as fast as the socket takes them, reading and
 /// dropping the answers so that it is never cut off for not reading. When the server closes it
 /// (noise that broke the framing), it connects again.
@@ -10,7 +12,7 @@ import MessageAIProtocol
 /// bound in flight is the throttle work of issue 15, not the read path measured here. The threads run at a
 /// lower priority (nice 10) so that the measuring thread, on the same cores, is not the one
 /// that waits for CPU.
-final class Flooder: @unchecked Sendable {
+public final class Flooder: @unchecked Sendable {
     private let host: String
     private let port: UInt16
     private let token: [UInt8]?
@@ -21,13 +23,13 @@ final class Flooder: @unchecked Sendable {
     private var sent = 0
     private var reconnects = 0
 
-    init(host: String, port: UInt16, token: [UInt8]?, logins: Bool = false) {
+    public init(host: String = "127.0.0.1", port: UInt16, token: [UInt8]?, logins: Bool = false) {
         self.logins = logins
         self.host = host
         self.port = port
         self.token = token
         pthread_mutex_init(&lock, nil)
-        Thread.detach { [self] in run() }
+        Thread.detachNewThread { [self] in run() }
     }
 
     private func locked<T>(_ body: () -> T) -> T {
@@ -35,23 +37,23 @@ final class Flooder: @unchecked Sendable {
         return body()
     }
 
-    var bytesSent: Int { locked { sent } }
-    var reconnectCount: Int { locked { reconnects } }
+    public var bytesSent: Int { locked { sent } }
+    public var reconnectCount: Int { locked { reconnects } }
 
     /// Stops and waits (up to 10 s) for the thread to close its socket.
-    func stop() {
+    public func stop() {
         locked { stopped = true }
-        let deadline = Deadline(seconds: 10)
-        while !deadline.expired && !locked({ finished }) { usleep(2_000) }
+        let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+        while DispatchTime.now().uptimeNanoseconds < deadline && !locked({ finished }) { usleep(2_000) }
     }
 
     private func run() {
         // Linux: who 0 with PRIO_PROCESS is the calling thread only.
         setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-        var rng = SplitMix(seed: nowNanos())
+        var rng = SplitMix64(seed: DispatchTime.now().uptimeNanoseconds)
         while !locked({ stopped }) {
             guard let fd = connect() else { usleep(10_000); continue }
-            var opening = Setup.hello(zlib: true).frame(requestID: 1).encoded()
+            var opening = Hello(capabilities: [.zlib], client: "flooder").frame(requestID: 1).encoded()
             if let token { opening += Resume(token: token).frame(requestID: 2).encoded() }
             flood(fd, opening: opening, rng: &rng)
             Glibc.close(fd)
@@ -76,7 +78,7 @@ final class Flooder: @unchecked Sendable {
     }
 
     /// Writes until the server closes the connection or `stop()`.
-    private func flood(_ fd: Int32, opening: [UInt8], rng: inout SplitMix) {
+    private func flood(_ fd: Int32, opening: [UInt8], rng: inout SplitMix64) {
         var pending = opening
         var start = 0
         var sink = [UInt8](repeating: 0, count: 65536)
@@ -107,7 +109,7 @@ final class Flooder: @unchecked Sendable {
     /// Cheap requests of every kind, before and after login, that the mutations start from.
     private static let templates: [[UInt8]] = [
         Ping().frame(requestID: 3).encoded(),
-        Setup.hello(zlib: true).frame(requestID: 4).encoded(),
+        Hello(capabilities: [.zlib], client: "flooder").frame(requestID: 4).encoded(),
         Send(conversationID: 1, clientID: Array(repeating: 7, count: 16), text: "flood").frame(requestID: 5).encoded(),
         HistoryRequest(conversationID: 1, beforeSeq: 0, limit: 50).frame(requestID: 6).encoded(),
         SyncRequest(positions: []).frame(requestID: 7).encoded(),
@@ -121,7 +123,7 @@ final class Flooder: @unchecked Sendable {
     /// Mostly a template with a few bytes changed past the length field (still framed, so it
     /// reaches the decoders and handlers); one in 5,000 is raw noise that breaks the framing (so
     /// a connection floods for a while, then is closed and connects again).
-    static func badFrame(_ rng: inout SplitMix, logins: Bool) -> [UInt8] {
+    static func badFrame(_ rng: inout SplitMix64, logins: Bool) -> [UInt8] {
         if rng.next() % 5_000 == 0 {
             return (0..<(1 + Int(rng.next() % 64))).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         }
