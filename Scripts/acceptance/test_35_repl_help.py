@@ -7,7 +7,7 @@ from harness.screen import repl_user
 
 pytestmark = pytest.mark.skipif(screen.pyte is None, reason="pyte/pexpect not installed")
 
-FIND_HELP = "search messages, newest first (full-text on the server; the local cache offline)"
+FIND_HELP = "search messages by word, newest first, queued ones too (same rules online and offline)"
 
 
 def rows_after(repl, first, count):
@@ -21,7 +21,7 @@ def test_help_wraps_between_words(world, columns):
     server = world.server()
     bob = repl_user(world, "bob", server, columns=columns, rows=60)
     bob.line("/help find")
-    bob.wait_text("cache offline)")
+    bob.wait_text("and offline)")
     body = rows_after(bob, "/find QUERY...", 3)
     body = body[:next((i + 1 for i, l in enumerate(body) if l.endswith("offline)")), len(body))]
     assert all(l.startswith("    ") and len(l) < columns for l in body), body

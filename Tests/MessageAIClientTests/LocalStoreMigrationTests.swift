@@ -31,6 +31,7 @@ final class LocalStoreMigrationTests: XCTestCase {
         let store = try LocalStore(path: path, userID: 1)
         XCTAssertEqual(try store.summaries().map(\.lastText), ["héllo 東京 👍🏽"], "0.1.0's messages stay")
         XCTAssertEqual(try store.conversation(5)?.request, false)
+        XCTAssertEqual(try store.search("HELLO 東京").map(\.text), ["héllo 東京 👍🏽"], "0.1.0's messages are indexed for /find")
 
         let alice = UserInfo(userID: 1, username: "alice", displayName: "Alice")
         let carol = UserInfo(userID: 3, username: "carol", displayName: "")
@@ -40,6 +41,7 @@ final class LocalStoreMigrationTests: XCTestCase {
         XCTAssertEqual(try store.conversation(6)?.request, false, "a reply accepts it")
 
         let reopened = try LocalStore(path: path, userID: 1)
-        XCTAssertEqual(try reopened.summaries().count, 2, "opening a schema-2 cache again changes nothing")
+        XCTAssertEqual(try reopened.summaries().count, 2, "opening a migrated cache again changes nothing")
+        XCTAssertEqual(try reopened.search("hello").count, 1, "indexed once, not once per opening")
     }
 }

@@ -101,17 +101,45 @@ final class LocalStoreTests: XCTestCase {
         }
     }
 
-    func testSearchTreatsWildcardsLiterallyAndBindsTheQuery() throws {
+    /// The cache's /find follows the server's rules (`FullTextQuery`): words, not substrings;
+    /// operators and quotes are separators; the last word is a prefix; the query is bound.
+    func testSearchUsesTheServersWordRulesAndBindsTheQuery() throws {
         try eachStore { s in
             try s.upsert(Conversation(conversationID: 5, kind: .direct, name: "", members: [alice, bob]))
             try s.insert([msg(5, 1, from: bob, "100% sure"), msg(5, 2, from: bob, "1000 things"),
                           msg(5, 3, from: bob, "it's o'clock"), msg(5, 4, from: bob, "under_score")])
-            XCTAssertEqual(try s.search("0%").map(\.seq), [1])
-            XCTAssertEqual(try s.search("'").map(\.seq), [3])
-            XCTAssertEqual(try s.search("r_s").map(\.seq), [4])
+            XCTAssertEqual(try s.search("100%").map(\.seq), [2, 1], "a prefix of the last word, newest first")
+            XCTAssertEqual(try s.search("'").map(\.seq), [], "no word, no match")
+            XCTAssertEqual(try s.search("clock IT").map(\.seq), [3])
+            XCTAssertEqual(try s.search("under_score").map(\.seq), [4])
             XCTAssertEqual(try s.search("THINGS").map(\.seq), [2])
             XCTAssertEqual(try s.search("'); DROP TABLE messages; --").count, 0)
+            XCTAssertEqual(try s.search("sure OR things NEAR(x) \"").count, 0, "operators are words here")
             XCTAssertEqual(try s.count(in: 5), 4)
+        }
+    }
+
+    /// An edited or deleted message (a later protocol's change) is found by its new text only.
+    func testSearchIndexFollowsEditsAndDeletes() throws {
+        try eachStore { s in
+            try s.upsert(Conversation(conversationID: 5, kind: .direct, name: "", members: [alice, bob]))
+            try s.insert([msg(5, 1, from: bob, "see you at noon"), msg(5, 2, from: bob, "bring the map")])
+            try s.db.run("UPDATE messages SET text='see you at one' WHERE conversation_id=5 AND seq=1")
+            try s.db.run("DELETE FROM messages WHERE conversation_id=5 AND seq=2")
+            XCTAssertEqual(try s.search("noon").count, 0)
+            XCTAssertEqual(try s.search("see one").map(\.text), ["see you at one"])
+            XCTAssertEqual(try s.search("map").count, 0)
+        }
+    }
+
+    func testQueuedMessagesAreSearchedByTheSameRules() throws {
+        try eachStore { s in
+            let entries = ["Déjà vu", "plain", "déjà again"].map {
+                OutboxEntry(clientID: Outbox.newClientID(), conversationID: 5, text: $0, created: 1)
+            }
+            XCTAssertEqual(try s.searchQueued("DEJA", in: entries).map(\.text), ["déjà again", "Déjà vu"], "newest first")
+            XCTAssertEqual(try s.searchQueued("pla", in: entries).map(\.text), ["plain"])
+            XCTAssertEqual(try s.searchQueued("vu", in: Array(entries.prefix(1))).map(\.text), ["Déjà vu"], "each search starts afresh")
         }
     }
 }

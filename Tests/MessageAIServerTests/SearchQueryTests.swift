@@ -1,5 +1,6 @@
 import Foundation
 import MessageAIProtocol
+import MessageAISQLite
 @testable import MessageAIServer
 import XCTest
 import MessageAILoad
@@ -62,12 +63,12 @@ final class SearchQueryTests: XCTestCase {
     }
 
     func testTokensAreQuotedWordsOnly() {
-        XCTAssertEqual(SQLiteStore.ftsQuery("zz\"\u{0301} OR \"\u{0301}friday"), "\"zz\" \"OR\" \"\u{0301}friday\"*")
-        XCTAssertEqual(SQLiteStore.ftsQuery("don't (NEAR) x*"), "\"don\" \"t\" \"NEAR\" \"x\"*")
-        XCTAssertEqual(SQLiteStore.ftsQuery("café 東京"), "\"café\" \"東京\"*")
-        XCTAssertNil(SQLiteStore.ftsQuery("\" * ^ : ( ) \u{0301} 🙂"))
+        XCTAssertEqual(FullTextQuery.match("zz\"\u{0301} OR \"\u{0301}friday"), "\"zz\" \"OR\" \"\u{0301}friday\"*")
+        XCTAssertEqual(FullTextQuery.match("don't (NEAR) x*"), "\"don\" \"t\" \"NEAR\" \"x\"*")
+        XCTAssertEqual(FullTextQuery.match("café 東京"), "\"café\" \"東京\"*")
+        XCTAssertNil(FullTextQuery.match("\" * ^ : ( ) \u{0301} 🙂"))
         for query in Self.reported + ["\"\"", "a\"b\"c"] {
-            let fts = SQLiteStore.ftsQuery(query) ?? ""
+            let fts = FullTextQuery.match(query) ?? ""
             // Quotes only at token edges: every token is one string with no quote inside.
             let pieces = fts.unicodeScalars.split(separator: " ")
             XCTAssertTrue(pieces.allSatisfy { p in

@@ -7,7 +7,7 @@ enum MessageCommands {
         CommandSpec("/history", "/history [N] [before #SEQ|-N]",
                     "the last N messages of the current conversation (default 20; works offline); older pages with before #SEQ (or -N: before the Nth newest)",
                     sync: true, args: 0...3, run: history),
-        CommandSpec("/find", "/find QUERY...", "search messages, newest first (full-text on the server; the local cache offline)", sync: true, args: 1...Int.max, run: find),
+        CommandSpec("/find", "/find QUERY...", "search messages by word, newest first, queued ones too (same rules online and offline)", sync: true, args: 1...Int.max, run: find),
         CommandSpec("/info", "/info [#SEQ|-N]", "a message's state and who has it (default: your last message here; -1 is the last message)",
                     sync: true, args: 0...1, run: info),
         CommandSpec("/queue", "/queue", "messages waiting in the outbox", run: queue),
@@ -84,9 +84,10 @@ enum MessageCommands {
     }
 
     /// Online: the server's full-text search over the whole history (also what this device
-    /// never fetched). Offline, or if the server cannot answer: a substring search of the local
-    /// cache. Server results are shown, not stored: storing a message out of order would move
-    /// the cache's sync position past messages it does not hold yet.
+    /// never fetched). Offline, or if the server cannot answer: the cache's index, built and
+    /// queried by the same rules. Queued messages are searched too, by the same rules. Server
+    /// results are shown, not stored: storing a message out of order would move the cache's
+    /// sync position past messages it does not hold yet.
     static func find(_ inv: Invocation) {
         let client = inv.client
         let query = inv.rest(from: 0)
@@ -96,10 +97,7 @@ enum MessageCommands {
                 findLocally(inv, query)
                 return
             }
-            showFound(inv, query, r.messages.map {
-                StoredMessage(conversationID: $0.conversationID, seq: $0.seq, clientID: Hex.encode($0.clientID), senderID: $0.senderID,
-                              sender: $0.senderUsername, text: LocalStore.shownText($0), serverTime: $0.serverTime, sentHere: false)
-            })
+            showFound(inv, query, r.messages.map { StoredMessage($0, sentHere: false) })
         }
     }
 
@@ -110,10 +108,13 @@ enum MessageCommands {
 
     private static func showFound(_ inv: Invocation, _ query: String, _ found: [StoredMessage]) {
         let client = inv.client
-        let rows = found.map { client.messageFields($0, conversation: client.conversationName($0.conversationID, fallback: "")) }
-        let lines = found.map { client.messageLine($0, conversation: client.conversationName($0.conversationID, fallback: "")) }
-        inv.succeed("search", ["query": query, "messages": rows],
-                    plain: lines.isEmpty ? "no messages match" : lines.joined(separator: "\n"))
+        let me = client.session.map { ($0.userID, $0.username) } ?? (0, "")
+        let queued = ((try? client.store?.searchQueued(query, in: client.outbox?.entries ?? [])) ?? []).map {
+            StoredMessage(conversationID: $0.conversationID, seq: 0, clientID: $0.clientID, senderID: me.0, sender: me.1,
+                          text: $0.text, serverTime: $0.created, sentHere: true)
+        }
+        let line = { (m: StoredMessage) in client.line(m, conversation: client.conversationName(m.conversationID, fallback: "")) }
+        inv.succeed(FoundMessages(query: query, queued: queued.map(line), found: found.map(line)))
     }
 
     static func info(_ inv: Invocation) {

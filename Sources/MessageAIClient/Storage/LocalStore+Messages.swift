@@ -28,9 +28,9 @@ public enum MessageState: String {
 }
 
 extension LocalStore {
-    private static let columns = "conversation_id, seq, client_id, sender_id, sender, text, server_time, sent_here"
+    static let columns = "conversation_id, seq, client_id, sender_id, sender, text, server_time, sent_here"
 
-    private static func row(_ r: Statement) -> StoredMessage {
+    static func row(_ r: Statement) -> StoredMessage {
         StoredMessage(conversationID: r.uint64(0), seq: r.uint64(1), clientID: Hex.encode(r.blob(2)), senderID: r.uint64(3),
                       sender: r.string(4), text: r.string(5), serverTime: r.uint64(6), sentHere: r.int64(7) != 0)
     }
@@ -83,16 +83,6 @@ extension LocalStore {
 
     public func count(in conversationID: UInt64) throws -> Int {
         Int(try db.query("SELECT count(*) FROM messages WHERE conversation_id=?", conversationID) { $0.int64(0) }.first ?? 0)
-    }
-
-    /// Substring search (case-insensitive for ASCII), newest first; works offline.
-    public func search(_ query: String, limit: Int = 50) throws -> [StoredMessage] {
-        let escaped = query.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
-        return try db.query("""
-            SELECT \(LocalStore.columns) FROM messages WHERE text LIKE ? ESCAPE '\\'
-            ORDER BY server_time DESC, seq DESC LIMIT ?
-            """, "%" + escaped + "%", limit, row: LocalStore.row)
     }
 
     /// What SYNC sends: the highest seq held per conversation.

@@ -30,8 +30,8 @@ public final class LocalStore {
     let db: Database
     /// The account's user id; direct conversations are named after the other member.
     public let userID: UInt64
-    /// 1: 0.1.0. 2: conversations.request (message requests, 0.2.0).
-    public static let schemaVersion = 2
+    /// 1: 0.1.0. 2: conversations.request (message requests, 0.2.0). 3: messages_fts (/find).
+    public static let schemaVersion = 3
 
     public init(path: String, userID: UInt64) throws {
         db = try Database(path: path)
@@ -69,6 +69,7 @@ public final class LocalStore {
             if !columns.contains("request") {  // 1 -> 2
                 try db.execute("ALTER TABLE conversations ADD COLUMN request INTEGER NOT NULL DEFAULT 0")
             }
+            try addSearchIndex()  // 2 -> 3
             try db.execute("PRAGMA user_version = \(LocalStore.schemaVersion)")
         }
     }

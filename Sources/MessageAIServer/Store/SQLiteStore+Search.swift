@@ -25,7 +25,7 @@ extension SQLiteStore {
     public func search(userID: UInt64, query: String, conversationID: UInt64?, offset: Int, limit: Int) throws -> [ChatMessage] {
         // The index trails the commits: catch up first, so a search never misses a stored message.
         try indexPendingMessages()
-        guard let words = Self.ftsQuery(query) else { return [] }
+        guard let words = FullTextQuery.match(query) else { return [] }
         let scope: [UInt64]
         if let conversationID {
             scope = [conversationID]
@@ -45,38 +45,5 @@ extension SQLiteStore {
     /// The query plan of `search`, for the test that it needs no sort.
     func searchPlan() throws -> [String] {
         try db.query("EXPLAIN QUERY PLAN " + Self.searchSQL, "text : (\"x\")", 1, 0, 10, 0) { $0.string(3) }
-    }
-
-    /// The user's words as an FTS5 query that can only ever be literal words. The query is cut
-    /// into tokens as the index's unicode61 tokenizer cuts text (letters, digits and private-use
-    /// characters make words, combining marks stay with their word; everything else, quotes and
-    /// operators included, separates), each token is quoted, and the tokens are ANDed. A token
-    /// holds no `"`, so no quoting can be undone (a `"` followed by a combining mark once escaped
-    /// the doubling, which works on Characters). The last token also matches as a prefix ("hel"
-    /// finds "hello"), so results follow what is being typed. Nil when there is no word.
-    static func ftsQuery(_ text: String) -> String? {
-        var tokens: [String] = []
-        var current = String.UnicodeScalarView()
-        var hasWordScalar = false
-        func flush() {
-            if hasWordScalar { tokens.append(String(current)) }
-            current = String.UnicodeScalarView()
-            hasWordScalar = false
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                 .decimalNumber, .letterNumber, .otherNumber, .privateUse:
-                current.append(scalar)
-                hasWordScalar = true
-            case .nonspacingMark, .spacingMark, .enclosingMark:
-                current.append(scalar)
-            default:
-                flush()
-            }
-        }
-        flush()
-        guard !tokens.isEmpty else { return nil }
-        return tokens.map { "\"" + $0 + "\"" }.joined(separator: " ") + "*"
     }
 }
