@@ -126,7 +126,7 @@ public final class CommandRunner {
     /// progress, so what arrived is acknowledged as delivered), then exit.
     private func drainAndExit() {
         let timeout = client.config.drainTimeout
-        ScriptCommands.poll(timeout, { [client] in (client.outbox?.isEmpty ?? true) && !client.isSyncing }) { [self] _ in
+        client.wait(upTo: timeout, until: { [client] in (client.outbox?.isEmpty ?? true) && !client.isSyncing }) { [self] _ in
             let left = client.outbox?.entries.count ?? 0
             if left > 0 {
                 client.output.write("\(left) message(s) still queued in the outbox; they are sent on the next start\n", .err)

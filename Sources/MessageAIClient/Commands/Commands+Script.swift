@@ -25,17 +25,6 @@ enum ScriptCommands {
         return s
     }
 
-    /// Polls `condition` on the main queue every 50 ms until it holds or the time is up.
-    static func poll(_ timeout: Double, _ condition: @escaping () -> Bool, _ done: @escaping (Bool) -> Void) {
-        let deadline = DispatchTime.now() + timeout
-        func check() {
-            if condition() { done(true); return }
-            if DispatchTime.now() >= deadline { done(false); return }
-            DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { check() }
-        }
-        check()
-    }
-
     static func wait(_ inv: Invocation) {
         let order: [MessageState] = [.sent, .delivered, .read]
         guard let target = MessageState(rawValue: inv.args[0].lowercased()), let rank = order.firstIndex(of: target) else {
@@ -53,7 +42,7 @@ enum ScriptCommands {
             }.count
             return behind == 0
         }
-        poll(timeout, reached) { ok in
+        client.wait(upTo: timeout, until: reached) { ok in
             if ok { inv.succeed("ok", ["state": target.rawValue], plain: "all messages \(target.rawValue)") }
             else { inv.fail("timeout", "\(behind) message(s) not yet \(target.rawValue) after \(inv.args.count > 1 ? inv.args[1] : "10") s") }
         }
@@ -64,7 +53,7 @@ enum ScriptCommands {
         guard let timeout = seconds(inv, at: 1), let cid = MessageCommands.currentConversation(inv) else { return }
         let client = inv.client
         var have = 0
-        poll(timeout, { have = (try? client.store?.count(in: cid)) ?? 0; return have >= n }) { ok in
+        client.wait(upTo: timeout, until: { have = (try? client.store?.count(in: cid)) ?? 0; return have >= n }) { ok in
             if ok { inv.succeed("ok", ["count": have], plain: "\(have) message(s) here") }
             else { inv.fail("timeout", "only \(have) of \(n) message(s) after \(inv.args.count > 1 ? inv.args[1] : "10") s") }
         }
@@ -73,11 +62,11 @@ enum ScriptCommands {
     static func follow(_ inv: Invocation) {
         let client = inv.client
         if inv.args.isEmpty {
-            poll(365 * 86_400, { client.inputEnded }) { _ in inv.succeed(plain: nil) }
+            client.wait(upTo: 365 * 86_400, until: { client.inputEnded }) { _ in inv.succeed(plain: nil) }
             return
         }
         guard let timeout = seconds(inv, at: 0) else { return }
-        poll(timeout, { false }) { _ in inv.succeed(plain: nil) }
+        client.wait(upTo: timeout, until: { false }) { _ in inv.succeed(plain: nil) }
     }
 
     /// The terminal's width when a person reads the help; nil (one line per command, as

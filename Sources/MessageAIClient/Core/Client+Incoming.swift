@@ -36,6 +36,7 @@ extension Client {
         let line = self.line(StoredMessage(m, sentHere: sentHere), conversation: name)
         if m.senderID == me.userID {
             output.emit(MessageEvent.shown(line))
+            checkWaiters()
             return
         }
         if m.conversationID == currentConversation {
@@ -160,6 +161,6 @@ extension Client {
     func reportState(_ m: StoredMessage, _ state: MessageState) {
         let name = conversationName(m.conversationID, fallback: "")
         output.emit(MessageStateEvent.changed(m, state, conversation: name, shown: showsTransitions))
-        if !showsTransitions { onChange() }
+        if showsTransitions { checkWaiters() } else { onChange() }
     }
 }

@@ -55,12 +55,7 @@ extension Client {
     /// waits (up to `config.connectWait`) so a script's first /list sees what the server has.
     /// Offline it goes ahead at once.
     func whenSynced(_ then: @escaping () -> Void) {
-        let deadline = DispatchTime.now() + config.connectWait
-        func check() {
-            if !isSyncing || DispatchTime.now() >= deadline { then(); return }
-            DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { check() }
-        }
-        check()
+        wait(upTo: config.connectWait, until: { [unowned self] in !self.isSyncing }) { _ in then() }
     }
 
     /// "offline (connection refused); next reconnect attempt in 2 s (/retry tries now)".

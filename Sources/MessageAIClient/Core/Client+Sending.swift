@@ -98,6 +98,7 @@ extension Client {
             failedMessages += 1
             output.emit(MessageStateEvent.failed(entry))
             output.error(command: "send", ClientError(e.code, "message not sent (\(e.message)): \(entry.text.prefix(60))"))
+            checkWaiters()
             drainOutbox()
         default:
             retrySoon(after: 1)

@@ -41,11 +41,14 @@ public final class Client {
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
     /// Set by the runner at end of input (/follow without SECONDS stops then).
-    public internal(set) var inputEnded = false
+    public internal(set) var inputEnded = false { didSet { checkWaiters() } }
     /// Asks for a password without echo (the REPL sets it; scripts must pass passwords).
     public var passwordPrompt: ((String, @escaping (String?) -> Void) -> Void)?
-    /// Called when what the prompt shows may have changed.
-    public var onChange: () -> Void = {}
+    /// Called when what the prompt shows may have changed (the REPL redraws it).
+    public var onPromptChange: () -> Void = {}
+    /// Conditions commands wait for (`wait(upTo:until:_:)`), checked on every state change.
+    var waiters: [Int: Waiter] = [:]
+    var nextWaiter = 0
 
     public init(config: ClientConfiguration, output: Output) {
         self.config = config

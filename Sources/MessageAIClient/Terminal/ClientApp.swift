@@ -27,7 +27,7 @@ public enum ClientApp {
         client.passwordPrompt = { editor.readPassword($0, $1) }
         if interactive {
             // The prompt reads the store; piped mode has no prompt, so skip the work.
-            client.onChange = { editor.setPrompt(prompt(client)) }
+            client.onPromptChange = { editor.setPrompt(prompt(client)) }
             runner.onIdle = { editor.setPrompt(prompt(client)) }
         }
         runner.onExit = { code in
