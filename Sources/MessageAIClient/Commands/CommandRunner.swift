@@ -44,6 +44,16 @@ public final class CommandRunner {
         quitNow(failures == 0 && left == 0 && client.failedMessages == 0 ? 0 : 1)
     }
 
+    /// Calls `more` once the runner takes another line of piped input: the line before has
+    /// been taken and the outbox accepts more (`outboxAccepts`), or a command waits for the
+    /// end of input (/follow), which only reading on can bring.
+    public func whenAcceptingInput(_ more: @escaping () -> Void) {
+        client.wait(upTo: 365 * 86_400, until: { [weak self] in
+            guard let self else { return true }
+            return client.readsToEndOfInput || (pending.isEmpty && client.outboxAccepts)
+        }) { _ in more() }
+    }
+
     public func endOfInput() {
         if quitNow != nil { quit(); return }
         client.inputEnded = true
@@ -74,6 +84,8 @@ public final class CommandRunner {
                 self?.pump()
             }
         }
+        // The line was taken (a message is in the outbox by now): the reader may go on.
+        client.checkWaiters()
     }
 
     /// Runs one line; `done` after it finished (successfully or not).

@@ -62,7 +62,11 @@ enum ScriptCommands {
     static func follow(_ inv: Invocation) {
         let client = inv.client
         if inv.args.isEmpty {
-            client.wait(upTo: 365 * 86_400, until: { client.inputEnded }) { _ in inv.succeed(plain: nil) }
+            client.readsToEndOfInput = true
+            client.wait(upTo: 365 * 86_400, until: { client.inputEnded }) { _ in
+                client.readsToEndOfInput = false
+                inv.succeed(plain: nil)
+            }
             return
         }
         guard let timeout = seconds(inv, at: 0) else { return }

@@ -4,6 +4,14 @@ import MessageAIProtocol
 /// Sending: the outbox first (durable), then the server, one message at a time in order.
 extension Client {
     static let maxMessageLength = 10_000
+    /// Piped input is read while the outbox holds fewer messages than this on a live link, so
+    /// a fast producer cannot grow it (and this process) without bound. Offline, the outbox
+    /// takes everything: queueing durably for later is what offline means.
+    static let outboxWindow = 64
+
+    var outboxAccepts: Bool {
+        session == nil || link.state == .offline || (outbox?.entries.count ?? 0) < Client.outboxWindow
+    }
 
     /// Queues `text` for the current conversation. The outbox file is durable before the
     /// message is shown as sending; works offline.

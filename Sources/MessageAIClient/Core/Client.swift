@@ -42,6 +42,9 @@ public final class Client {
     var typing: [UInt64: [String: DispatchTime]] = [:]
     /// Set by the runner at end of input (/follow without SECONDS stops then).
     public internal(set) var inputEnded = false { didSet { checkWaiters() } }
+    /// A command waits for the end of input (/follow without SECONDS): input is read on
+    /// whatever the outbox holds, as the lines after it wait for that end.
+    var readsToEndOfInput = false { didSet { checkWaiters() } }
     /// Asks for a password without echo (the REPL sets it; scripts must pass passwords).
     public var passwordPrompt: ((String, @escaping (String?) -> Void) -> Void)?
     /// Called when what the prompt shows may have changed (the REPL redraws it).

@@ -20,7 +20,11 @@ public enum ClientApp {
         let client = Client(config: config, output: output)
         let runner = CommandRunner(client: client)
         let repl = interactive ? EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client, before: $0) }) : nil
-        let editor: LineEditor = repl ?? PlainLineReader()
+        let editor: LineEditor = repl ?? {
+            let reader = PlainLineReader()
+            reader.whenReady = { runner.whenAcceptingInput($0) }
+            return reader
+        }()
         repl?.onEdit = { client.userTyping($0) }
         repl?.onPaste = { runner.submitMessage($0) }
         output.write = { text, stream in editor.printAbove(text, stream) }

@@ -16,14 +16,24 @@ public protocol LineEditor: AnyObject {
 }
 
 /// Piped stdin: lines are read on a background thread (blocking reads) and handed to the
-/// main queue in order; the runner queues them, so /follow can see end of input early.
+/// main queue in order, each only once the one before is taken (`whenReady`): a producer
+/// faster than the server waits in its pipe instead of filling this process's memory.
 public final class PlainLineReader: LineEditor {
+    /// Called on the main queue after each line with what lets the next one be read; the
+    /// runner calls it once it takes more input. Default: at once.
+    public var whenReady: (@escaping () -> Void) -> Void = { $0() }
+    private let taken = DispatchSemaphore(value: 0)
+
     public init() {}
 
     public func start(onLine: @escaping (String) -> Void, onEOF: @escaping () -> Void) {
-        let thread = Thread {
+        let thread = Thread { [self] in
             while let line = readLine(strippingNewline: true) {
-                DispatchQueue.main.async { onLine(line) }
+                DispatchQueue.main.async { [self] in
+                    onLine(line)
+                    whenReady { [taken] in taken.signal() }
+                }
+                taken.wait()
             }
             DispatchQueue.main.async { onEOF() }
         }
