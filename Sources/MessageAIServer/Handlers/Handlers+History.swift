@@ -77,7 +77,7 @@ extension ChatServer {
         peer.sync = nil
         let held = peer.deferredMessages
         peer.deferredMessages = []
-        for m in held { peer.pushMessage(m, frame: m.frame(requestID: 0)) }
+        for m in held { peer.pushMessage(m, frame: m.frame(requestID: 0).encoded()) }
     }
 
     /// The first batch carries every conversation and every member's markers; the following

@@ -52,7 +52,8 @@ final class Peer {
     }
 
     /// Pushes a stored message unless this connection already has it (see `syncedThrough`).
-    func pushMessage(_ message: ChatMessage, frame: Frame) {
+    /// `frame` is the MESSAGE push encoded once for every recipient (`Frame.encoded()`).
+    func pushMessage(_ message: ChatMessage, frame: [UInt8]) {
         if sync != nil {
             deferredMessages.append(message)
             if deferredMessages.count > Peer.maxDeferredMessages {
@@ -64,6 +65,6 @@ final class Peer {
             return
         }
         if let through = syncedThrough[message.conversationID], message.seq <= through { return }
-        connection.send(frame)
+        connection.send(encoded: frame)
     }
 }

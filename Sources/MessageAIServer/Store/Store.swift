@@ -194,6 +194,8 @@ public protocol Store: AnyObject {
     func members(conversationID: UInt64) throws -> [UserInfo]
     /// Just the members' ids, for fan-out on every message (no join, no sort).
     func memberIDs(conversationID: UInt64) throws -> [UInt64]
+    /// Changes whenever a conversation gains or loses a member: caches of `memberIDs` compare it.
+    var membershipVersion: UInt64 { get }
     func isMember(conversationID: UInt64, userID: UInt64) throws -> Bool
     /// The user's conversations, most recent activity first, each with last message, unread
     /// count (messages from others above the user's read marker) and the user's own markers.

@@ -241,6 +241,18 @@ final class Connection {
         // After a closing ERROR nothing more goes out.
         guard !isClosing else { return false }
         output.append(frame)
+        return queued()
+    }
+
+    /// Queues a frame already encoded (`Frame.encoded()`), shared by every recipient of a message.
+    @discardableResult
+    func send(encoded frame: [UInt8]) -> Bool {
+        guard !isClosing else { return false }
+        output.append(encoded: frame)
+        return queued()
+    }
+
+    private func queued() -> Bool {
         if pendingOutputBytes > maxOutputBytes {
             overflow()
             return false
