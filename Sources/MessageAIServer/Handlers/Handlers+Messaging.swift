@@ -46,7 +46,7 @@ extension ChatServer {
             }
         }
         let message = NewMessage(conversationID: s.conversationID, senderID: user.id, clientID: s.clientID,
-                                 text: s.text, serverTime: Clock.nowMillis())
+                                 text: s.text, serverTime: Clock.nowMillis(), senderUsername: user.username)
         pendingSends.append(PendingSend(peer: peer, requestID: id, message: message))
         if !commitScheduled {
             commitScheduled = true

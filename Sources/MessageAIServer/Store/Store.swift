@@ -62,10 +62,14 @@ public struct NewMessage: Sendable {
     public var clientID: [UInt8]
     public var text: String
     public var serverTime: UInt64
+    /// The sender's username when the caller knows it (the server does: the sender is logged
+    /// in); nil makes the store look it up. Usernames never change.
+    public var senderUsername: String?
 
-    public init(conversationID: UInt64, senderID: UInt64, clientID: [UInt8], text: String, serverTime: UInt64) {
+    public init(conversationID: UInt64, senderID: UInt64, clientID: [UInt8], text: String, serverTime: UInt64,
+                senderUsername: String? = nil) {
         self.conversationID = conversationID; self.senderID = senderID; self.clientID = clientID
-        self.text = text; self.serverTime = serverTime
+        self.text = text; self.serverTime = serverTime; self.senderUsername = senderUsername
     }
 }
 
