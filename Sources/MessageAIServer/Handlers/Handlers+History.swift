@@ -59,7 +59,7 @@ extension ChatServer {
         guard let cursor = peer.sync, let userID = peer.userID else { return }
         do {
             while !cursor.isFinished, peer.connection.pendingOutputBytes < Connection.lowWaterMark, !peer.connection.isClosing {
-                try peer.connection.send(nextSyncBatch(cursor, userID: userID, into: peer).frame(requestID: cursor.requestID, compress: peer.zlib))
+                try peer.connection.send(nextSyncBatch(cursor, userID: userID, into: peer).frame(requestID: cursor.requestID, compress: peer.zlib, level: peer.compressionLevel))
             }
         } catch {
             report(error, for: Frame(type: .sync, requestID: cursor.requestID), to: peer)

@@ -123,7 +123,7 @@ public final class ChatServer {
         let connection = Connection(
             id: id, address: accepted.address, transport: transport, queue: queue, scheduler: output, readBuffer: readBuffer,
             limits: inputLimits, maxOutputBytes: configuration.maxOutputBytes)
-        let peer = Peer(connection: connection)
+        let peer = Peer(connection: connection, compressionLevel: configuration.compressionLevel)
         peers[id] = peer
         connection.onFrame = { [unowned self, unowned peer] frame in
             self.dispatch(frame, from: peer)
