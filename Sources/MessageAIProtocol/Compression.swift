@@ -7,8 +7,12 @@ public enum Compression {
     public static let defaultMaxInflated = 16 << 20
     /// Below this many bytes, compressing costs more than it saves.
     public static let worthwhileSize = 256
+    /// zlib's own default; the spec's compressed vectors are made at this level. Any level
+    /// inflates to the same fields, so a writer picks what suits it (the server uses 1).
+    public static let defaultLevel: Int32 = 6
+    public static let levels: ClosedRange<Int32> = 1...9
 
-    public static func deflate(_ input: [UInt8], level: Int32 = 6) -> [UInt8] {
+    public static func deflate(_ input: [UInt8], level: Int32 = defaultLevel) -> [UInt8] {
         var stream = z_stream()
         guard czlib_deflate_init(&stream, level) == Z_OK else { fatalError("deflateInit failed: out of memory") }
         defer { deflateEnd(&stream) }

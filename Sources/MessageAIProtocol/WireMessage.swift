@@ -4,12 +4,14 @@ public protocol WireMessage: FieldCodable, Equatable {
 }
 
 extension WireMessage {
-    /// This message as a frame, compressed when `compress` is set and it pays off.
-    public func frame(requestID: UInt32, compress: Bool = false) -> Frame {
+    /// This message as a frame, compressed when `compress` is set and it pays off, at zlib
+    /// `level` (1 fastest ... 9 smallest).
+    public func frame(requestID: UInt32, compress: Bool = false, level: Int32 = Compression.defaultLevel) -> Frame {
         var w = FieldWriter()
         encode(to: &w)
         if compress, w.bytes.count >= Compression.worthwhileSize {
-            return Frame(type: Self.frameType, flags: .compressed, requestID: requestID, payload: Compression.deflate(w.bytes))
+            return Frame(type: Self.frameType, flags: .compressed, requestID: requestID,
+                         payload: Compression.deflate(w.bytes, level: level))
         }
         return Frame(type: Self.frameType, requestID: requestID, payload: w.bytes)
     }

@@ -29,6 +29,7 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "Close a connection not logged in this many seconds after connecting (bytes and PINGs do not extend it).")
     var loginTimeout = 60.0
     @Option(help: "Output queued for one client before it is cut off as not reading, in bytes.") var maxOutput = 4 << 20
+    @Option(help: "zlib level of compressed answers (sync batches, history pages): 1 fastest ... 9 smallest.") var zlibLevel = 1
     @Option(help: "always: fsync every commit (survives power loss); normal: survives a process crash.") var fsync = "normal"
     @Option(help: "PBKDF2-SHA256 rounds for new password hashes (at least 600000).") var pbkdf2Rounds = 600_000
     @Option(help: "Accounts one address may register per hour; 0: no limit.") var registerLimit = 20
@@ -56,6 +57,7 @@ struct ServerCommand: ParsableCommand {
         }
         guard frameTimeout > 0, loginTimeout > 0 else { throw ValidationError("--frame-timeout and --login-timeout must be positive") }
         guard maxOutput >= 2 * maxFrame else { throw ValidationError("--max-output must be at least twice --max-frame") }
+        guard (1...9).contains(zlibLevel) else { throw ValidationError("--zlib-level must be 1...9") }
         guard ["always", "normal"].contains(fsync) else { throw ValidationError("--fsync is 'always' or 'normal'") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
         guard pbkdf2Rounds >= 600_000 else { throw ValidationError("--pbkdf2-rounds must be at least 600000") }
@@ -84,6 +86,7 @@ struct ServerCommand: ParsableCommand {
         config.frameTimeoutMillis = UInt64(frameTimeout * 1000)
         config.loginTimeoutMillis = UInt64(loginTimeout * 1000)
         config.maxOutputBytes = maxOutput
+        config.compressionLevel = Int32(zlibLevel)
         config.pbkdf2Rounds = pbkdf2Rounds
         config.registrationsPerAddressPerHour = registerLimit
         if let maxPasswordHashes { config.maxPasswordHashesInFlight = maxPasswordHashes }

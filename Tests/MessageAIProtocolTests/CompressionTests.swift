@@ -20,6 +20,18 @@ final class CompressionTests: XCTestCase {
         XCTAssertEqual(try packed.decode(SyncBatch.self), batch)
     }
 
+    /// The writer picks the level (the server compresses at 1); every level decodes to the same
+    /// message, and the default stays 6, the level the spec's compressed vectors were made at.
+    func testEveryLevelDecodesToTheSameMessage() throws {
+        let batch = SyncBatch(conversations: [Vectors.dm], messages: Array(repeating: Vectors.hi, count: 50), receipts: [])
+        XCTAssertEqual(batch.frame(requestID: 1, compress: true), batch.frame(requestID: 1, compress: true, level: 6))
+        for level in Compression.levels {
+            let packed = batch.frame(requestID: 1, compress: true, level: level)
+            XCTAssertTrue(packed.flags.contains(.compressed))
+            XCTAssertEqual(try packed.decode(SyncBatch.self), batch, "level \(level)")
+        }
+    }
+
     func testSmallPayloadsAreNotCompressed() {
         XCTAssertFalse(Ping().frame(requestID: 1, compress: true).flags.contains(.compressed))
     }

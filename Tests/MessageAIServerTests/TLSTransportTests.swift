@@ -72,6 +72,29 @@ final class TLSTransportTests: XCTestCase {
         XCTAssertEqual(old.session.peerFingerprint, fp1)
         XCTAssertEqual(try TLSTestClient(port: server.port).session.peerFingerprint, fp2)
     }
+
+    /// The server reads TLS with read-ahead: one `recv` takes many records into OpenSSL, and
+    /// records left there after a turn are announced by no socket event. A burst larger than
+    /// the server's read buffer (64 KiB), one record per frame, must still be answered whole.
+    func testBurstOfRecordsLargerThanTheReadBufferIsAnsweredWhole() throws {
+        let (files, _) = try certificate("one")
+        let server = try TestServer { $0.tls = files; $0.rateLimit = 100_000 }
+        let c = try TLSTestClient(port: server.port)
+        XCTAssertEqual(try c.hello().type, .welcome)
+        let granted = try c.request(Register(email: "ann@example.org", username: "ann", password: TestUsers.password,
+                                             displayName: "Ann", device: "tls-test"))
+        XCTAssertEqual(granted.type, .session)
+        // ~3 KB each (accents, CJK, emoji), 60 of them: ~180 KB in 60 records, written at once.
+        let text = String(repeating: "naïve 漢字 👩🏽‍💻 ", count: 150)
+        let frames = (0..<60).map { _ in
+            Send(conversationID: 999_999, clientID: TestClient.newClientID(), text: text).frame(requestID: c.newRequestID())
+        }
+        let answers = try c.burst(frames)
+        XCTAssertEqual(answers.count, frames.count, "every SEND answered")
+        XCTAssertEqual(Set(answers.map(\.requestID)), Set(frames.map(\.requestID)))
+        XCTAssertTrue(answers.allSatisfy { (try? $0.decode(ErrorFrame.self).errorCode) == .notAMember })
+        XCTAssertEqual(try c.request(Ping()).type, .pong, "and the connection carries on")
+    }
 }
 
 /// A blocking TLS client: handshake in init, then frames.
@@ -97,23 +120,60 @@ final class TLSTestClient {
 
     func hello() throws -> Frame { try request(Hello(capabilities: [], client: "tls-test")) }
 
+    func newRequestID() -> UInt32 {
+        defer { nextID += 1 }
+        return nextID
+    }
+
     func request<M: WireMessage>(_ message: M) throws -> Frame {
-        let id = nextID
-        nextID += 1
-        let bytes = message.frame(requestID: id).encoded()
-        guard case .done(bytes.count) = bytes.withUnsafeBytes({ session.write($0) }) else { throw TLSError("write failed") }
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        let deadline = Date() + 10
-        while Date() < deadline {
-            while let frame = try decoder.next() { if frame.requestID == id { return frame } }
-            switch buffer.withUnsafeMutableBytes({ session.read(into: $0) }) {
-            case .done(let n): decoder.feed(buffer[0..<n])
-            case .wantRead:
-                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                _ = poll(&p, 1, 100)
-            default: throw TLSError("the server closed the connection")
+        let id = newRequestID()
+        return try burst([message.frame(requestID: id)])[0]
+    }
+
+    /// Writes each frame as its own TLS record, all at once, then reads until every one has its
+    /// answer (in arrival order).
+    func burst(_ frames: [Frame]) throws -> [Frame] {
+        for frame in frames {
+            let bytes = frame.encoded()
+            var written = 0
+            let deadline = Date() + 10
+            while written < bytes.count {
+                switch bytes.withUnsafeBytes({ session.write(UnsafeRawBufferPointer(rebasing: $0[written...])) }) {
+                case .done(let n): written += n
+                case .wantWrite, .wantRead:
+                    // The server answers while we write: read meanwhile so neither side stalls.
+                    try readAvailable()
+                    guard Date() < deadline else { throw TLSError("could not write in 10 s") }
+                    var p = pollfd(fd: fd, events: Int16(POLLOUT | POLLIN), revents: 0)
+                    _ = poll(&p, 1, 100)
+                default: throw TLSError("write failed")
+                }
             }
         }
-        throw TLSError("no answer in 10 s")
+        var waiting = Set(frames.map(\.requestID))
+        var answers: [Frame] = []
+        let deadline = Date() + 10
+        while Date() < deadline {
+            while let frame = try decoder.next() {
+                if waiting.remove(frame.requestID) != nil { answers.append(frame) }
+            }
+            if waiting.isEmpty { return answers }
+            if try !readAvailable() {
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                _ = poll(&p, 1, 100)
+            }
+        }
+        throw TLSError("\(waiting.count) of \(frames.count) answers missing after 10 s")
+    }
+
+    /// Feeds what the socket has to the decoder; false when there was nothing.
+    @discardableResult
+    private func readAvailable() throws -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        switch buffer.withUnsafeMutableBytes({ session.read(into: $0) }) {
+        case .done(let n): decoder.feed(buffer[0..<n]); return true
+        case .wantRead, .wantWrite: return false
+        default: throw TLSError("the server closed the connection")
+        }
     }
 }

@@ -59,7 +59,7 @@ extension ChatServer {
         guard let cursor = peer.sync, let userID = peer.userID else { return }
         do {
             while !cursor.isFinished, peer.connection.pendingOutputBytes < Connection.lowWaterMark, !peer.connection.isClosing {
-                try peer.connection.send(nextSyncBatch(cursor, userID: userID, into: peer).frame(requestID: cursor.requestID, compress: peer.zlib))
+                try peer.connection.send(nextSyncBatch(cursor, userID: userID, into: peer).frame(requestID: cursor.requestID, compress: peer.zlib, level: peer.compressionLevel))
             }
         } catch {
             report(error, for: Frame(type: .sync, requestID: cursor.requestID), to: peer)
@@ -77,7 +77,7 @@ extension ChatServer {
         peer.sync = nil
         let held = peer.deferredMessages
         peer.deferredMessages = []
-        for m in held { peer.pushMessage(m, frame: m.frame(requestID: 0)) }
+        for m in held { peer.pushMessage(m, frame: m.frame(requestID: 0).encoded()) }
     }
 
     /// The first batch carries every conversation and every member's markers; the following

@@ -46,7 +46,7 @@ extension ChatServer {
             }
         }
         let message = NewMessage(conversationID: s.conversationID, senderID: user.id, clientID: s.clientID,
-                                 text: s.text, serverTime: Clock.nowMillis())
+                                 text: s.text, serverTime: Clock.nowMillis(), senderUsername: user.username)
         pendingSends.append(PendingSend(peer: peer, requestID: id, message: message))
         if !commitScheduled {
             commitScheduled = true
@@ -86,7 +86,6 @@ extension ChatServer {
         commitStats.messages += batch.count
         scheduleIndexing(after: batch.count)
         logger.trace("committed \(batch.count) message(s) in one transaction")
-        var membersOf: [UInt64: [UInt64]] = [:]
         for (pending, outcome) in zip(batch, outcomes) {
             let (m, isNew): (ChatMessage, Bool)
             switch outcome {
@@ -102,14 +101,12 @@ extension ChatServer {
                                                           seq: m.seq, serverTime: m.serverTime, duplicate: !isNew))
             // A resend was pushed when it was first stored.
             guard isNew else { continue }
-            if membersOf[m.conversationID] == nil {
-                membersOf[m.conversationID] = (try? store.memberIDs(conversationID: m.conversationID)) ?? []
-            }
-            let frame = m.frame(requestID: 0)
+            // Encoded once; each recipient's output copies the bytes.
+            let frame = m.frame(requestID: 0).encoded()
             // Every connection of every member, the sender's other sessions included;
             // the sending connection has its SEND_ACK.
-            forEachConnection(of: membersOf[m.conversationID]!) { p in
-                if p !== pending.peer { p.pushMessage(m, frame: frame) }
+            for p in (try? audience(of: m.conversationID)) ?? [] where p !== pending.peer {
+                p.pushMessage(m, frame: frame)
             }
         }
     }

@@ -36,6 +36,8 @@ public final class ChatServer {
     var peers: [UInt64: Peer] = [:]
     /// Logged-in connections by user id: a user is online while this holds any.
     var online: [UInt64: [UInt64: Peer]] = [:]
+    /// Each conversation's logged-in connections, for fan-out (dropped on every login and logout).
+    var audiences = AudienceCache()
     /// Failed logins per (address, account), per account and per address (PROTOCOL.md).
     var loginThrottle: LoginThrottle
     var registrations: RegistrationLimiter
@@ -121,7 +123,7 @@ public final class ChatServer {
         let connection = Connection(
             id: id, address: accepted.address, transport: transport, queue: queue, scheduler: output, readBuffer: readBuffer,
             limits: inputLimits, maxOutputBytes: configuration.maxOutputBytes)
-        let peer = Peer(connection: connection)
+        let peer = Peer(connection: connection, compressionLevel: configuration.compressionLevel)
         peers[id] = peer
         connection.onFrame = { [unowned self, unowned peer] frame in
             self.dispatch(frame, from: peer)
@@ -195,6 +197,7 @@ public final class ChatServer {
         peer.user = user
         peer.sessionID = sessionID
         let wasOnline = online[user.id] != nil
+        audiences.invalidate()
         online[user.id, default: [:]][peer.id] = peer
         if !wasOnline { broadcastPresence(of: user, online: true, lastSeen: 0) }
     }
@@ -207,6 +210,7 @@ public final class ChatServer {
         peer.user = nil
         peer.sessionID = 0
         online[user.id]?[peer.id] = nil
+        audiences.invalidate()
         guard online[user.id]?.isEmpty == true else { return }
         online[user.id] = nil
         let now = Clock.nowMillis()

@@ -10,6 +10,8 @@ final class Peer {
     var greeted = false
     /// Both sides announced zlib: large answers go out compressed.
     var zlib = false
+    /// The zlib level compressed answers use (`ServerConfiguration.compressionLevel`).
+    let compressionLevel: Int32
     /// Logging in lifts the connection's small pre-login frame limit; logging out restores it.
     var user: UserRecord? {
         didSet { connection.setAuthenticated(user != nil) }
@@ -33,14 +35,17 @@ final class Peer {
 
     static let maxDeferredMessages = 20_000
 
-    init(connection: Connection) { self.connection = connection }
+    init(connection: Connection, compressionLevel: Int32 = 1) {
+        self.connection = connection
+        self.compressionLevel = compressionLevel
+    }
 
     var userID: UInt64? { user?.id }
 
     /// Sends a success answer, unless the request asked for none (request id 0).
     func reply<M: WireMessage>(_ requestID: UInt32, _ message: M, compress: Bool = false) {
         guard requestID != 0 else { return }
-        connection.send(message.frame(requestID: requestID, compress: compress && zlib))
+        connection.send(message.frame(requestID: requestID, compress: compress && zlib, level: compressionLevel))
     }
 
     func fail(_ requestID: UInt32, _ error: ErrorFrame) {
@@ -52,7 +57,8 @@ final class Peer {
     }
 
     /// Pushes a stored message unless this connection already has it (see `syncedThrough`).
-    func pushMessage(_ message: ChatMessage, frame: Frame) {
+    /// `frame` is the MESSAGE push encoded once for every recipient (`Frame.encoded()`).
+    func pushMessage(_ message: ChatMessage, frame: [UInt8]) {
         if sync != nil {
             deferredMessages.append(message)
             if deferredMessages.count > Peer.maxDeferredMessages {
@@ -64,6 +70,6 @@ final class Peer {
             return
         }
         if let through = syncedThrough[message.conversationID], message.seq <= through { return }
-        connection.send(frame)
+        connection.send(encoded: frame)
     }
 }

@@ -3,32 +3,40 @@ import MessageAIProtocol
 
 // Appending (group commit), history and markers.
 extension SQLiteStore {
+    /// Per message: one INSERT that takes its seq from the conversation row, and one UPDATE of
+    /// that row. A client id used before is caught by the (sender_id, client_id) key, so only a
+    /// resend (rare) pays for looking up the original, and a sender the caller named costs no
+    /// username query.
     public func append(_ batch: [NewMessage]) throws -> [AppendOutcome] {
         guard !batch.isEmpty else { return [] }
         var usernames: [UInt64: String] = [:]
         return try db.transaction {
             try batch.map { new in
-                // Checked inside the transaction, so a resend earlier in this same batch is
-                // already visible here and comes back as a duplicate too.
-                if let original = try message(senderID: new.senderID, clientID: new.clientID) {
+                let seq: UInt64
+                do {
+                    guard let next = try db.queryOne("""
+                        INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time)
+                        SELECT id, last_seq + 1, ?, ?, 1, ?, ? FROM conversations WHERE id = ? RETURNING seq
+                        """, new.senderID, new.clientID, new.text, new.serverTime, new.conversationID, row: { $0.uint64(0) }) else {
+                        throw StoreError.notFound
+                    }
+                    seq = next
+                } catch StoreError.sqlite(code: SQLiteCode.constraintUnique, message: let text) {
+                    // A resend earlier in this same batch is already visible here, so it comes
+                    // back as a duplicate too. The statement's failure undid only itself.
+                    guard let original = try message(senderID: new.senderID, clientID: new.clientID) else {
+                        throw StoreError.sqlite(code: SQLiteCode.constraintUnique, message: text)
+                    }
                     let resend = original.conversationID == new.conversationID && original.text == new.text
                     return resend ? .duplicate(original) : .clientIDReused(original)
-                }
-                guard let seq = try db.queryOne("""
-                    UPDATE conversations SET last_seq = last_seq + 1, last_activity = max(last_activity, ?)
-                    WHERE id = ? RETURNING last_seq
-                    """, new.serverTime, new.conversationID, row: { $0.uint64(0) }) else {
-                    throw StoreError.notFound
-                }
-                do {
-                    try db.run("""
-                        INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time)
-                        VALUES (?, ?, ?, ?, 1, ?, ?)
-                        """, new.conversationID, seq, new.senderID, new.clientID, new.text, new.serverTime)
                 } catch let error where Self.isMissingReference(error) {
                     throw StoreError.notFound
                 }
-                if usernames[new.senderID] == nil {
+                try db.run("UPDATE conversations SET last_seq = ?, last_activity = max(last_activity, ?) WHERE id = ?",
+                           seq, new.serverTime, new.conversationID)
+                if let name = new.senderUsername {
+                    usernames[new.senderID] = name
+                } else if usernames[new.senderID] == nil {
                     usernames[new.senderID] = try db.queryOne("SELECT username FROM users WHERE id = ?", new.senderID) { $0.string(0) }
                 }
                 return .stored(ChatMessage(conversationID: new.conversationID, seq: seq, clientID: new.clientID,

@@ -19,6 +19,9 @@ public final class SQLiteStore: Store {
     let db: Database
     /// Every message up to this id is in the full-text index (see `indexPendingMessages`).
     var indexedThrough: UInt64 = 0
+    /// Changes whenever a member row is inserted or deleted (also on a write later rolled back,
+    /// which only costs a cache refill): the server's per-conversation fan-out cache compares it.
+    public internal(set) var membershipVersion: UInt64 = 0
     /// Runs the WAL checkpoints on its own connection when the store was opened with limits.
     private(set) var checkpointer: WALCheckpointer?
 

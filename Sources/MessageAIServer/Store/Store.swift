@@ -62,10 +62,14 @@ public struct NewMessage: Sendable {
     public var clientID: [UInt8]
     public var text: String
     public var serverTime: UInt64
+    /// The sender's username when the caller knows it (the server does: the sender is logged
+    /// in); nil makes the store look it up. Usernames never change.
+    public var senderUsername: String?
 
-    public init(conversationID: UInt64, senderID: UInt64, clientID: [UInt8], text: String, serverTime: UInt64) {
+    public init(conversationID: UInt64, senderID: UInt64, clientID: [UInt8], text: String, serverTime: UInt64,
+                senderUsername: String? = nil) {
         self.conversationID = conversationID; self.senderID = senderID; self.clientID = clientID
-        self.text = text; self.serverTime = serverTime
+        self.text = text; self.serverTime = serverTime; self.senderUsername = senderUsername
     }
 }
 
@@ -194,6 +198,8 @@ public protocol Store: AnyObject {
     func members(conversationID: UInt64) throws -> [UserInfo]
     /// Just the members' ids, for fan-out on every message (no join, no sort).
     func memberIDs(conversationID: UInt64) throws -> [UInt64]
+    /// Changes whenever a conversation gains or loses a member: caches of `memberIDs` compare it.
+    var membershipVersion: UInt64 { get }
     func isMember(conversationID: UInt64, userID: UInt64) throws -> Bool
     /// The user's conversations, most recent activity first, each with last message, unread
     /// count (messages from others above the user's read marker) and the user's own markers.

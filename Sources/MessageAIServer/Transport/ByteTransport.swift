@@ -17,10 +17,14 @@ public protocol ByteTransport: AnyObject {
     /// Why the transport failed, in words for the log (a TLS alert, a plaintext client on
     /// the TLS port); nil when it did not or has nothing to add.
     var failureDescription: String? { get }
+    /// Input the transport holds that its descriptor will not signal again (TLS read-ahead):
+    /// the connection keeps reading while it is true. False for a plain socket.
+    var hasBufferedInput: Bool { get }
 }
 
 extension ByteTransport {
     public var failureDescription: String? { nil }
+    public var hasBufferedInput: Bool { false }
 }
 
 public enum TransportResult: Equatable {

@@ -112,6 +112,9 @@ final class Connection {
             readFrames(&budget)
             trackPartialFrame(delivered: budget.frames < limits.framesPerTurn)
             releaseEmptyInput()
+            // TLS records read ahead into OpenSSL while the socket is now empty: no read event
+            // will come for them, so this connection carries on at the back of the queue.
+            if !readPaused, transport.hasBufferedInput { continueLater() }
         }
     }
 
@@ -135,7 +138,7 @@ final class Connection {
                 // Grows with the bytes received, never with the length a frame declares.
                 decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 deliverFrames(&budget)
-                if n < buffer.count { return }
+                if n < buffer.count, !transport.hasBufferedInput { return }
             case .wouldBlock:
                 return
             case .endOfStream:
@@ -167,7 +170,7 @@ final class Connection {
         if frameStartedAt != nil { frameStartedAt = now }
         updateReadSource()
         // Frames may be waiting in the decoder, which no socket event would bring back.
-        if decoder.bufferedByteCount > 0 { continueLater() }
+        if decoder.bufferedByteCount > 0 || transport.hasBufferedInput { continueLater() }
     }
 
     /// The read source runs while the server wants input and this connection has not yielded.
@@ -241,6 +244,18 @@ final class Connection {
         // After a closing ERROR nothing more goes out.
         guard !isClosing else { return false }
         output.append(frame)
+        return queued()
+    }
+
+    /// Queues a frame already encoded (`Frame.encoded()`), shared by every recipient of a message.
+    @discardableResult
+    func send(encoded frame: [UInt8]) -> Bool {
+        guard !isClosing else { return false }
+        output.append(encoded: frame)
+        return queued()
+    }
+
+    private func queued() -> Bool {
         if pendingOutputBytes > maxOutputBytes {
             overflow()
             return false

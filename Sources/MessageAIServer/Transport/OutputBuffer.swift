@@ -15,7 +15,24 @@ struct OutputBuffer {
     var pendingCount: Int { bytes.count - start }
     var isEmpty: Bool { start == bytes.count }
 
-    mutating func append(_ frame: Frame) { frame.encode(into: &bytes) }
+    mutating func append(_ frame: Frame) {
+        reserve(Frame.lengthFieldSize + Frame.headerLength + frame.payload.count)
+        frame.encode(into: &bytes)
+    }
+
+    /// A frame encoded once for all its recipients (a MESSAGE push): one copy, no encoding.
+    mutating func append(encoded frame: [UInt8]) {
+        reserve(frame.count)
+        bytes.append(contentsOf: frame)
+    }
+
+    /// Grows by doubling. `Frame.encode` reserves exactly what one frame needs, and an exact
+    /// `reserveCapacity` reallocates and copies the whole buffer again for every frame queued
+    /// in the same turn (a group member receiving k pushes paid k reallocations).
+    private mutating func reserve(_ more: Int) {
+        let needed = bytes.count + more
+        if needed > bytes.capacity { bytes.reserveCapacity(Swift.max(needed, 2 * bytes.capacity, 256)) }
+    }
 
     /// Offers the unwritten bytes to `write`, which returns how many it took.
     mutating func drain(_ write: (UnsafeRawBufferPointer) -> Int) {

@@ -21,8 +21,11 @@ final class TLSTransport: ByteTransport {
 
     init(fileDescriptor: Int32, context: TLSContext) throws {
         self.fileDescriptor = fileDescriptor
-        session = try TLSSession(context: context, fileDescriptor: fileDescriptor, isServer: true)
+        session = try TLSSession(context: context, fileDescriptor: fileDescriptor, isServer: true, readAhead: true)
     }
+
+    /// Records read ahead that the socket will not announce again (`Connection` drains them).
+    var hasBufferedInput: Bool { session.hasBufferedInput }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportResult {
         if !sniffed, let early = sniffFirstBytes() { return early }
