@@ -11,6 +11,11 @@ enum OpenActions {
     struct Entry { var item: ActionItem; var message: Int }
 
     static func open(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String]) -> [ActionItem] {
+        sorted(judged, founds, participants: participants).open
+    }
+
+    /// The thread's work split into what is still open and what was reported done in the thread.
+    static func sorted(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String]) -> (open: [ActionItem], done: [ActionItem]) {
         var entries: [Entry] = []
         for i in judged.indices {
             for item in founds[i].map(\.item) {
@@ -37,7 +42,8 @@ enum OpenActions {
                 entries.append(Entry(item: item, message: i))
             }
         }
-        return entries.filter { !reportedDone($0, judged) }.map(\.item)
+        let done = entries.filter { reportedDone($0, judged) }
+        return (entries.filter { !reportedDone($0, judged) }.map(\.item), done.map(\.item))
     }
 
     static func moreSpecific(_ a: String?, than b: String?) -> Bool {

@@ -17,7 +17,7 @@ enum ThreadSummarizer {
         }
         // Each message's asks and commitments, found once and shared by every part below.
         let founds = judged.map { ActionRules.found($0) }
-        let actions = OpenActions.open(judged, founds, participants: participants)
+        let (actions, done) = OpenActions.sorted(judged, founds, participants: participants)
         var decisions = judged.compactMap { DecisionRules.decision($0) }
         for d in Agreement.acceptedProposals(judged) where !decisions.contains(where: { Set(Words.content($0)).intersection(Words.content(d)).count >= 2 }) {
             decisions.append(d)
@@ -34,7 +34,9 @@ enum ThreadSummarizer {
         for q in questions { picker.require(SummaryLine(text: "Open: " + Compress.tight(Compress.question(q)), order: .max - 1)) }
         // Then what else happened (work reported done, changes of plan, dates and figures, the
         // topic), chosen for the most new content per word so no point is told twice.
-        picker.fill(SalientSentences.candidates(judged, founds, questions: questions, participants: participants))
+        // Work asked for and reported done in the thread, in a few words each ("omar done: roll back receipts").
+        let doneLines = done.enumerated().map { SummaryLine(text: "\($0.element.who) done: " + Compress.tight($0.element.what), order: .max - 4 - done.count + $0.offset, salience: 2) }
+        picker.fill(doneLines + SalientSentences.candidates(judged, founds, questions: questions, participants: participants))
         let keyPoints = picker.chosen.sorted { $0.order < $1.order }.map(\.text)
         return ThreadSummary(summary: keyPoints.map { "- " + $0 }.joined(separator: "\n"), keyPoints: keyPoints, decisions: decisions,
                              actions: actions, openQuestions: questions, coveredMessages: msgs.count, engine: engine)
@@ -80,9 +82,7 @@ struct SummaryPicker {
                 let gain = c.salience * Double(fresh) / Double(max(c.cost, 3))
                 if best == nil || gain > best!.gain { best = (k, gain) }
             }
-            if ProcessInfo.processInfo.environment["TUNE_DEBUG"] != nil, best == nil { FileHandle.standardError.write(Data("none used \(used)/\(budget) \(left.map { "\($0.cost) \($0.text)" })\n".utf8)) }
             guard let b = best else { return }
-            if ProcessInfo.processInfo.environment["TUNE_DEBUG"] != nil { FileHandle.standardError.write(Data("pick \(b.gain) used \(used)/\(budget) \(left[b.index].text)\n".utf8)) }
             take(left.remove(at: b.index))
         }
     }
