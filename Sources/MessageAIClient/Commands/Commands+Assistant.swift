@@ -5,7 +5,8 @@ import MessageAIAssistant
 /// work offline and never send message text anywhere.
 enum AssistantCommands {
     static let specs: [CommandSpec] = [
-        CommandSpec("/check", "/check TEXT...", "would TEXT be unclear or read as rude here? (reasons; uses this conversation's recent messages)",
+        CommandSpec("/check", "/check TEXT... | /check mode [off | warn | confirm]",
+                    "would TEXT be unclear or read as rude here? (reasons; uses this conversation's recent messages); mode: the check before sending",
                     sync: true, args: 1...Int.max, run: check),
         CommandSpec("/summary", "/summary [N | unread]", "a summary of the last N messages here (default 50), or of what was unread when you opened it",
                     sync: true, args: 0...1, run: summary),
@@ -42,6 +43,9 @@ enum AssistantCommands {
     static func engineFields(_ e: EngineInfo) -> [String: Any] { ["engine": e.name, "engine_version": e.version] }
 
     static func check(_ inv: Invocation) {
+        if inv.args.first?.lowercased() == "mode", inv.args.count <= 2, inv.args.count == 1 || DraftCheckMode(rawValue: inv.args[1].lowercased()) != nil {
+            DraftCheck.mode(inv); return
+        }
         let text = inv.rest(from: 0)
         // Without an open conversation the draft is judged on its own (no context, one reader).
         let s: Scope
