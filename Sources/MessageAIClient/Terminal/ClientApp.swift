@@ -81,7 +81,7 @@ public enum ClientApp {
                        (client.session.map { ", logged in as \($0.username)" } ?? ", /login or /register to start"))
             // Back where the last session left off, with its recent messages.
             if let cid = client.peekCurrent() {
-                let recap = client.recap(cid)
+                let recap = client.recap(cid) + client.catchUp(cid)
                 client.open(cid) {}
                 output.say((["now in [\(client.conversationName(cid, fallback: ""))]"] + recap).joined(separator: "\n"))
             }
