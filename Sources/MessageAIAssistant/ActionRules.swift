@@ -17,16 +17,24 @@ enum ActionRules {
 
     static func items(_ m: MessageToJudge) -> [ActionItem] { found(m).map(\.item) }
 
+    static func found(_ m: MessageToJudge) -> [Found] {
+        let own = written(m)
+        if !m.context.isEmpty, let taken = takeover(m, own) { return taken + own.filter { $0.item.who != m.from.lowercased() } }
+        return own
+    }
+
     static func members(_ m: MessageToJudge) -> Set<String> {
         Set(([m.from] + m.to + m.context.map(\.from)).map { $0.lowercased() })
     }
 
-    static func found(_ m: MessageToJudge) -> [Found] {
+    /// The asks and commitments the message's own words make.
+    static func written(_ m: MessageToJudge) -> [Found] {
         let sentences = Sentences.split(m.text)
         let members = members(m)
         var carried: Addressee = .unnamed
         var out: [Found] = []
         var dues: [String?] = []
+        var ownList: (due: String?, sentence: Int)? = nil
         for (si, s) in sentences.enumerated() {
             let t = Tokenizer.tokens(s)
             let (vocative, afterVocative) = Addressee.leading(t, members: members)
@@ -35,7 +43,11 @@ enum ActionRules {
             while start < t.count, leadingFillers.contains(t[start].lower), t.count - start > 2 { start += 1 }
             let due = dueText(t, from: 0, to: t.count)
             dues.append(due?.text)
-            guard let trigger = Triggers.find(t, from: start, members: members, sentence: s) else { continue }
+            // "Todo for me today:" then list items: the sender's own work, due when the label says.
+            if t.last?.after.hasPrefix(":") == true, Triggers.isOwnListLabel(t.map(\.lower)) { ownList = (due?.text, si); continue }
+            guard var trigger = Triggers.find(t, from: start, members: members, sentence: s) else { continue }
+            var listDue: String? = nil
+            if let l = ownList, trigger.owner == .addressee, vocative == .unnamed, trigger.verb == start { trigger.owner = .sender; listDue = l.due }
             var addressee = carried
             if let mention = Addressee.mentioned(t, members: members), vocative == .unnamed { addressee = .name(mention) }
             // "@ken @li can you both ...": asked of several people, so of the group.
@@ -55,6 +67,7 @@ enum ActionRules {
                 if let d = pieces[k].due { carry = d } else { pieces[k].due = carry }
             }
             if let d = due, d.start < trigger.verb { for k in pieces.indices where pieces[k].due == nil { pieces[k].due = d.text } }
+            if let d = listDue { for k in pieces.indices where pieces[k].due == nil { pieces[k].due = d } }
             for p in pieces {
                 out.append(Found(item: ActionItem(what: p.what, who: p.owner ?? who, due: p.due), sentence: si, trigger: trigger))
             }

@@ -22,7 +22,12 @@ enum Agreement {
                     let first = r.text.lowercased().trimmingCharacters(in: .whitespaces)
                     return agreements.contains { first.hasPrefix($0) } && !first.hasPrefix("yes, but") && !first.contains("?")
                 }
-                if accepted { out.append(DecisionRules.strip(s.replacingOccurrences(of: " Agreed?", with: "").replacingOccurrences(of: "?", with: ""))) }
+                // "Can we move the backup to 04:00?" — "Yes, let's move the backup to 04:00.": the
+                // reply that takes up someone's proposal is the decision.
+                let takesUp = ["yes, let's", "yes let's", "ok, let's", "okay, let's", "sure, let's", "agreed, let's", "fine, let's"].contains { lower.hasBytes(" " + $0) }
+                    && judged[..<i].suffix(2).contains { $0.from.lowercased() != m.from.lowercased() && $0.text.contains("?")
+                        && Set(Words.content($0.text)).intersection(Words.content(s)).count >= 2 }
+                if accepted || takesUp { out.append(DecisionRules.strip(s.replacingOccurrences(of: " Agreed?", with: "").replacingOccurrences(of: "?", with: ""))) }
             }
         }
         return out

@@ -25,7 +25,9 @@ enum DecisionRules {
     static func decision(_ m: MessageToJudge) -> String? {
         for s in Sentences.split(m.text) {
             let lower = " " + s.lowercased().replacingOccurrences(of: "’", with: "'") + " "
-            guard markers.contains(where: { lower.hasBytes($0) }) || lower.hasSuffix(" it is ") else { continue }
+            // "Decision for the record: we keep ...": a label naming a decision, then a colon.
+            let labelled = lower.range(of: "decision").map { lower[$0.upperBound...].prefix(24).contains(":") } ?? false
+            guard markers.contains(where: { lower.hasBytes($0) }) || lower.hasSuffix(" it is ") || labelled else { continue }
             if s.contains("?") || negations.contains(where: { lower.hasBytes($0) }) { continue }
             return withChoice(strip(s), m.context)
         }
@@ -53,6 +55,14 @@ enum DecisionRules {
             text = String(text.dropFirst(label.count)).trimmingCharacters(in: .whitespaces)
         }
         while let l = text.last, ".!".contains(l) { text.removeLast() }
+        // "We'll go with that: search returns to the tab bar" — the choice is after the colon.
+        if let colon = text.firstIndex(of: ":"), text[..<colon].split(separator: " ").count <= 7,
+           Words.content(String(text[text.index(after: colon)...])).count >= 2 {
+            let before = " " + text[..<colon].lowercased() + ":"
+            if markers.contains(where: { before.hasBytes($0) }) || before.hasBytes("decision") || before.hasBytes("record") {
+                text = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            }
+        }
         return text
     }
 }

@@ -11,6 +11,11 @@ enum OpenActions {
     struct Entry { var item: ActionItem; var message: Int }
 
     static func open(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String]) -> [ActionItem] {
+        sorted(judged, founds, participants: participants).open
+    }
+
+    /// The thread's work split into what is still open and what was reported done in the thread.
+    static func sorted(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String]) -> (open: [ActionItem], done: [ActionItem]) {
         var entries: [Entry] = []
         for i in judged.indices {
             for item in founds[i].map(\.item) {
@@ -23,20 +28,28 @@ enum OpenActions {
                 let object = Set(Words.content(item.what).dropFirst())
                 if let k = entries.lastIndex(where: { $0.item.who == item.who && i - $0.message <= 3
                     && (firstWord($0.item.what) == verb || generic(item.what) || !object.isDisjoint(with: Set(Words.content($0.item.what).dropFirst()))) }) {
-                    // The commitment restates the ask: keep the more specific words and any due date.
-                    if entries[k].item.due == nil { entries[k].item.due = item.due }
+                    // The commitment restates the ask: keep the more specific words and due date
+                    // ("by Thursday" answered "Thursday morning, after the call").
+                    if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
                     if generic(entries[k].item.what) && !generic(item.what) { entries[k].item.what = item.what }
                     entries[k].message = i
                     continue
                 }
                 if generic(item.what), let k = entries.lastIndex(where: { i - $0.message <= 2 && $0.item.who == item.who }) {
-                    if entries[k].item.due == nil { entries[k].item.due = item.due }
+                    if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
                     continue
                 }
                 entries.append(Entry(item: item, message: i))
             }
         }
-        return entries.filter { !reportedDone($0, judged) }.map(\.item)
+        let done = entries.filter { reportedDone($0, judged) }
+        return (entries.filter { !reportedDone($0, judged) }.map(\.item), done.map(\.item))
+    }
+
+    static func moreSpecific(_ a: String?, than b: String?) -> Bool {
+        guard let a, let b else { return false }
+        let wa = Set(Words.all(a)), wb = Set(Words.all(b))
+        return wa.count > wb.count && wb.isSubset(of: wa)
     }
 
     static func firstWord(_ s: String) -> String { String(s.split(separator: " ").first ?? "").lowercased() }

@@ -28,7 +28,7 @@ enum ToneRules {
                           "your problem", "not our problem", "why didn't anyone", "why hasn't anyone", "why has nobody", "why wasn't this",
                           "why isn't this done", "how on earth", "what the hell", "how is this possible", "how is it possible that", "rtfm", "do your homework",
                           "use your brain", "not my department", "above my pay grade", "what were they thinking", "who thought this was", "you should have", "you should've", "should have caught", "can you not", "i'm tired of", "tired of fixing",
-                          "sick of", "fed up", "your mistakes", "can't believe nobody", "i can't believe", "do what you want", "ugh,", "why is this still", "why is it still", "why is this broken again", "just do it", "just do your", "ask someone who cares", "fix your", "you messed up", "you screwed up"]
+                          "sick of", "fed up", "your mistakes", "can't believe nobody", "i can't believe", "do what you want", "why is this still", "why is it still", "why is this broken again", "just do it", "just do your", "ask someone who cares", "fix your", "you messed up", "you screwed up"]
     static let passiveAggressive = ["as i already said", "as i said before", "as i've said", "as i have said", "as previously mentioned",
                                     "as per my last", "per my last", "as mentioned before", "as i mentioned before", "nice of you to",
                                     "thanks for nothing", "must be nice", "glad you could join", "glad you finally", "thanks for finally",
@@ -77,7 +77,7 @@ enum ToneRules {
         if let p = passiveAggressive.first(where: { lower.hasBytes(p(spaced: $0)) }) {
             flags.append(Flag(.passiveAggressive, "'\(p.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)))' reads as passive-aggressive: say the point plainly"))
         }
-        if let f = sarcasm(text) ?? mockPraise(text) { flags.append(f) }
+        if let f = sarcasm(text) ?? mockPraise(text) ?? exasperation(text) { flags.append(f) }
         // "Why did you merge this?!" — a question or complaint shouted with stacked punctuation.
         if flags.isEmpty, !polite, ["?!", "!?", "!!!", "??"].contains(where: { text.contains($0) }),
            !Words.all(text).contains(where: { ["great", "awesome", "amazing", "congrats", "wow", "yay", "nice", "love", "cool", "excited", "thanks", "wait"].contains($0) }) {

@@ -40,10 +40,15 @@ enum Triggers {
             return j
         }
         // "My to-do for tomorrow: update the SDK, fix the flaky test, ..." — the sender's own list.
-        if let colon = t.firstIndex(where: { $0.after.hasPrefix(":") }), colon + 1 < n, w[..<colon].contains("my"),
-           w[...colon].contains(where: { ["to-do", "todo", "to-dos", "todos", "tasks", "plan", "list"].contains($0) }), Verbs.work.contains(w[colon + 1]) {
+        if let colon = t.firstIndex(where: { $0.after.hasPrefix(":") }), colon + 1 < n, isOwnListLabel(Array(w[...colon])), Verbs.work.contains(w[colon + 1]) {
             return Trigger(verb: colon + 1, owner: .sender)
         }
+        // "- Ana: update the budget sheet": an assignment in a list of action items.
+        if start < n - 1, t[start].after.hasPrefix(":"), members.contains(w[start].hasPrefix("@") ? String(w[start].dropFirst()) : w[start]),
+           let v = verb(after: start + 1), Verbs.work.contains(w[v]) || Verbs.base(w[v]) != nil {
+            return Trigger(verb: v, owner: .member(w[start].hasPrefix("@") ? String(w[start].dropFirst()) : w[start]))
+        }
+        if let c = commitment(w, from: start, sentence: lowerSentence, verb: verb) { return c }
         for i in start..<n {
             let a = w[i], b = i + 1 < n ? w[i + 1] : "", c = i + 2 < n ? w[i + 2] : ""
             // Commitments: "I'll ...", "I will ...", "I'm going to ...", "Let me ...", "I can ...".
@@ -164,6 +169,44 @@ enum Triggers {
             return Trigger(verb: start, owner: .addressee)
         }
         return nil
+    }
+}
+
+extension Triggers {
+    static let listWords: Set<String> = ["to-do", "todo", "to-dos", "todos", "tasks", "plan", "list", "agenda"]
+    static let ownMarkers: Set<String> = ["my", "me", "i'm", "i", "i'll"]
+
+    /// "My to-do for tomorrow:", "Todo for me today:", "Plan for tomorrow:" — the sender's own list
+    /// (a list naming people, "Next steps: Ana ...", is a list of assignments instead).
+    static func isOwnListLabel(_ w: [String]) -> Bool {
+        guard w.contains(where: { listWords.contains($0.trimmingCharacters(in: .punctuationCharacters)) }) else { return false }
+        return w.contains(where: { ownMarkers.contains($0) }) || (w.count <= 4 && listWords.contains(w[0].trimmingCharacters(in: .punctuationCharacters)))
+    }
+
+    static let intentions = [["i", "plan", "to"], ["i'm", "planning", "to"], ["i", "intend", "to"], ["i", "aim", "to"],
+                             ["i", "should", "be", "able", "to"], ["i'll", "be", "able", "to"], ["i", "expect", "to"],
+                             ["i'm", "aiming", "to"], ["i", "promise", "to"], ["i'll", "try", "to"]]
+
+    /// The sender's commitments beyond "I'll": stated intentions ("I plan to migrate the wiki"), and a
+    /// plan in the present ("I'm deploying the hotfix tonight", "Will do, sending it after lunch")
+    /// when it names a time ahead; "I'm working on it right now" is a status, not a commitment.
+    static func commitment(_ w: [String], from start: Int, sentence: String, verb: (Int) -> Int?) -> Trigger? {
+        let n = w.count
+        if sentence.hasBytes(" if ") || sentence.hasBytes("?") { return nil }
+        for i in start..<n {
+            for p in intentions where i + p.count < n && Array(w[i..<(i + p.count)]) == p {
+                if let v = verb(i + p.count), Verbs.work.contains(w[v]) || Verbs.base(w[v]) != nil { return Trigger(verb: v, owner: .sender) }
+            }
+        }
+        let ahead = ["tonight", "tomorrow", "today", "later", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+                     "next", "after", "before", "this", "by", "eod", "noon", "first"]
+        guard w.contains(where: { ahead.contains($0) }), !w.contains("was"), !w.contains("were") else { return nil }
+        var g = start
+        // "Will do, sending the contract over after lunch": a gerund after an acknowledgement.
+        while g < n, ["will", "do", "on", "it", "sure", "ok", "okay", "yes", "yep", "and"].contains(w[g]) { g += 1 }
+        if g < n, w[g] == "i'm" || w[g] == "im" { g += 1 } else if g + 1 < n, w[g] == "i", w[g + 1] == "am" { g += 2 } else if !(g > start && w[start..<g].contains("do")) { return nil }
+        guard g < n, Verbs.fromGerund(w[g]) != nil, !["working", "looking", "waiting", "thinking", "going"].contains(w[g]) else { return nil }
+        return Trigger(verb: g, owner: .sender)
     }
 }
 

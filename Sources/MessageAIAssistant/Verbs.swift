@@ -69,6 +69,12 @@ enum Verbs {
         return irregularPast[verb]?.contains(w) ?? false
     }
 
+    /// Any work verb in the past ("filed", "retouched", "sent"): a report of work done.
+    static func isPastOfWork(_ w: String) -> Bool {
+        if w.hasSuffix("ed"), Passive.base(w) != nil { return true }
+        return irregularPast.values.contains { $0.contains(w) } && !["read", "set", "put", "cut", "split"].contains(w)
+    }
+
     static let irregularPast: [String: Set<String>] = [
         "send": ["sent"], "write": ["wrote", "written"], "run": ["ran"], "rerun": ["reran"], "re-run": ["re-ran"],
         "cut": ["cut"], "set": ["set"], "put": ["put"], "take": ["took", "taken"], "make": ["made"], "do": ["did", "done"],

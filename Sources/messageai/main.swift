@@ -58,7 +58,11 @@ struct MessageAICommand: ParsableCommand {
     @Option(name: .long, help: "Colour usernames, own messages and mentions: never, auto (a terminal, NO_COLOR unset) or always.")
     var color = "auto"
 
+    @Option(name: .long, help: "Check drafts before sending (clarity, tone): off, warn (show why and send) or confirm (hold a flagged draft: Enter sends it as is). Default: confirm at a terminal, off for piped input.")
+    var check: String?
+
     func validate() throws {
+        if let check, DraftCheckMode(rawValue: check) == nil { throw ValidationError("--check must be off, warn or confirm") }
         guard ClientConfiguration.parseServer(server) != nil else {
             throw ValidationError("--server must be HOST:PORT, for example 127.0.0.1:7878")
         }
@@ -85,6 +89,7 @@ struct MessageAICommand: ParsableCommand {
         config.verbose = verbose
         config.openHistory = max(0, openHistory)
         config.color = Palette.Mode(rawValue: color) ?? .auto
+        config.draftCheck = check.flatMap(DraftCheckMode.init(rawValue:))
         config.tls.plaintext = plaintext
         config.tls.pinnedFingerprint = tlsFingerprint.flatMap(Fingerprint.normalize)
         config.tls.caFile = caFile

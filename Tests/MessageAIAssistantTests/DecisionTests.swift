@@ -20,3 +20,20 @@ final class DecisionTests: XCTestCase {
         }
     }
 }
+
+final class DecisionLabelTests: XCTestCase {
+    func testALabelledDecisionKeepsOnlyTheChoice() {
+        XCTAssertEqual(judge("Decision for the record: we keep the 15-minute paging threshold.").decision, "we keep the 15-minute paging threshold")
+        XCTAssertEqual(judge("Okay, we'll go with that: search returns to the tab bar.").decision, "search returns to the tab bar")
+        XCTAssertNil(judge("Do we need a decision on the venue today?").decision)
+    }
+
+    func testAReplyTakingUpAProposalIsAThreadDecision() {
+        let s = engine.summarize(ThreadToSummarize(participants: ["ana", "chloe"], messages: [
+            ChatLine(from: "chloe", text: "Can we move the nightly backup to 04:00 when traffic is lowest?"),
+            ChatLine(from: "ana", text: "Yes, let's move the nightly backup to 04:00."),
+        ]))
+        XCTAssertEqual(s.decisions.count, 1)
+        XCTAssertTrue(s.decisions[0].contains("04:00"))
+    }
+}

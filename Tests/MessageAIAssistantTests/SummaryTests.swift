@@ -32,3 +32,37 @@ final class SummaryTests: XCTestCase {
         XCTAssertEqual(s.engine, LocalEngine().info)
     }
 }
+
+/// ASSISTANT.md's key points within 30 % of the words: done work, changes of plan, open items,
+/// open questions; and no point told twice.
+final class SummaryCoverageTests: XCTestCase {
+    let thread = ThreadToSummarize(participants: ["rosa", "dev", "kim"], messages: [
+        ChatLine(from: "rosa", text: "Morning all. The spring catalogue print run is booked with Holt Press for the 22nd."),
+        ChatLine(from: "dev", text: "Nice. Are the product photos final?"),
+        ChatLine(from: "rosa", text: "Almost. The ceramics shots still need retouching, the rest are approved."),
+        ChatLine(from: "kim", text: "Honestly I think I could maybe look at the ceramics shots at some point today if nobody else wants to."),
+        ChatLine(from: "rosa", text: "Thanks Kim. Dev, could you send the final price list to Holt by Thursday?"),
+        ChatLine(from: "dev", text: "Yes, I'll send it Thursday morning after the pricing call."),
+        ChatLine(from: "rosa", text: "We're dropping the outdoor section this season because the supplier pulled out. It moves to the autumn catalogue."),
+        ChatLine(from: "dev", text: "Makes sense. That frees four pages, which is nice, we were tight on space anyway this time around."),
+        ChatLine(from: "kim", text: "Who is writing the intro copy? Last year it was Maria but she has left the company."),
+        ChatLine(from: "dev", text: "No idea, I'd rather not, I'm swamped with the pricing work for the next couple of weeks."),
+    ])
+
+    func testKeepsTheKeyPointsWithinThirtyPercent() {
+        let s = engine.summarize(thread)
+        let words = thread.messages.reduce(0) { $0 + Words.all($1.text).count }
+        XCTAssertLessThan(Double(Words.all(s.summary).count), 0.3 * Double(words))
+        let text = s.summary.lowercased()
+        XCTAssertTrue(text.contains("holt press") && text.contains("22nd"), s.summary)
+        XCTAssertTrue(text.contains("price list") && text.contains("thursday morning"), "the commitment's more precise time: \(s.summary)")
+        XCTAssertTrue(text.contains("outdoor section"), s.summary)
+        XCTAssertTrue(text.contains("intro copy"), s.summary)
+    }
+
+    func testHeadlineCompressionKeepsTheWordsThatName() {
+        XCTAssertEqual(Compress.tight("The login fix is merged and the ticket is closed."), "Login fix merged and ticket closed.")
+        XCTAssertEqual(Compress.tight("What is left for the release?"), "What is left for release?", "a question keeps its verb")
+        XCTAssertEqual(Compress.question("Do we know why the replica lag spiked?"), "Why the replica lag spiked?")
+    }
+}

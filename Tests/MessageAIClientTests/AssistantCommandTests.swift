@@ -80,6 +80,15 @@ final class AssistantCommandTests: ServerBackedTestCase {
         let summaries = jsonLines(r.out).filter { $0["type"] as? String == "summary" }
         XCTAssertEqual(summaries.first?["messages"] as? Int, 1, r.out)
         XCTAssertEqual(summaries.first?["open_questions"] as? [String], [])
-        XCTAssertTrue(r.err.contains("/summary [N | unread]") || r.out.contains("/summary [N | unread]"), "a bad N is a usage error: \(r.out) \(r.err)")
+        XCTAssertTrue(r.err.contains("usage: /summary [N") || r.out.contains("usage: /summary [N"), "a bad N is a usage error: \(r.out) \(r.err)")
+    }
+
+    func testSummarySinceATime() throws {
+        try writeThread()
+        let r = try clients.run("alice", ["/open launch", "/summary since 1h", "/summary since 2999-01-01", "/summary since soon"], json: true)
+        let summaries = jsonLines(r.out).filter { $0["type"] as? String == "summary" }
+        XCTAssertEqual(summaries.map { $0["messages"] as? Int }, [5, 0], r.out)
+        XCTAssertTrue((r.out + r.err).contains("TIME: 09:00, today, yesterday, 2h"), "a TIME it cannot read is a usage error: \(r.out) \(r.err)")
+        XCTAssertNotEqual(r.status, 0)
     }
 }

@@ -94,6 +94,9 @@ public final class CommandRunner {
         case .empty:
             done()
         case .message(let text):
+            guard DraftCheck.beforeSending(client, text) else {
+                report("send", ClientError("flagged", "not sent: the pre-send check flagged it (see above)")); done(); return
+            }
             if case .failure(let e) = client.queueMessage(text) { report("send", e) }
             done()
         case .command(let name, let args):

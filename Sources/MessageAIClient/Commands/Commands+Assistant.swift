@@ -5,10 +5,12 @@ import MessageAIAssistant
 /// work offline and never send message text anywhere.
 enum AssistantCommands {
     static let specs: [CommandSpec] = [
-        CommandSpec("/check", "/check TEXT...", "would TEXT be unclear or read as rude here? (reasons; uses this conversation's recent messages)",
+        CommandSpec("/check", "/check TEXT... | /check mode [off | warn | confirm]",
+                    "would TEXT be unclear or read as rude here? (reasons; uses this conversation's recent messages); mode: the check before sending",
                     sync: true, args: 1...Int.max, run: check),
-        CommandSpec("/summary", "/summary [N | unread]", "a summary of the last N messages here (default 50), or of what was unread when you opened it",
-                    sync: true, args: 0...1, run: summary),
+        CommandSpec("/summary", "/summary [N | unread | since TIME]",
+                    "a summary of the last N messages here (default 50), of what was unread when you opened it, or since TIME (09:00, yesterday, 2h, 2026-11-20)",
+                    sync: true, args: 0...2, run: summary),
         CommandSpec("/actions", "/actions [open | mine | all]", "action items of this conversation: open (default), yours, or all including done ones",
                     sync: true, args: 0...1, run: actions),
         CommandSpec("/decisions", "/decisions", "decisions recorded in this conversation", sync: true, run: decisions),
@@ -42,6 +44,9 @@ enum AssistantCommands {
     static func engineFields(_ e: EngineInfo) -> [String: Any] { ["engine": e.name, "engine_version": e.version] }
 
     static func check(_ inv: Invocation) {
+        if inv.args.first?.lowercased() == "mode", inv.args.count <= 2, inv.args.count == 1 || DraftCheckMode(rawValue: inv.args[1].lowercased()) != nil {
+            DraftCheck.mode(inv); return
+        }
         let text = inv.rest(from: 0)
         // Without an open conversation the draft is judged on its own (no context, one reader).
         let s: Scope
@@ -66,15 +71,22 @@ enum AssistantCommands {
     static func summary(_ inv: Invocation) {
         var limit = 50
         var unread = false
-        if let a = inv.args.first {
-            if a == "unread" { unread = true; limit = maxMessages }
-            else if let n = Int(a), n > 0, n <= maxMessages { limit = n }
-            else { inv.fail(.usage("/summary [N | unread] with N from 1 to \(maxMessages)")); return }
+        var since: UInt64? = nil
+        let usage = ClientError.usage("/summary [N | unread | since TIME] with N from 1 to \(maxMessages); TIME: 09:00, today, yesterday, 2h, 3d, 2026-11-20")
+        if let a = inv.args.first?.lowercased() {
+            if a == "unread" && inv.args.count == 1 { unread = true; limit = maxMessages }
+            else if a == "since" && inv.args.count == 2 {
+                guard let t = SinceTime.parse(inv.args[1]) else { inv.fail(usage); return }
+                since = t; limit = maxMessages
+            }
+            else if let n = Int(a), n > 0, n <= maxMessages, inv.args.count == 1 { limit = n }
+            else { inv.fail(usage); return }
         }
-        guard let s = scope(inv, limit: limit, after: unread ? inv.client.readBeforeOpen : 0) else { return }
+        guard var s = scope(inv, limit: limit, after: unread ? inv.client.readBeforeOpen : 0) else { return }
+        if let since { s.messages = s.messages.filter { $0.serverTime >= since } }
         guard !s.messages.isEmpty else {
-            inv.succeed("summary", ["conversation_id": s.cid, "conversation": s.name, "messages": 0, "summary": ""],
-                        plain: unread ? "nothing was unread in [\(s.name)]" : "no messages in [\(s.name)] yet")
+            let none = unread ? "nothing was unread in [\(s.name)]" : since != nil ? "no messages in [\(s.name)] since \(inv.args[1])" : "no messages in [\(s.name)] yet"
+            inv.succeed("summary", ["conversation_id": s.cid, "conversation": s.name, "messages": 0, "summary": ""], plain: none)
             return
         }
         let r = engine.summarize(ThreadToSummarize(participants: s.members, messages: lines(s.messages)))

@@ -23,7 +23,7 @@ enum ConversationCommands {
     /// marker above the first new one).
     static func enter(_ inv: Invocation, _ cid: UInt64, _ name: String, _ extra: [String: Any] = [:]) {
         let client = inv.client
-        let recap = client.config.interactive && !client.config.json ? client.recap(cid) : []
+        let recap = client.config.interactive && !client.config.json ? client.recap(cid) + client.catchUp(cid) : []
         client.open(cid) {
             let fields = extra.merging(["conversation_id": cid, "conversation": name]) { a, _ in a }
             inv.succeed("ok", fields, plain: (["now in [\(name)]"] + recap).joined(separator: "\n"))

@@ -24,6 +24,8 @@ public final class Client {
     public internal(set) var readBeforeOpen: UInt64 = 0
     /// Messages that failed for good (too long, not a member): the exit status is non-zero.
     public internal(set) var failedMessages = 0
+    /// The pre-send check (`--check`, `/check mode`): confirm at a terminal, off for scripts.
+    public var draftCheck: DraftCheckMode = .off
 
     var sendingNow: String?
     var rateLimitedUntil: DispatchTime?
@@ -55,6 +57,7 @@ public final class Client {
 
     public init(config: ClientConfiguration, output: Output) {
         self.config = config
+        draftCheck = config.draftCheck ?? DraftCheckMode.standard(interactive: config.interactive)
         self.output = output
         link = ServerLink(settings: .init(host: config.host, port: config.port,
                                           backoffBase: config.backoffBase, backoffCap: config.backoffCap, tls: config.tls))

@@ -44,6 +44,9 @@ public struct ClientConfiguration {
     /// Set by the app when stdin is a terminal (not a flag): commands that need the server
     /// fail at once while offline instead of waiting `connectWait` for a reconnect.
     public var interactive = false
+    /// The pre-send check of drafts (`--check off|warn|confirm`); nil: confirm in the REPL,
+    /// off for piped input. `/check mode` changes it for the session.
+    public var draftCheck: DraftCheckMode?
 
     public init() {}
 

@@ -6,6 +6,8 @@ import Glibc
 /// Wires the pieces together and runs the main queue until the runner exits.
 public enum ClientApp {
     nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
+    /// What the pre-send check found in the draft being held, for its report.
+    nonisolated(unsafe) private static var pendingFindings: [DraftCheck.Finding] = []
 
     public static func run(_ configuration: ClientConfiguration) -> Never {
         signal(SIGPIPE, SIG_IGN)
@@ -27,6 +29,14 @@ public enum ClientApp {
         }()
         repl?.onEdit = { client.userTyping($0) }
         repl?.onPaste = { runner.submitMessage($0) }
+        // The pre-send check holds a flagged draft typed at the prompt (confirm mode).
+        repl?.holdDraft = { text in
+            guard client.draftCheck == .confirm, !runner.isBusy else { return false }
+            let found = DraftCheck.findings(client, text)
+            pendingFindings = found
+            return !found.isEmpty
+        }
+        repl?.onHeld = { text in DraftCheck.report(client, text, pendingFindings, outcome: "held") }
         output.write = { text, stream in editor.printAbove(text, stream) }
         client.passwordPrompt = { editor.readPassword($0, $1) }
         if interactive {
@@ -75,7 +85,7 @@ public enum ClientApp {
                        (client.session.map { ", logged in as \($0.username)" } ?? ", /login or /register to start"))
             // Back where the last session left off, with its recent messages.
             if let cid = client.peekCurrent() {
-                let recap = client.recap(cid)
+                let recap = client.recap(cid) + client.catchUp(cid)
                 client.open(cid) {}
                 output.say((["now in [\(client.conversationName(cid, fallback: ""))]"] + recap).joined(separator: "\n"))
             }

@@ -42,6 +42,15 @@ extension EditlineEditor {
             clearLine()
             return
         }
+        if heldDraft != nil {
+            // Cancel: libedit's copy of the put-back line may not be published yet, so clear it
+            // without asking whether it is empty.
+            heldDraft = nil
+            printAbove("draft not sent\n", .out)
+            KeyReader.inject(0x15)
+            readKeys()
+            return
+        }
         if !LineText.isEmpty {
             interruptedOnce = false
             clearLine()
@@ -58,6 +67,19 @@ extension EditlineEditor {
         guard !LineText.isEmpty else { return }
         KeyReader.inject(0x15)
         readKeys()
+    }
+
+    /// A flagged draft goes back on the line as typed, after libedit has finished with the
+    /// accepted line (the reasons print above it like any incoming line).
+    func hold(line: String, text: String) {
+        heldDraft = line
+        DispatchQueue.main.async { [weak self] in
+            guard let self, self.active else { return }
+            LineText.stale = false
+            _ = rl_insert_text(line)
+            // Printing above redraws the prompt with the draft.
+            self.onHeld(text)
+        }
     }
 
     /// SIGWINCH: libedit learns the new width, then the prompt is drawn again from its first row.

@@ -66,6 +66,12 @@ public final class EditlineEditor: LineEditor {
     public var onPaste: (String) -> Void = { _ in }
     /// Ctrl-C twice on an empty line.
     public var onQuit: () -> Void = {}
+    /// The pre-send check: true when a typed message should wait (the draft goes back on the
+    /// line); then `onHeld` shows why, above the prompt.
+    public var holdDraft: ((String) -> Bool)?
+    public var onHeld: (String) -> Void = { _ in }
+    /// The draft put back on the line: Enter on it unchanged sends it as is.
+    var heldDraft: String?
     var active = false
     /// A password being typed (echo off, libedit paused): the bytes so far and who waits.
     var secret: (bytes: [UInt8], saved: termios, done: (String?) -> Void)?
@@ -147,7 +153,15 @@ public final class EditlineEditor: LineEditor {
             _ = write_history(historyPath)
             chmod(historyPath, 0o600)
         }
-        if case .message = InputLine.parse(line) { eraseEcho(of: line) }
+        if case .message(let text) = InputLine.parse(line) {
+            eraseEcho(of: line)
+            if heldDraft != line, let check = holdDraft, check(text) {
+                install()
+                hold(line: line, text: text)
+                return
+            }
+        }
+        heldDraft = nil
         // libedit drops to cooked mode after each accepted line: install again every time.
         install()
         onLine(line)

@@ -1,0 +1,107 @@
+import Foundation
+
+/// The thread's own sentences a summary may quote, each weighted by what ASSISTANT.md says a
+/// returning reader needs: work reported done, changes of plan, dates and figures, the topic.
+/// Sentences already told by a decision, an open item or an open question are left out.
+enum SalientSentences {
+    /// Words that say a plan changed ("moves to 2.5", "pushed to Monday", "dropped").
+    static let changes: Set<String> = ["moved", "moves", "move", "moving", "postponed", "postpone", "pushed", "delayed", "delay", "slipped",
+                                       "slips", "dropped", "dropping", "drop", "cancelled", "canceled", "cancel", "rescheduled", "instead",
+                                       "switched", "switching", "replaced", "reverted", "revert", "rolled", "paused", "blocked", "blocker",
+                                       "longer", "anymore", "changed", "change", "cut", "scrapped", "extended", "earlier", "later"]
+    static let reasons = [" because ", " since ", " due to ", " so that ", " as the ", " which means "]
+
+    static func candidates(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], questions: [String], participants: [String]) -> [SummaryLine] {
+        let names = Set(participants)
+        var out: [SummaryLine] = []
+        for (i, m) in judged.enumerated() {
+            for (si, s) in Sentences.split(m.text).enumerated() {
+                if Acknowledgements.isShortReply(s) || Words.content(s).count < 3 { continue }
+                if founds[i].contains(where: { $0.sentence == si }) { continue }
+                if DecisionRules.decision(MessageToJudge(from: m.from, to: m.to, text: s)) != nil { continue }
+                let short = Compress.sentence(s, names: names)
+                if questions.contains(short) { continue }
+                out.append(SummaryLine(text: "\(m.from.lowercased()): " + Compress.tight(short), order: i * 100 + si,
+                                       salience: salience(s, message: i, sentence: si)))
+            }
+        }
+        return out
+    }
+
+    static func salience(_ s: String, message i: Int, sentence si: Int) -> Double {
+        let words = Words.all(s)
+        let lower = " " + s.lowercased() + " "
+        var score = 1.0
+        if i == 0 { score += si == 0 ? 1.5 : 0.75 }
+        if !s.contains("?"), words.contains(where: { OpenActions.doneWords.contains($0) || Verbs.isPastOfWork($0) }) { score += 1 }
+        if words.contains(where: { changes.contains($0) }) { score += 1 }
+        if s.contains(where: \.isNumber) { score += 1 } else if DueDates.find(Tokenizer.tokens(s)) != nil { score += 0.5 }
+        if reasons.contains(where: { lower.hasBytes($0) }) { score += 0.3 }
+        if s.contains("?") { score *= 0.5 }
+        return score
+    }
+}
+
+/// Shortens a sentence for the summary without changing its words: greetings, thanks and
+/// fillers at the start go ("Thanks, Li. Ok so we'll ship Monday" → "we'll ship Monday").
+enum Compress {
+    static let openers: Set<String> = ["ok", "okay", "so", "thanks", "thanks!", "hey", "hi", "also", "well", "alright", "right",
+                                       "cool", "great", "sure", "yes", "yeah", "yep", "hmm", "btw", "fyi", "oh", "ah", "and", "anyway", "honestly", "quick", "update:",
+                                       "morning", "heads", "up", "then", "perfect", "nice", "good", "ps", "fwiw"]
+    /// Words a headline leaves out: they carry no content and a reader restores them.
+    static let light: Set<String> = ["the", "a", "an", "just", "really", "actually", "basically", "quickly", "definitely", "totally", "literally"]
+
+    static func sentence(_ s: String, names: Set<String> = []) -> String {
+        var words = s.split(separator: " ").map(String.init)
+        while words.count > 3, let f = words.first {
+            let bare = f.lowercased().trimmingCharacters(in: .punctuationCharacters)
+            // Openers, and a vocative ("Omar, how long ...?").
+            guard openers.contains(bare) || (["no", "nope", "yes"].contains(bare) || names.contains(bare)) && f.hasSuffix(",") else { break }
+            words.removeFirst()
+        }
+        if let f = words.first, let c = f.first, c.isLowercase, !f.hasPrefix("@") { words[0] = c.uppercased() + f.dropFirst() }
+        return words.joined(separator: " ")
+    }
+
+    static let copulas: Set<String> = ["is", "are", "was", "were"]
+    static let tails = [" so far", " from now on", " right now", " at all", " for now", " this time around", " this time"]
+    static let askOpeners = ["do we know ", "does anyone know ", "do you know ", "any idea ", "anyone know ", "quick question: ", "question: "]
+
+    /// A decision without the words that only say it is one ("Let's move the backup" → "Move the backup").
+    static func decision(_ d: String) -> String {
+        let s = sentence(d)
+        for lead in ["let's ", "lets ", "we'll ", "we will ", "we're ", "we are "] where s.lowercased().hasPrefix(lead) && s.count > lead.count + 8 {
+            let rest = s.dropFirst(lead.count)
+            return rest.prefix(1).uppercased() + rest.dropFirst()
+        }
+        return s
+    }
+
+    /// An open question without the asking around it ("Do we know why the lag spiked?" → "Why the lag spiked?").
+    static func question(_ q: String) -> String {
+        let lower = q.lowercased()
+        guard let o = askOpeners.first(where: { lower.hasPrefix($0) }), q.count > o.count + 8 else { return q }
+        let rest = q.dropFirst(o.count)
+        return rest.prefix(1).uppercased() + rest.dropFirst()
+    }
+
+    /// Headline style: articles, intensifiers and copulas dropped ("the login fix is merged" → "login fix merged").
+    static func tight(_ s: String) -> String {
+        var s = s
+        for t in tails { s = s.replacingOccurrences(of: t, with: "") }
+        let words = s.split(separator: " ").map(String.init)
+        let question = s.contains("?")
+        let kept = words.enumerated().filter { k, w in
+            let l = w.lowercased()
+            if w.contains(where: { ",.;:!?".contains($0) }) || k + 1 == words.count { return true }
+            if light.contains(l) { return false }
+            // "is" after a noun and before more words; never in a question ("what is left?").
+            if copulas.contains(l), k > 0, !question, !["it", "that", "this", "there", "what", "which", "who"].contains(words[k - 1].lowercased()) { return false }
+            return true
+        }.map(\.element)
+        guard !kept.isEmpty else { return s }
+        var out = kept
+        if let f = out.first, let c = f.first, c.isLowercase, !f.hasPrefix("@"), s.first?.isUppercase == true { out[0] = c.uppercased() + f.dropFirst() }
+        return out.joined(separator: " ")
+    }
+}

@@ -1,0 +1,47 @@
+@testable import MessageAIAssistant
+import XCTest
+
+/// ASSISTANT.md's "sender's own commitments" in the forms people write them, and their hard
+/// negatives (status reports, work already done, a plan given up).
+final class CommitmentTests: XCTestCase {
+    func testStatedIntentionsAndPlansInThePresent() {
+        XCTAssertEqual(judge("I plan to migrate the wiki on Monday.").actions, [ActionItem(what: "migrate the wiki", who: "omar", due: "Monday")])
+        XCTAssertEqual(judge("I should be able to finish the budget draft by Wednesday.").actions,
+                       [ActionItem(what: "finish the budget draft", who: "omar", due: "Wednesday")])
+        XCTAssertEqual(judge("I'm deploying the hotfix tonight.").actions, [ActionItem(what: "deploy the hotfix", who: "omar", due: "tonight")])
+        XCTAssertEqual(judge("Will do, sending the contract over after lunch.").actions.map(\.what), ["send the contract over"])
+    }
+
+    func testStatusReportsAndDoneWorkAreNotCommitments() {
+        for text in ["I'm working on the migration right now.", "I updated the roadmap yesterday.",
+                     "I was going to rewrite the parser, but we ran out of time.", "Kicking off the warehouse migration: tables move by end of quarter."] {
+            XCTAssertFalse(judge(text).actions.contains { $0.who == "omar" }, text)
+        }
+    }
+
+    func testTheSendersOwnListCarriesItsLabelsDay() {
+        let j = judge("Todo for me today:\n1) renew the SSL cert\n2) update the status page")
+        XCTAssertEqual(j.actions, [ActionItem(what: "renew the SSL cert", who: "omar", due: "today"),
+                                   ActionItem(what: "update the status page", who: "omar", due: "today")])
+        XCTAssertEqual(judge("My plan for tomorrow: review the vendor bids, call the landlord, book the movers.").actions.map(\.who),
+                       ["omar", "omar", "omar"])
+    }
+
+    func testAListOfNamedAssignments() {
+        let j = judge("Action items:\n- Ana: update the budget sheet by Thursday\n- Ben: book the venue", to: ["ana", "ben", "cara"])
+        XCTAssertEqual(j.actions, [ActionItem(what: "update the budget sheet", who: "ana", due: "Thursday"),
+                                   ActionItem(what: "book the venue", who: "ben", due: nil)])
+    }
+
+    func testAReplyThatTakesOnAnAskOwnsTheAskedWork() {
+        let ask = [("nina", "Can someone update the FAQ page before the launch?")]
+        for reply in ["I've got it.", "On it.", "Leave it with me."] {
+            XCTAssertEqual(judge(reply, to: ["nina", "sam"], context: ask).actions.map(\.what), ["update the FAQ page"], reply)
+            XCTAssertEqual(judge(reply, to: ["nina", "sam"], context: ask).actions.map(\.who), ["omar"], reply)
+        }
+        XCTAssertEqual(judge("Sure, I can do that tomorrow.", to: ["nina", "sam"], context: ask).actions,
+                       [ActionItem(what: "update the FAQ page", who: "omar", due: "tomorrow")], "the reply's own time wins")
+        XCTAssertTrue(judge("On it.", to: ["nina", "sam"], context: [("nina", "The FAQ page looks great now.")]).actions.isEmpty,
+                      "nothing was asked, so nothing is taken on")
+    }
+}
