@@ -122,11 +122,24 @@ public final class CommandRunner {
         client.output.error(command: command, error)
     }
 
-    /// End of input: wait up to --drain-timeout for the outbox to empty (and for a sync in
-    /// progress, so what arrived is acknowledged as delivered), then exit.
+    /// End of input: wait for the outbox to empty (and for a sync in progress, so what arrived
+    /// is acknowledged as delivered), then exit. --drain-timeout bounds the time without
+    /// progress, not the whole wait: each acknowledged message, and each wait the server's rate
+    /// limit imposes, moves the deadline, so a long script finishes at the server's pace while
+    /// an unreachable server still ends it after the timeout.
     private func drainAndExit() {
         let timeout = client.config.drainTimeout
-        ScriptCommands.poll(timeout, { [client] in (client.outbox?.isEmpty ?? true) && !client.isSyncing }) { [self] _ in
+        var left = client.outbox?.entries.count ?? 0
+        var deadline = DispatchTime.now() + timeout
+        let progressing = { [client] () -> Bool in
+            let now = client.outbox?.entries.count ?? 0
+            if now < left { left = now; deadline = .now() + timeout }
+            if let due = client.sendsDueAt, due + timeout > deadline { deadline = due + timeout }
+            return DispatchTime.now() < deadline
+        }
+        ScriptCommands.poll(1e9, { [client] in
+            ((client.outbox?.isEmpty ?? true) && !client.isSyncing) || !progressing()
+        }) { [self] _ in
             let left = client.outbox?.entries.count ?? 0
             if left > 0 {
                 client.output.write("\(left) message(s) still queued in the outbox; they are sent on the next start\n", .err)

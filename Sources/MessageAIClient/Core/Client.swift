@@ -27,6 +27,9 @@ public final class Client {
 
     var sendingNow: String?
     var rateLimitedUntil: DispatchTime?
+    /// Sends wait for the pacer (the server's announced limit) until then.
+    var pacer = SendPacer()
+    var pacedUntil: DispatchTime?
     var rateLimitAnnounced = false
     var retryScheduled = false
     var offlineAnnounced = false
