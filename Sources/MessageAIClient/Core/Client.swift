@@ -6,7 +6,8 @@ import MessageAIProtocol
 /// RESUME with the saved token, then SYNC, then drain the outbox, then live pushes.
 /// Everything runs on the main queue.
 public final class Client {
-    public let config: ClientConfiguration
+    /// Flags over the settings file; /set changes it while running.
+    public internal(set) var config: ClientConfiguration
     public let output: Output
     let link: ServerLink
     let notifier: Notifier

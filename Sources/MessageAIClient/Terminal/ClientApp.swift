@@ -17,6 +17,7 @@ public enum ClientApp {
         if interactive { TerminalText.useUTF8() }
         let output = Output(json: config.json)
         output.colour = Palette.enabled(config.color, json: config.json)
+        output.timestampFormat = config.timestampFormat
         let client = Client(config: config, output: output)
         let runner = CommandRunner(client: client)
         let repl = interactive ? EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client, before: $0) }) : nil
