@@ -6,10 +6,12 @@ import Foundation
 extension Client {
     /// `* [team] carol: first words… (2 unread, /next)`: one line, whatever the message's length.
     func notice(for m: StoredMessage, conversation name: String, unread: Int) -> String {
-        let firstLine = m.text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let more = firstLine.count > 40 || firstLine.count < m.text.count
+        let (who, text, action) = said(m)
+        let body = action ? String(text.dropFirst()) : String(text.dropFirst(2))
+        let firstLine = body.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let more = firstLine.count > 40 || firstLine.count < body.count
         let snippet = String(firstLine.prefix(40)) + (more ? "…" : "")
-        return "* [\(name)] \(m.sender): \(snippet) (\(unread) unread, /next)"
+        return "* [\(name)] \(action ? String(who.dropFirst(2)) + " " : who + ": ")\(snippet) (\(unread) unread, /next)"
     }
 
     /// `Act: team 2, carol 1`: conversations with unread messages, most recent first.
@@ -25,9 +27,11 @@ extension Client {
         return try? store.conversation(first.id)
     }
 
+    /// Muted conversations stay out of the activity list and /next (/unread still lists them).
     private func elsewhereUnread() -> [(id: UInt64, name: String, unread: Int)] {
         guard let store, let all = try? store.unreadCounts() else { return [] }
-        return all.filter { $0.unread > 0 && $0.id != currentConversation }
+        let muted = (try? store.mutedConversations()) ?? []
+        return all.filter { $0.unread > 0 && $0.id != currentConversation && !muted.contains($0.id) }
     }
 
     /// Shown when a conversation is opened in the REPL: its last messages (`openHistory`, more

@@ -52,7 +52,11 @@ extension Client {
             _ = try? store.raiseMarker(m.conversationID, userID: me.userID, username: me.username, delivered: m.seq, read: 0)
             link.sendNoReply(Mark(conversationID: m.conversationID, deliveredSeq: m.seq))
             let isGroup = (try? store.conversation(m.conversationID))??.kind == .group
-            notifier.notify(isGroup ? "\(m.senderUsername) in \(name): \(m.text)" : "\(m.senderUsername): \(m.text)")
+            // A muted conversation rings only for a mention of the user (Slack's rule).
+            if !((try? store.isMuted(m.conversationID)) ?? false) || Mention.matches(m.text, me.username) {
+                let said = Action.of(m.text).map { "\(m.senderUsername) \($0)" } ?? "\(m.senderUsername): \(m.text)"
+                notifier.notify(isGroup ? "\(said) (in \(name))" : said)
+            }
         }
         typing[m.conversationID]?[m.senderUsername] = nil
         onChange()
@@ -113,9 +117,21 @@ extension Client {
     }
 
     private func handlePresence(_ p: Presence) {
-        var fields: [String: Any] = ["user": p.user.username, "online": p.online]
+        let before = presence(of: p.user.username)
+        learn(p)
+        // The user's own away mark, set from another device: the prompt shows it, no line.
+        guard p.user.userID != session?.userID else { return }
+        var fields: [String: Any] = ["user": p.user.username, "online": p.online, "away": p.away]
         if p.lastSeen > 0 { fields["last_seen"] = p.lastSeen }
-        output.emit("presence", fields, plain: "* \(p.user.username) is \(p.online ? "online" : "offline")")
+        if p.away { fields["away_message"] = p.awayMessage }
+        let name = p.user.username
+        let line: String
+        if p.online && before?.online == true && before?.away != p.away {
+            line = p.away ? "* \(name) is away" + (p.awayMessage.isEmpty ? "" : ": \(p.awayMessage)") : "* \(name) is back"
+        } else {
+            line = "* \(name) is \(p.online ? "online" : "offline")" + (p.away ? " (away" + (p.awayMessage.isEmpty ? ")" : ": \(p.awayMessage))") : "")
+        }
+        output.emit("presence", fields, plain: line)
     }
 
     private func handleTyping(_ t: TypingEvent) {
@@ -151,28 +167,50 @@ extension Client {
 
     // MARK: Formatting
 
+    /// `text` is the message as sent; an action (/me) also has `action`, a sender with a
+    /// display name of their own `sender_name`.
     func messageFields(_ m: StoredMessage, conversation: String) -> [String: Any] {
-        ["conversation_id": m.conversationID, "conversation": conversation, "seq": m.seq, "sender": m.sender,
-         "text": m.text, "server_time": m.serverTime, "client_id": m.clientID]
+        var f: [String: Any] = ["conversation_id": m.conversationID, "conversation": conversation, "seq": m.seq, "sender": m.sender,
+                                "text": m.text, "server_time": m.serverTime, "client_id": m.clientID]
+        if let action = Action.of(m.text) { f["action"] = action }
+        let label = senderLabel(m)
+        if label != m.sender { f["sender_name"] = label }
+        return f
+    }
+
+    /// The sender as message lines name them: the display name where it says more than the
+    /// username, with the username where it could be taken for someone else (`displayLabel`).
+    func senderLabel(_ m: StoredMessage) -> String {
+        guard let c = try? store?.conversation(m.conversationID), let user = c.members.first(where: { $0.userID == m.senderID }) else {
+            return m.sender
+        }
+        return displayLabel(user, among: c.members)
+    }
+
+    /// "alice: text", or "* alice waves" for an action.
+    func said(_ m: StoredMessage) -> (who: String, text: String, action: Bool) {
+        let who = senderLabel(m)
+        if let action = Action.of(m.text) { return ("* " + who, " " + action, true) }
+        return (who, ": " + m.text, false)
     }
 
     /// `messageLine` in parts for `Output.emit(styled:)`: the sender in its colour, one's own
     /// messages grey, a message that mentions this user (@name or the name) bold yellow.
     func styledLine(_ m: StoredMessage, conversation: String) -> [(String, String?)] {
         let ref = config.interactive && m.seq > 0 ? "#\(m.seq) " : ""
-        let head = "[\(conversation)] \(Output.clock(m.serverTime)) \(ref)"
-        if let me = username, m.sender == me { return [(head + m.sender + ": " + m.text, Palette.own)] }
-        let mentioned = username.map { me in
-            m.text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).contains { $0 == me.lowercased() }
-        } ?? false
-        return [(head, nil), (m.sender, Palette.user(m.sender)), (": ", nil), (m.text, mentioned ? Palette.mention : nil)]
+        let head = "[\(conversation)] \(Output.clock(m.serverTime, trailingSpace: true))\(ref)"
+        let (who, text, _) = said(m)
+        if let me = username, m.sender == me { return [(head + who + text, Palette.own)] }
+        let mentioned = username.map { Mention.matches(m.text, $0) } ?? false
+        return [(head, nil), (who, Palette.user(m.sender)), (text, mentioned ? Palette.mention : nil)]
     }
 
     /// `[CONVERSATION] HH:MM SENDER: TEXT`; in the REPL with the message's reference
     /// (`[alice] 10:42 #17 alice: hi`) for /info and /history before.
     func messageLine(_ m: StoredMessage, conversation: String) -> String {
         let ref = config.interactive && m.seq > 0 ? "#\(m.seq) " : ""
-        return "[\(conversation)] \(Output.clock(m.serverTime)) \(ref)\(m.sender): \(m.text)"
+        let (who, text, _) = said(m)
+        return "[\(conversation)] \(Output.clock(m.serverTime, trailingSpace: true))\(ref)\(who)\(text)"
     }
 
     func reportState(_ m: StoredMessage, _ state: MessageState) {

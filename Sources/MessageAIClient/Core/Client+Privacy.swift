@@ -4,6 +4,8 @@ import MessageAIProtocol
 extension Client {
     /// CONTACT_UPDATE: someone asked to add this user, or accepted their request.
     func handleContactUpdate(_ u: ContactUpdate) {
+        learn(u.profile)
+        onChange()
         let who = u.profile.user.username
         var fields = PrivacyCommands.fields(u.profile)
         fields["user"] = who

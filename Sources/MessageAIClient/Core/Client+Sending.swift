@@ -23,10 +23,15 @@ extension Client {
         }
         let name = conversationName(cid, fallback: "")
         output.emit("state", ["conversation_id": cid, "client_id": entry.clientID, "seq": 0, "state": "sending", "text": text],
-                    styled: [("[\(name)] \(Output.clock(entry.created)) \(session.username): \(text)", Palette.own),
+                    styled: [("[\(name)] \(Output.clock(entry.created, trailingSpace: true))\(Client.ownLine(session.username, text))", Palette.own),
                              (showsTransitions ? " (sending)" : "", nil)])
         drainOutbox()
         return .success(entry)
+    }
+
+    /// "alice: text", or "* alice waves" for an action: one's own message as typed.
+    static func ownLine(_ me: String, _ text: String) -> String {
+        Action.of(text).map { "* \(me) \($0)" } ?? "\(me): \(text)"
     }
 
     /// Sends the oldest queued message if the link is synced and nothing is in flight. One at

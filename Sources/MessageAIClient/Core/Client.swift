@@ -42,12 +42,18 @@ public final class Client {
     /// The connection as the prompt shows it, refreshed at most once a second while offline.
     var shownConnection = "connecting"
     var statusTimer: DispatchSourceTimer?
+    /// Contacts' presence by lowercased username (Client+Presence).
+    var peers: [String: PeerPresence] = [:]
+    /// The user's own away text ("" for none) while marked away; nil when not away.
+    public internal(set) var ownAway: String?
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
     /// Set by the runner at end of input (/follow without SECONDS stops then).
     public internal(set) var inputEnded = false
     /// Asks for a password without echo (the REPL sets it; scripts must pass passwords).
     public var passwordPrompt: ((String, @escaping (String?) -> Void) -> Void)?
+    /// Clears the terminal and redraws the prompt (the REPL sets it; /clear).
+    public var clearScreen: (() -> Void)?
     /// Called when what the prompt shows may have changed.
     public var onChange: () -> Void = {}
 

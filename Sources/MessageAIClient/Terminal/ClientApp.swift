@@ -24,6 +24,7 @@ public enum ClientApp {
         let editor: LineEditor = repl ?? PlainLineReader()
         repl?.onEdit = { client.userTyping($0) }
         repl?.onPaste = { runner.submitMessage($0) }
+        client.clearScreen = repl.map { r in { r.clearScreen() } }
         output.write = { text, stream in editor.printAbove(text, stream) }
         client.passwordPrompt = { editor.readPassword($0, $1) }
         if interactive {

@@ -116,6 +116,18 @@ public final class Output {
         return clockFormat.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
     }
 
+    /// In a fixed pattern, whatever the setting (last seen in /profile).
+    static func clock(_ ms: UInt64, pattern: String) -> String {
+        fixedFormats[pattern, default: formatter(pattern)].string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+    private static let fixedFormats = ["HH:mm": formatter("HH:mm")]
+
+    /// The time and a space, or nothing when times are off (so lines keep single spaces).
+    static func clock(_ ms: UInt64, trailingSpace: Bool) -> String {
+        let t = clock(ms)
+        return t.isEmpty || !trailingSpace ? t : t + " "
+    }
+
     /// YYYY-MM-DD in local time, for date separators.
     static func day(_ ms: UInt64) -> String {
         dayFormat.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
