@@ -4,7 +4,7 @@ is drawn again once (no leftover rows); Enter sends it whole."""
 import pytest
 
 from harness import screen
-from harness.screen import open_dm, received, repl_user
+from harness.screen import has_prompt, open_dm, received, repl_user, starts_prompt
 
 pytestmark = pytest.mark.skipif(screen.pyte is None, reason="pyte/pexpect not installed")
 
@@ -52,7 +52,7 @@ def test_resize_with_a_wrapped_line(world):
     alice.cmd("/dm bob")
     bob.line("/help")  # something on the screen above
     bob.resize(40)
-    bob.wait_screen(lambda s: bob.cursor_line().startswith("[alice|online]>"), what="the prompt after the resize")
+    bob.wait_screen(lambda s: has_prompt(bob.cursor_line(), "alice"), what="the prompt after the resize")
     typed_then_incoming(world, bob, alice, "after the resize", "R")
     bob.resize(100)
     typed_then_incoming(world, bob, alice, "wider again", "S")

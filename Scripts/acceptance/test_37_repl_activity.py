@@ -5,7 +5,7 @@ the REPL is back in the conversation it was in."""
 import pytest
 
 from harness import screen
-from harness.screen import ScreenClient, open_dm, received, repl_user
+from harness.screen import ScreenClient, has_prompt, open_dm, received, repl_user
 
 pytestmark = pytest.mark.skipif(screen.pyte is None, reason="pyte/pexpect not installed")
 
@@ -24,7 +24,7 @@ def test_notices_activity_next_recap_and_restore(world):
     long = "psst from carol, this is a rather long message that goes on"
     carol.say(long)
     bob.wait_text(f"* [carol] carol: {long[:40]}… (1 unread, /next)")
-    bob.wait_text("[alice|online|Act: carol 1]>")
+    bob.wait_screen(lambda s: has_prompt(s, "alice", "|Act: carol 1"), what="the activity list")
     assert "goes on" not in bob.text()
 
     bob.line("/next")
@@ -33,7 +33,7 @@ def test_notices_activity_next_recap_and_restore(world):
     at = max(i for i, l in enumerate(lines) if l == "now in [carol]")
     assert lines[at + 1] == "--- 1 unread ---", lines
     assert lines[at + 2].endswith("carol: " + long), lines
-    bob.wait_screen(lambda s: bob.cursor_line().startswith("[carol|online]>"), what="no activity left")
+    bob.wait_screen(lambda s: has_prompt(bob.cursor_line(), "carol"), what="no activity left")
     bob.line("/next")
     bob.wait_text("no other conversation has unread messages")
 
@@ -57,7 +57,7 @@ def test_notices_activity_next_recap_and_restore(world):
                          world.logs / "screen-bob-2.log", columns=100, rows=40)
     world.screens.append(again)
     again.wait_text("now in [alice]")
-    again.wait_text("[alice|online")
+    again.wait_screen(lambda s: has_prompt(s, "alice"), what="the prompt back in alice's conversation")
     mark = len(alice.events)
     again.line("back again")
     assert received(alice, "bob", since=mark) == ["back again"]

@@ -3,7 +3,7 @@ name, a clear list when the prefix fits several, and "no conversation or user na
 import pytest
 
 from harness import screen
-from harness.screen import received, repl_user
+from harness.screen import received, repl_user, starts_prompt
 
 pytestmark = pytest.mark.skipif(screen.pyte is None, reason="pyte/pexpect not installed")
 
@@ -24,7 +24,7 @@ def test_quoted_group_names_and_prefix_open(world):
     bob.wait_text("launch could be")
     assert "[Launch team]" in bob.text() and "[launchpad]" in bob.text()
     bob.line("/open Launch t")
-    bob.wait_screen(lambda s: bob.cursor_line().startswith("[Launch team|online"), what="the group by its prefix")
+    bob.wait_screen(lambda s: starts_prompt(bob.cursor_line(), "Launch team"), what="the group by its prefix")
     alice.cmd('/open "Launch team"')
     mark = len(alice.events)
     bob.line("hello team")

@@ -7,7 +7,7 @@ import pytest
 
 from harness import screen
 from harness.client import PASSWORD
-from harness.screen import ScreenClient, received
+from harness.screen import ScreenClient, received, starts_prompt
 
 pytestmark = pytest.mark.skipif(screen.pyte is None, reason="pyte/pexpect not installed")
 
@@ -20,7 +20,7 @@ def fresh(world, name, server):
 
 
 def register(repl, name):
-    repl.wait_text("[not logged in|online]>")
+    repl.wait_text("[not logged in]>")
     repl.line(f"/register {name}@example.com {name}")
     repl.wait_text("password:")
     repl.line(PASSWORD)
@@ -41,7 +41,7 @@ def test_first_ten_minutes(world):
     alice.wait_text("bob")
 
     alice.line("/dm bob")
-    alice.wait_text("[bob|online")
+    alice.wait_screen(lambda s: any(starts_prompt(l, "bob") for l in s.split("\n")), what="the DM prompt")
     alice.line("hi bob 👋🏽 café")
     bob.wait_text("* [alice] alice: hi bob 👋🏽 café (1 unread, /next)")
     bob.line("/next")
@@ -53,7 +53,7 @@ def test_first_ten_minutes(world):
     alice.wait_text("now in [Launch team]")
     bob.wait_text("you are in the group Launch team")
     bob.line("/open launch")
-    bob.wait_text("[Launch team|online")
+    bob.wait_screen(lambda s: any(starts_prompt(l, "Launch team") for l in s.split("\n")), what="the group prompt")
     carol.cmd("/open Launch team")
     mark = len(carol.events)
     pasted = "step 1: build\n/quit\nstep 3: ship 🚀"
@@ -62,7 +62,7 @@ def test_first_ten_minutes(world):
 
     # The server goes away; alice writes anyway; it arrives once the server is back.
     server.kill()
-    alice.wait_text("[Launch team|offline")
+    alice.wait_text("[Launch team, 3 members|offline")
     alice.line("written while the server was down")
     alice.wait_text("1 queued")
     server.start()
@@ -84,7 +84,7 @@ def test_first_ten_minutes(world):
     bob.wait_exit(10)
     again = fresh(world, "bob", server)
     again.wait_text("now in [Launch team]")
-    again.wait_text("[Launch team|online")
+    again.wait_screen(lambda s: any(starts_prompt(l, "Launch team") for l in s.split("\n")), what="the group prompt again")
     mark = len(carol.events)
     carol.cmd("/open Launch team")
     again.line("back in the team")

@@ -3,7 +3,7 @@ conversations after /open, usernames after /dm, members of the current conversat
 import pytest
 
 from harness import screen
-from harness.screen import received, repl_user
+from harness.screen import received, repl_user, starts_prompt
 
 pytestmark = pytest.mark.skipif(screen.pyte is None, reason="pyte/pexpect not installed")
 
@@ -18,7 +18,7 @@ def test_tab_completes_by_context(world):
     bob.line("/group create crew alice carol")
     bob.wait_text("now in [crew]")
     bob.line("/dm alice")
-    bob.wait_screen(lambda s: bob.cursor_line().startswith("[alice|"), what="back with alice")
+    bob.wait_screen(lambda s: starts_prompt(bob.cursor_line(), "alice"), what="back with alice")
 
     bob.type("/gr\t")
     bob.type("cr\t")
@@ -27,7 +27,7 @@ def test_tab_completes_by_context(world):
     bob.type("/op\tcr\t")
     bob.wait_screen(lambda s: bob.cursor_line().endswith("/open crew"), what="/open crew completed")
     bob.key("enter")
-    bob.wait_screen(lambda s: bob.cursor_line().startswith("[crew|"), what="the group opened")
+    bob.wait_screen(lambda s: starts_prompt(bob.cursor_line(), "crew"), what="the group opened")
 
     alice.cmd("/open crew")
     mark = len(alice.events)

@@ -66,6 +66,7 @@ public struct FrameType: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let presence = FrameType(rawValue: 0x0501)
     public static let typing = FrameType(rawValue: 0x0502)
     public static let typingEvent = FrameType(rawValue: 0x0503)
+    public static let away = FrameType(rawValue: 0x0504)
 
     public var description: String {
         "\(MessageRegistry.name(of: self) ?? "UNKNOWN")(0x\(String(rawValue, radix: 16)))"

@@ -65,6 +65,7 @@ public enum MessageRegistry {
         Entry(name: "PRESENCE", type: Presence.self, sentBy: .server),
         Entry(name: "TYPING", type: Typing.self, sentBy: .client),
         Entry(name: "TYPING_EVENT", type: TypingEvent.self, sentBy: .server),
+        Entry(name: "AWAY", type: AwaySet.self, sentBy: .client),
     ]
 
     private static let byType: [FrameType: Entry] = {

@@ -57,15 +57,21 @@ public struct Welcome: WireMessage {
     public var maxGroupMembers: UInt64
     public var maxNameLength: UInt64
     public var maxQueryLength: UInt64
+    /// SEND's rate limit (tags 12, 13, added after 0.2.0; 0 when left out): `sendLimit`
+    /// messages per `sendWindow` ms, a token bucket per user. Clients pace their sends to it.
+    public var sendLimit: UInt64
+    public var sendWindow: UInt64
 
     public init(version: UInt64, capabilities: Capabilities, maxFrameLength: UInt64, pingInterval: UInt64,
                 idleTimeout: UInt64, maxMessageLength: UInt64, server: String, maxInflatedLength: UInt64 = 0,
-                maxGroupMembers: UInt64 = 0, maxNameLength: UInt64 = 0, maxQueryLength: UInt64 = 0) {
+                maxGroupMembers: UInt64 = 0, maxNameLength: UInt64 = 0, maxQueryLength: UInt64 = 0,
+                sendLimit: UInt64 = 0, sendWindow: UInt64 = 0) {
         self.version = version; self.capabilities = capabilities; self.maxFrameLength = maxFrameLength
         self.pingInterval = pingInterval; self.idleTimeout = idleTimeout
         self.maxMessageLength = maxMessageLength; self.server = server
         self.maxInflatedLength = maxInflatedLength; self.maxGroupMembers = maxGroupMembers
         self.maxNameLength = maxNameLength; self.maxQueryLength = maxQueryLength
+        self.sendLimit = sendLimit; self.sendWindow = sendWindow
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         version = try f.uint(1, "version")
@@ -75,12 +81,14 @@ public struct Welcome: WireMessage {
         server = try f.optionalString(7, "server")
         maxInflatedLength = try f.optionalUInt(8, "max_inflated_length"); maxGroupMembers = try f.optionalUInt(9, "max_group_members")
         maxNameLength = try f.optionalUInt(10, "max_name_length"); maxQueryLength = try f.optionalUInt(11, "max_query_length")
+        sendLimit = try f.optionalUInt(12, "send_limit"); sendWindow = try f.optionalUInt(13, "send_window_ms")
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, version); w.optionalUInt(2, capabilities.rawValue); w.uint(3, maxFrameLength)
         w.uint(4, pingInterval); w.uint(5, idleTimeout); w.uint(6, maxMessageLength); w.optionalString(7, server)
         w.optionalUInt(8, maxInflatedLength); w.optionalUInt(9, maxGroupMembers)
         w.optionalUInt(10, maxNameLength); w.optionalUInt(11, maxQueryLength)
+        w.optionalUInt(12, sendLimit); w.optionalUInt(13, sendWindow)
     }
 }
 

@@ -1,14 +1,40 @@
-/// PRESENCE: pushed to a user's contacts and conversation partners when they come online or go.
+/// PRESENCE: pushed to a user's contacts when they come online or go, and when they mark
+/// themselves away or back (AWAY). `away` and `away_message` (tags 12, 13) were added after
+/// 0.2.0: an older client skips them and sees plain online/offline.
 public struct Presence: WireMessage {
     public static let frameType = FrameType.presence
     public var user: UserInfo
     public var online: Bool
     public var lastSeen: UInt64
-    public init(user: UserInfo, online: Bool, lastSeen: UInt64) { self.user = user; self.online = online; self.lastSeen = lastSeen }
+    public var away: Bool
+    /// The text the user gave with /away; empty for none.
+    public var awayMessage: String
+    public init(user: UserInfo, online: Bool, lastSeen: UInt64, away: Bool = false, awayMessage: String = "") {
+        self.user = user; self.online = online; self.lastSeen = lastSeen; self.away = away; self.awayMessage = awayMessage
+    }
     public init(from f: FieldReader) throws(ProtocolError) {
         user = try f.record(1, "user"); online = try f.bool(2, "online"); lastSeen = try f.optionalUInt(3, "last_seen")
+        away = try f.bool(12, "away"); awayMessage = try f.optionalString(13, "away_message")
     }
-    public func encode(to w: inout FieldWriter) { w.record(1, user); w.optionalBool(2, online); w.optionalUInt(3, lastSeen) }
+    public func encode(to w: inout FieldWriter) {
+        w.record(1, user); w.optionalBool(2, online); w.optionalUInt(3, lastSeen)
+        w.optionalBool(12, away); w.optionalString(13, awayMessage)
+    }
+}
+
+/// AWAY: mark the user away with an optional text (`away` set), or back (`away` clear).
+/// Answered with OK. Stored: it lasts across reconnects and server restarts until AWAY with
+/// `away` clear, from any of the user's sessions. Contacts and the user's other sessions get
+/// a PRESENCE push.
+public struct AwaySet: WireMessage {
+    public static let frameType = FrameType.away
+    public var away: Bool
+    public var message: String
+    public init(away: Bool, message: String = "") { self.away = away; self.message = message }
+    public init(from f: FieldReader) throws(ProtocolError) {
+        away = try f.bool(1, "away"); message = try f.optionalString(2, "message")
+    }
+    public func encode(to w: inout FieldWriter) { w.optionalBool(1, away); w.optionalString(2, message) }
 }
 
 /// TYPING: the user is typing in a conversation. Sent with request id 0, renewed every few

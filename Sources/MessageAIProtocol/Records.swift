@@ -135,20 +135,25 @@ public struct Profile: WireMessage {
     /// Reserved for file sharing: a reference to the avatar image, empty for none.
     public var avatar: String
     public var contactState: ContactState
+    /// Marked away with AWAY (tags 12, 13, added after 0.2.0; shown with presence only).
+    public var away: Bool
+    public var awayMessage: String
 
-    public init(user: UserInfo, online: Bool, lastSeen: UInt64, avatar: String = "", contactState: ContactState = .none) {
+    public init(user: UserInfo, online: Bool, lastSeen: UInt64, avatar: String = "", contactState: ContactState = .none,
+                away: Bool = false, awayMessage: String = "") {
         self.user = user; self.online = online; self.lastSeen = lastSeen; self.avatar = avatar
-        self.contactState = contactState
+        self.contactState = contactState; self.away = away; self.awayMessage = awayMessage
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         user = try f.record(1, "user"); online = try f.bool(2, "online")
         lastSeen = try f.optionalUInt(3, "last_seen"); avatar = try f.optionalString(4, "avatar")
         // An unknown state from a newer server reads as none: the client shows no presence.
         contactState = ContactState(rawValue: try f.optionalUInt(5, "contact_state")) ?? .none
+        away = try f.bool(12, "away"); awayMessage = try f.optionalString(13, "away_message")
     }
     public func encode(to w: inout FieldWriter) {
         w.record(1, user); w.optionalBool(2, online); w.optionalUInt(3, lastSeen); w.optionalString(4, avatar)
-        w.optionalUInt(5, contactState.rawValue)
+        w.optionalUInt(5, contactState.rawValue); w.optionalBool(12, away); w.optionalString(13, awayMessage)
     }
 }
 

@@ -37,8 +37,11 @@ struct MessageAICommand: ParsableCommand {
     @Option(name: .long, help: "Program run with a notification's text as its argument (e.g. notify-send).")
     var notifyCommand: String?
 
-    @Flag(name: .long, help: "Do not ring the terminal bell for messages in other conversations.")
+    @Flag(name: .long, help: "Do not ring the terminal bell for messages in other conversations (setting: bell).")
     var noBell = false
+
+    @Option(name: .long, help: ArgumentHelp("Settings file (default $XDG_CONFIG_HOME/messageai/config or ~/.config/messageai/config); flags given on the command line win over it.", valueName: "path"))
+    var config: String?
 
     @Option(name: .long, help: ArgumentHelp("Trust exactly the server certificate with this SHA-256 fingerprint (for scripts).", valueName: "sha256"))
     var tlsFingerprint: String?
@@ -49,14 +52,14 @@ struct MessageAICommand: ParsableCommand {
     @Flag(name: .long, help: "Speak the plain protocol without TLS (only for a server started with --plaintext).")
     var plaintext = false
 
-    @Flag(name: .long, help: "In the terminal, print every state change of sent messages (sending, sent, delivered, read) as a line; by default the prompt shows the last one's state. Piped output always prints them.")
+    @Flag(name: .long, help: "In the terminal, print every state change of sent messages (sending, sent, delivered, read) as a line; by default the prompt shows the last one's state. Piped output always prints them (setting: verbose).")
     var verbose = false
 
-    @Option(name: .long, help: "In the terminal, how many of a conversation's last messages /open, /dm and /next show (0: none).")
-    var openHistory = 10
+    @Option(name: .long, help: "In the terminal, how many of a conversation's last messages /open, /dm and /next show (0: none; default 10; setting: recap).")
+    var openHistory: Int?
 
-    @Option(name: .long, help: "Colour usernames, own messages and mentions: never, auto (a terminal, NO_COLOR unset) or always.")
-    var color = "auto"
+    @Option(name: .long, help: "Colour usernames, own messages and mentions: never, auto (a terminal, NO_COLOR unset; the default) or always (setting: colour).")
+    var color: String?
 
     @Option(name: .long, help: "Check drafts before sending (clarity, tone): off, warn (show why and send) or confirm (hold a flagged draft: Enter sends it as is). Default: confirm at a terminal, off for piped input.")
     var check: String?
@@ -66,7 +69,7 @@ struct MessageAICommand: ParsableCommand {
         guard ClientConfiguration.parseServer(server) != nil else {
             throw ValidationError("--server must be HOST:PORT, for example 127.0.0.1:7878")
         }
-        guard Palette.Mode(rawValue: color) != nil else { throw ValidationError("--color must be never, auto or always") }
+        if let color, Palette.Mode(rawValue: color) == nil { throw ValidationError("--color must be never, auto or always") }
         guard drainTimeout >= 0 else { throw ValidationError("--drain-timeout must be 0 or more seconds") }
         if let tlsFingerprint, Fingerprint.normalize(tlsFingerprint) == nil {
             throw ValidationError("--tls-fingerprint must be a SHA-256 fingerprint: 64 hex digits, colons allowed")
@@ -84,12 +87,15 @@ struct MessageAICommand: ParsableCommand {
         if let dataDir { config.dataDir = dataDir }
         config.json = json
         config.drainTimeout = drainTimeout
-        config.notifyCommand = notifyCommand
-        config.bell = !noBell
-        config.verbose = verbose
-        config.openHistory = max(0, openHistory)
-        config.color = Palette.Mode(rawValue: color) ?? .auto
-        config.draftCheck = check.flatMap(DraftCheckMode.init(rawValue:))
+        // The settings file first, then the flags given, which win.
+        if let path = self.config { config.settingsPath = path }
+        ClientApp.loadSettings(&config)
+        if let notifyCommand { config.notifyCommand = notifyCommand }
+        if noBell { config.bell = false }
+        if verbose { config.verbose = true }
+        if let openHistory { config.openHistory = max(0, openHistory) }
+        if let color { config.color = Palette.Mode(rawValue: color) ?? .auto }
+        if let check { config.draftCheck = DraftCheckMode(rawValue: check) }
         config.tls.plaintext = plaintext
         config.tls.pinnedFingerprint = tlsFingerprint.flatMap(Fingerprint.normalize)
         config.tls.caFile = caFile

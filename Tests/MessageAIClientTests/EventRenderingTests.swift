@@ -1,3 +1,4 @@
+import MessageAIProtocol
 import XCTest
 @testable import MessageAIClient
 
@@ -7,12 +8,14 @@ final class EventRenderingTests: XCTestCase {
     private let message = StoredMessage(conversationID: 7, seq: 42, clientID: "00ff", senderID: 2, sender: "bob",
                                         text: "hi @alice \u{1B}[2J👍🏽", serverTime: 1_700_000_000_000, sentHere: false)
 
+    private let bob = UserInfo(userID: 2, username: "bob", displayName: "Bob")
+
     private func json(_ e: ClientEvent) -> String { JSONLinesRenderer().render(e) ?? "" }
     private func term(_ e: ClientEvent, colour: Bool = false) -> String? { TerminalRenderer(colour: colour).render(e) }
 
     func testJSONLinesKeepTheirBytes() {
         XCTAssertEqual(json(ConnectionEvent.lost(reason: "eof", shown: false)), #"{"reason":"eof","state":"offline","type":"connection"}"# + "\n")
-        XCTAssertEqual(json(PeopleEvent.presence(user: "bob", online: true, lastSeen: 0)), #"{"online":true,"type":"presence","user":"bob"}"# + "\n")
+        XCTAssertEqual(json(PresenceEvent(presence: Presence(user: bob, online: true, lastSeen: 0), before: nil)), #"{"online":true,"type":"presence","user":"bob"}"# + "\n")
         XCTAssertEqual(json(Notice("a/b", conversation: 3)), #"{"conversation_id":3,"text":"a/b","type":"notice"}"# + "\n")
         XCTAssertEqual(json(ErrorEvent(command: "/dm", ClientError("not_found", "no user"))),
                        #"{"code":"not_found","command":"/dm","message":"no user","type":"error"}"# + "\n")
@@ -52,7 +55,7 @@ final class EventRenderingTests: XCTestCase {
         for json in [false, true] {
             let output = Output(json: json)
             output.write = { written.append(($0, $1)) }
-            output.emit(PeopleEvent.presence(user: "bob", online: false, lastSeen: 5))
+            output.emit(PresenceEvent(presence: Presence(user: bob, online: false, lastSeen: 5), before: nil))
             output.error(command: "", ClientError("offline", "not connected"))
         }
         XCTAssertEqual(written.map(\.0), [

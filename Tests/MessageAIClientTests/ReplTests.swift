@@ -29,10 +29,10 @@ final class ReplTests: ServerBackedTestCase {
         let pty = try PseudoTerminal()
         let bob = try startRepl("bob", pty)
         defer { if bob.isRunning { kill(bob.processIdentifier, SIGKILL) } }
-        eventually(15, "the prompt; got: \(pty.output)") { pty.output.contains("[bob|online]> ") }
+        eventually(15, "the prompt; got: \(pty.output)") { pty.output.contains("[bob]> ") }
 
         pty.type("/dm alice\r")
-        eventually(15, "the conversation prompt; got: \(pty.output)") { pty.output.contains("[alice|online]> ") }
+        eventually(15, "the conversation prompt; got: \(pty.output)") { pty.output.contains("[alice]> ") }
 
         let half = "half typed words"
         pty.type(half)
@@ -44,7 +44,7 @@ final class ReplTests: ServerBackedTestCase {
         eventually(15, "the message, then the half-typed line redrawn after it; got: \(pty.output.debugDescription)") {
             let out = pty.output
             guard mark <= out.endIndex, let rest = after("alice: incoming while typing", in: out, from: mark) else { return false }
-            return rest.contains("[alice|online]> ") && rest.contains(half)
+            return rest.contains("[alice]> ") && rest.contains(half)
         }
 
         pty.type("\r")
@@ -67,7 +67,7 @@ final class ReplTests: ServerBackedTestCase {
         let pty = try PseudoTerminal()
         let bob = try startRepl("bob", pty)
         defer { if bob.isRunning { kill(bob.processIdentifier, SIGKILL) } }
-        eventually(15, "the prompt; got: \(pty.output)") { pty.output.contains("[bob|online") }
+        eventually(15, "the prompt; got: \(pty.output)") { pty.output.contains("[bob]> ") }
 
         pty.type("/frobnicate\r")
         eventually(10, "the unknown-command message; got: \(pty.output)") { pty.output.contains("unknown command /frobnicate") }
@@ -94,7 +94,7 @@ extension ReplTests {
         let pty = try PseudoTerminal()
         let bob = try startRepl("bob", pty)
         defer { if bob.isRunning { kill(bob.processIdentifier, SIGKILL) } }
-        eventually(15, "the logged-out prompt; got: \(pty.output)") { pty.output.contains("[not logged in|online]> ") }
+        eventually(15, "the logged-out prompt; got: \(pty.output)") { pty.output.contains("[not logged in]> ") }
         pty.type("/login bob\r")
         eventually(10, "the password prompt; got: \(pty.output)") { pty.output.contains("password: ") }
         pty.type("password-bob\r")

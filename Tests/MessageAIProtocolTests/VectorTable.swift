@@ -92,6 +92,8 @@ enum Vectors {
         Vector(name: "readers", requestID: 16, message: ReadersRequest(conversationID: 8, seq: 3)),
         Vector(name: "readers-result", requestID: 16, message: ReadersResult(conversationID: 8, seq: 3, recipientCount: 2, deliveredTo: [bob, carol], readBy: [bob])),
         Vector(name: "presence", requestID: 0, message: Presence(user: bob, online: false, lastSeen: time)),
+        Vector(name: "presence-away", requestID: 0, message: Presence(user: bob, online: true, lastSeen: 0, away: true, awayMessage: "lunch")),
+        Vector(name: "away", requestID: 30, message: AwaySet(away: true, message: "lunch")),
         Vector(name: "typing", requestID: 0, message: Typing(conversationID: 7)),
         Vector(name: "typing-event", requestID: 0, message: TypingEvent(conversationID: 7, user: bob, ttl: 5_000)),
     ]

@@ -11,7 +11,9 @@ final class AccountTests: XCTestCase {
     override func tearDown() { server.stop() }
 
     func testRegistrationRaceForOneUsernameHasExactlyOneWinner() throws {
-        let names = ["racer", "Racer", "RACER", "raceR"]
+        // REGISTER refuses capitals now, so the race is on one spelling; uniqueness ignoring
+        // case (0.1.0 accounts may have capitals) is the store's, tested in StoreAccountsTests.
+        let names = ["racer", "racer", "racer", "racer"]
         let clients = try names.map { _ in try server.client() }
         let ids = zip(clients, names.indices).map { c, i in
             c.send(Register(email: "racer\(i)@example.org", username: names[i], password: TestUsers.password, displayName: "R"))

@@ -64,7 +64,7 @@ final class PeopleTests: ThreeUserTestCase {
         let _: OK = try ann.request(ContactRemove(username: "cat"))
         let after: Contacts = try ann.request(ContactsList())
         XCTAssertEqual(after.contacts.map(\.user.username), ["ben"])
-        let _: OK = try ann.request(ContactRemove(username: "cat")) // idempotent
+        XCTAssertEqual(try ann.requestError(ContactRemove(username: "cat")).errorCode, .notAContact, "nothing left to remove")
         XCTAssertEqual(try ann.requestError(ContactRemove(username: "ghost")).errorCode, .notFound)
     }
 

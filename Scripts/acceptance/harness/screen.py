@@ -4,6 +4,7 @@ what a person would see on the screen, not only the bytes the client wrote.
 The client starts with LANG and every LC_* variable removed (a fresh container), unless the
 test passes its own environment."""
 import os
+import re
 import signal
 import threading
 import time
@@ -19,6 +20,23 @@ except ImportError:  # run-all.sh installs both; a lone pytest run skips these s
 
 BRACKETED_PASTE_ON = b"\x1b[?2004h"
 BRACKETED_PASTE_OFF = b"\x1b[?2004l"
+
+
+def prompt_re(name, rest=""):
+    """The prompt of `name` (a conversation, or the user when none is open) while connected:
+    the connection shows only when it is not online; a direct conversation may carry the peer's
+    presence ("bob (online)", "bob, seen 5m ago") and a group its size ("team, 3 members").
+    `rest` is what follows, such as "|Act: carol 1"."""
+    return re.compile(r"\[" + re.escape(name) + r"(?: \([^)]*\)|, [^|\]]*)?" + re.escape(rest) + r"\]>")
+
+
+def has_prompt(text, name, rest=""):
+    return prompt_re(name, rest).search(text) is not None
+
+
+def starts_prompt(text, name):
+    """`text` begins with the prompt of `name`, whatever follows (marks, activity)."""
+    return re.match(r"\[" + re.escape(name) + r"(?: \([^)]*\)|, [^|\]]*)?[|\]]", text) is not None and "|offline" not in text
 
 
 def bare_environment(data_dir, **extra):
@@ -152,13 +170,14 @@ def repl_user(world, name, server, columns=80, rows=24, env=None, extra_args=())
     repl = ScreenClient(world.client_exe, server.address, data_dir, world.logs / f"screen-{name}.log",
                         columns=columns, rows=rows, env=env, extra_args=extra_args)
     world.screens = getattr(world, "screens", []) + [repl]
-    repl.wait_screen(lambda s: f"[{name}|online]>" in s, 20, what=f"{name}'s online prompt")
+    repl.wait_screen(lambda s: has_prompt(s, name), 20, what=f"{name}'s online prompt")
     return repl
 
 
 def open_dm(repl, peer):
     repl.line(f"/dm {peer}")
-    repl.wait_screen(lambda s: f"[{peer}|online" in s, 15, what=f"the prompt of the conversation with {peer}")
+    repl.wait_screen(lambda s: any(starts_prompt(l, peer) for l in s.split("\n")), 15,
+                     what=f"the prompt of the conversation with {peer}")
 
 
 def received(piped, sender, count=1, timeout=15, since=0):

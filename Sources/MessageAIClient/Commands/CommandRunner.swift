@@ -137,11 +137,16 @@ public final class CommandRunner {
         client.output.error(command: command, error)
     }
 
-    /// End of input: wait up to --drain-timeout for the outbox to empty (and for a sync in
-    /// progress, so what arrived is acknowledged as delivered), then exit.
+    /// End of input: wait for the outbox to empty (and for a sync in progress, so what arrived
+    /// is acknowledged as delivered), then exit. --drain-timeout bounds the time without
+    /// progress, not the whole wait: each acknowledged message, and each wait the server's rate
+    /// limit imposes, moves the deadline, so a long script finishes at the server's pace while
+    /// an unreachable server still ends it after the timeout.
     private func drainAndExit() {
         let timeout = client.config.drainTimeout
-        client.wait(upTo: timeout, until: { [client] in (client.outbox?.isEmpty ?? true) && !client.isSyncing }) { [self] _ in
+        var left = client.outbox?.entries.count ?? 0
+        let drained = { [client] in (client.outbox?.isEmpty ?? true) && !client.isSyncing }
+        let finish = { [self] in
             let left = client.outbox?.entries.count ?? 0
             if left > 0 {
                 client.output.write("\(left) message(s) still queued in the outbox; they are sent on the next start\n", .err)
@@ -153,5 +158,19 @@ public final class CommandRunner {
             client.shutdown()
             onExit(ok ? 0 : 1)
         }
+        // Wakes when the outbox is drained or one more message left it (progress moves the
+        // deadline); a wait the server's pace imposes extends it too.
+        func step() {
+            let now = DispatchTime.now().uptimeNanoseconds
+            let paced = client.sendsDueAt.map { $0.uptimeNanoseconds > now ? Double($0.uptimeNanoseconds - now) / 1e9 : 0 } ?? 0
+            client.wait(upTo: timeout + paced, until: { [client] in
+                drained() || (client.outbox?.entries.count ?? 0) < left
+            }) { [client] progressed in
+                guard progressed, !drained() else { finish(); return }
+                left = client.outbox?.entries.count ?? 0
+                step()
+            }
+        }
+        step()
     }
 }

@@ -74,19 +74,24 @@ enum AccountCommands {
     }
 
     static func profileFields(_ p: Profile) -> [String: Any] {
-        ["username": p.user.username, "display_name": p.user.displayName, "online": p.online, "last_seen": p.lastSeen,
-         "state": PrivacyCommands.stateName(p.contactState)]
+        var f: [String: Any] = ["username": p.user.username, "display_name": p.user.displayName, "online": p.online,
+                                "last_seen": p.lastSeen, "state": PrivacyCommands.stateName(p.contactState), "away": p.away]
+        if p.away { f["away_message"] = p.awayMessage }
+        return f
     }
 
     static func profileLine(_ p: Profile) -> String {
-        let seen = p.online ? "online" : (p.lastSeen > 0 ? "last seen \(Output.day(p.lastSeen)) \(Output.clock(p.lastSeen))" : "offline")
+        // The last-seen time is always shown, whatever the timestamps setting.
+        let seen = p.online ? "online" : (p.lastSeen > 0 ? "last seen \(Output.day(p.lastSeen)) \(Output.clock(p.lastSeen, pattern: "HH:mm"))" : "offline")
+        let away = p.away ? (p.awayMessage.isEmpty ? ", away" : ", away: \(p.awayMessage)") : ""
         let display = p.user.displayName.isEmpty ? "" : " (\(p.user.displayName))"
-        return "\(p.user.username)\(display): \(seen)"
+        return "\(p.user.username)\(display): \(seen)\(away)"
     }
 
     static func profile(_ inv: Invocation) {
         let who = inv.args.first ?? inv.client.session?.username ?? ""
         inv.client.call(ProfileGet(username: who), for: inv, expect: Profile.self) { p in
+            inv.client.learn(p)
             inv.succeed("profile", profileFields(p), plain: PrivacyCommands.line(p))
         }
     }

@@ -139,7 +139,7 @@ enum AssistantCommands {
             let msg = MessageToJudge(from: m.sender.lowercased(), to: s.members.filter { $0 != m.sender.lowercased() }, text: m.text, context: context)
             if let d = engine.judge(msg).decision { rows.append(["seq": m.seq, "from": m.sender, "decision": d, "time": m.serverTime]) }
         }
-        let plain = rows.map { "\(Output.clock($0["time"] as! UInt64)) \($0["from"] as! String): \($0["decision"] as! String)" }
+        let plain = rows.map { "\(Output.clock($0["time"] as! UInt64, trailingSpace: true))\($0["from"] as! String): \($0["decision"] as! String)" }
         inv.succeed("decisions", ["conversation_id": s.cid, "conversation": s.name, "decisions": rows,
                                   "engine": engine.info.name, "engine_version": engine.info.version],
                     plain: plain.isEmpty ? "no decisions recorded in [\(s.name)]" : plain.joined(separator: "\n"))

@@ -73,7 +73,7 @@ enum MessageCommands {
         for e in before == 0 ? client.outbox?.entries(in: cid) ?? [] : [] {
             rows.append(["seq": 0, "sender": client.session?.username ?? "", "text": e.text, "server_time": e.created,
                          "client_id": e.clientID, "state": "sending", "conversation_id": cid, "conversation": name])
-            lines.append("[\(name)] \(Output.clock(e.created)) \(client.session?.username ?? ""): \(e.text) (sending)")
+            lines.append("[\(name)] \(Output.clock(e.created, trailingSpace: true))\(Client.ownLine(client.session?.username ?? "", e.text)) (sending)")
         }
         client.markRead(cid) { _ in
             let older = (messages.first?.seq ?? 0) > 1

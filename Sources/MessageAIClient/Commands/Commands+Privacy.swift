@@ -39,6 +39,7 @@ enum PrivacyCommands {
     /// /add: a request, or an accept when they had asked first.
     static func request(_ inv: Invocation) {
         inv.client.call(ContactAdd(username: inv.args[0]), for: inv, expect: Profile.self) { p in
+            inv.client.learn(p)
             let plain = p.contactState == .accepted
                 ? "\(p.user.username) is now a contact" : "contact request sent to \(p.user.username)"
             inv.succeed("ok", fields(p), plain: plain)
@@ -47,6 +48,7 @@ enum PrivacyCommands {
 
     static func contacts(_ inv: Invocation) {
         inv.client.call(ContactsList(), for: inv, expect: Contacts.self) { c in
+            for p in c.contacts { inv.client.learn(p) }
             inv.succeed("contacts", ["contacts": c.contacts.map(fields)],
                         plain: c.contacts.isEmpty ? "no contacts yet: /add USER" : c.contacts.map(line).joined(separator: "\n"))
         }
@@ -78,6 +80,7 @@ enum PrivacyCommands {
 
     static func accept(_ inv: Invocation) {
         inv.client.call(ContactAccept(username: inv.args[0]), for: inv, expect: Profile.self) { p in
+            inv.client.learn(p)
             inv.succeed("ok", fields(p), plain: "\(p.user.username) is now a contact")
         }
     }

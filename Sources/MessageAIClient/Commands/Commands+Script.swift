@@ -87,11 +87,15 @@ enum ScriptCommands {
             let matches = table.filter { $0.name == key || $0.name.hasPrefix(key + " ") }
             guard !matches.isEmpty else { inv.fail("unknown_command", "no command \(key); /help lists them"); return }
             let width = helpWidth()
-            inv.succeed("help", ["commands": matches.map { ["name": $0.name, "usage": $0.usage, "help": $0.help] }],
-                        plain: matches.map { spec in
+            // /help set also explains every setting the config file may hold.
+            let settings = key == "/set" ? SettingsCommands.helpText(width: width) : []
+            var fields: [String: Any] = ["commands": matches.map { ["name": $0.name, "usage": $0.usage, "help": $0.help] }]
+            if key == "/set" { fields["settings"] = Settings.table.map { ["key": $0.key, "allowed": $0.allowed, "help": $0.help] } }
+            inv.succeed("help", fields,
+                        plain: (matches.map { spec in
                             ([spec.usage] + WordWrap.lines(spec.help, width: (width ?? Int.max / 2) - 4).map { "    " + $0 })
                                 .joined(separator: "\n")
-                        }.joined(separator: "\n"))
+                        } + settings).joined(separator: "\n"))
             return
         }
         let usageWidth = table.map(\.usage.count).max() ?? 0

@@ -17,9 +17,11 @@ extension Client {
         return try? store.conversation(first.id)
     }
 
+    /// Muted conversations stay out of the activity list and /next (/unread still lists them).
     private func elsewhereUnread() -> [(id: UInt64, name: String, unread: Int)] {
         guard let store, let all = try? store.unreadCounts() else { return [] }
-        return all.filter { $0.unread > 0 && $0.id != currentConversation }
+        let muted = (try? store.mutedConversations()) ?? []
+        return all.filter { $0.unread > 0 && $0.id != currentConversation && !muted.contains($0.id) }
     }
 
     /// Shown when a conversation is opened in the REPL: its last messages (`openHistory`, more

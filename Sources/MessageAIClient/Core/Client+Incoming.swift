@@ -48,7 +48,11 @@ extension Client {
             _ = try? store.raiseMarker(m.conversationID, userID: me.userID, username: me.username, delivered: m.seq, read: 0)
             link.sendNoReply(Mark(conversationID: m.conversationID, deliveredSeq: m.seq))
             let isGroup = (try? store.conversation(m.conversationID))??.kind == .group
-            notifier.notify(isGroup ? "\(m.senderUsername) in \(name): \(m.text)" : "\(m.senderUsername): \(m.text)")
+            // A muted conversation rings only for a mention of the user (Slack's rule).
+            if !((try? store.isMuted(m.conversationID)) ?? false) || Mention.matches(m.text, me.username) {
+                let said = Action.of(m.text).map { "\(m.senderUsername) \($0)" } ?? "\(m.senderUsername): \(m.text)"
+                notifier.notify(isGroup ? "\(said) (in \(name))" : said)
+            }
         }
         typing[m.conversationID]?[m.senderUsername] = nil
         onChange()
@@ -108,7 +112,11 @@ extension Client {
     }
 
     private func handlePresence(_ p: Presence) {
-        output.emit(PeopleEvent.presence(user: p.user.username, online: p.online, lastSeen: p.lastSeen))
+        let before = presence(of: p.user.username)
+        learn(p)
+        // The user's own away mark, set from another device: the prompt shows it, no line.
+        guard p.user.userID != session?.userID else { return }
+        output.emit(PresenceEvent(presence: p, before: before))
     }
 
     private func handleTyping(_ t: TypingEvent) {
@@ -144,9 +152,10 @@ extension Client {
 
     // MARK: Formatting
 
-    /// A message as a line of this client: with its reference in the REPL, coloured for this user.
+    /// A message as a line of this client: with its reference in the REPL, coloured for this
+    /// user, the sender by display name where it says more than the username.
     func line(_ m: StoredMessage, conversation: String) -> MessageLine {
-        MessageLine(message: m, conversation: conversation, showsRef: config.interactive, me: username)
+        MessageLine(message: m, conversation: conversation, showsRef: config.interactive, me: username, senderName: senderLabel(m))
     }
 
     func messageFields(_ m: StoredMessage, conversation: String) -> [String: Any] {
@@ -156,6 +165,15 @@ extension Client {
     /// `[CONVERSATION] HH:MM SENDER: TEXT` (see `MessageLine`).
     func messageLine(_ m: StoredMessage, conversation: String) -> String {
         line(m, conversation: conversation).text
+    }
+
+    /// The sender as message lines name them: the display name where it says more than the
+    /// username, with the username where it could be taken for someone else (`displayLabel`).
+    func senderLabel(_ m: StoredMessage) -> String {
+        guard let c = try? store?.conversation(m.conversationID), let user = c.members.first(where: { $0.userID == m.senderID }) else {
+            return m.sender
+        }
+        return displayLabel(user, among: c.members)
     }
 
     func reportState(_ m: StoredMessage, _ state: MessageState) {

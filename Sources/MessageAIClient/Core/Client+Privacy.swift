@@ -4,6 +4,8 @@ import MessageAIProtocol
 extension Client {
     /// CONTACT_UPDATE: someone asked to add this user, or accepted their request.
     func handleContactUpdate(_ u: ContactUpdate) {
+        learn(u.profile)
+        onChange()
         switch u.profile.contactState {
         case .incoming:
             output.emit(PeopleEvent.contactRequest(u.profile))

@@ -35,12 +35,25 @@ extension Client {
         return .success(entry)
     }
 
+    /// "alice: text", or "* alice waves" for an action: one's own message as typed.
+    static func ownLine(_ me: String, _ text: String) -> String {
+        Action.of(text).map { "* \(me) \($0)" } ?? "\(me): \(text)"
+    }
+
     /// Sends the oldest queued message if the link is synced and nothing is in flight. One at
     /// a time keeps every conversation's messages in order even across rate limiting.
     func drainOutbox() {
         guard synced, authenticated, sendingNow == nil, let outbox, let entry = outbox.entries.first else { return }
         if let until = rateLimitedUntil, until > .now() { return }
         rateLimitedUntil = nil
+        if let w = link.welcome { pacer.configure(limit: w.sendLimit, windowMs: w.sendWindow, now: Output.nowMs()) }
+        if let wait = pacer.take(now: Output.nowMs()) {
+            let seconds = Double(wait) / 1000
+            pacedUntil = .now() + seconds
+            retrySoon(after: seconds)
+            return
+        }
+        pacedUntil = nil
         sendingNow = entry.clientID
         let send = Send(conversationID: entry.conversationID, clientID: entry.clientIDBytes, text: entry.text)
         link.request(send) { [weak self] result in
@@ -145,6 +158,12 @@ extension Client {
         if let last = lastTypingSent, last + 3 > .now() { return }
         lastTypingSent = .now()
         link.sendNoReply(Typing(conversationID: cid))
+    }
+
+    /// While the outbox waits for the server's pace (its announced limit, or a rate_limited
+    /// answer), when the next send is due: a script's drain wait is not idle before then.
+    var sendsDueAt: DispatchTime? {
+        [pacedUntil, rateLimitedUntil].compactMap { $0 }.filter { $0 > .now() }.max()
     }
 
     /// /retry: reconnect now if offline, and send queued messages without waiting.

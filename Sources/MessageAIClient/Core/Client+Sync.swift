@@ -34,6 +34,7 @@ extension Client {
                 self.synced = true
                 self.reportCatchUp(order.map { ($0, fresh[$0] ?? []) })
                 self.pushMarkers()
+                self.fetchPresence()
                 self.drainOutbox()
                 self.onChange()
                 return true
@@ -63,7 +64,9 @@ extension Client {
             if summary {
                 output.emit(Notice("\(name): \(unread.count) new messages", conversation: cid))
             }
-            if cid != currentConversation { notices.append("\(name): \(unread.count) new") }
+            let muted = (try? store.isMuted(cid)) ?? false
+            let mentioned = unread.contains { Mention.matches($0.text, session?.username ?? "") }
+            if cid != currentConversation && (!muted || mentioned) { notices.append("\(name): \(unread.count) new") }
         }
         if let cur = currentConversation { markRead(cur) }
         if !notices.isEmpty { notifier.notify(notices.joined(separator: ", ")) }

@@ -6,7 +6,8 @@ import MessageAIProtocol
 /// RESUME with the saved token, then SYNC, then drain the outbox, then live pushes.
 /// Everything runs on the main queue.
 public final class Client {
-    public let config: ClientConfiguration
+    /// Flags over the settings file; /set changes it while running.
+    public internal(set) var config: ClientConfiguration
     public let output: Output
     let link: ServerLink
     let notifier: Notifier
@@ -29,6 +30,9 @@ public final class Client {
 
     var sendingNow: String?
     var rateLimitedUntil: DispatchTime?
+    /// Sends wait for the pacer (the server's announced limit) until then.
+    var pacer = SendPacer()
+    var pacedUntil: DispatchTime?
     var rateLimitAnnounced = false
     var retryScheduled = false
     var offlineAnnounced = false
@@ -40,6 +44,10 @@ public final class Client {
     /// The connection as the prompt shows it, refreshed at most once a second while offline.
     var shownConnection = "connecting"
     var statusTimer: DispatchSourceTimer?
+    /// Contacts' presence by lowercased username (Client+Presence).
+    var peers: [String: PeerPresence] = [:]
+    /// The user's own away text ("" for none) while marked away; nil when not away.
+    public internal(set) var ownAway: String?
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
     /// Set by the runner at end of input (/follow without SECONDS stops then).
@@ -54,6 +62,8 @@ public final class Client {
     /// Conditions commands wait for (`wait(upTo:until:_:)`), checked on every state change.
     var waiters: [Int: Waiter] = [:]
     var nextWaiter = 0
+    /// Clears the terminal and redraws the prompt (the REPL sets it; /clear).
+    public var clearScreen: (() -> Void)?
 
     public init(config: ClientConfiguration, output: Output) {
         self.config = config

@@ -41,6 +41,12 @@ public struct ClientConfiguration {
     public var openHistory = 10
     /// Colour in plain output (`--color never|auto|always`). Default auto.
     public var color = Palette.Mode.auto
+    /// How message times are shown: a Unicode date pattern, or "off" (`timestamps` setting).
+    /// Default HH:mm.
+    public var timestampFormat = "HH:mm"
+    /// The config file (`--config`). Default `$XDG_CONFIG_HOME/messageai/config`, else
+    /// `~/.config/messageai/config`.
+    public var settingsPath = SettingsFile.defaultPath()
     /// Set by the app when stdin is a terminal (not a flag): commands that need the server
     /// fail at once while offline instead of waiting `connectWait` for a reconnect.
     public var interactive = false
@@ -49,6 +55,12 @@ public struct ClientConfiguration {
     public var draftCheck: DraftCheckMode?
 
     public init() {}
+
+    /// `notifyCommand` as the `notify` setting reads and writes it: empty for none.
+    public var notifyText: String {
+        get { notifyCommand ?? "" }
+        set { notifyCommand = newValue.isEmpty ? nil : newValue }
+    }
 
     public static func defaultDataDir() -> String {
         let env = ProcessInfo.processInfo.environment

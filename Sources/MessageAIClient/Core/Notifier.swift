@@ -7,8 +7,9 @@ import Glibc
 /// stdout is a terminal, so piped output stays clean) and an optional desktop notification
 /// program, run with the text as its one argument, never through a shell.
 final class Notifier {
-    let command: String?
-    let bell: Bool
+    /// Both follow /set (notify, bell).
+    var command: String?
+    var bell: Bool
 
     init(command: String?, bell: Bool) {
         self.command = command

@@ -2,9 +2,9 @@ import Foundation
 import MessageAIProtocol
 
 /// A message as one line: `[CONVERSATION] HH:MM SENDER: TEXT`, in the REPL with its reference
-/// (`[alice] 10:42 #17 alice: hi`) for /info and /history before. In colour the sender has the
-/// colour of its name, one's own messages are grey, a message that mentions `me` (@name or
-/// the name as a word) bold yellow.
+/// (`[alice] 10:42 #17 alice: hi`) for /info and /history before; an action (/me) reads
+/// `[alice] 10:42 #18 * alice waves`. In colour the sender has the colour of its name, one's
+/// own messages are grey, a message that mentions `me` (@name or the name as a word) bold yellow.
 public struct MessageLine {
     public let message: StoredMessage
     public let conversation: String
@@ -12,27 +12,40 @@ public struct MessageLine {
     public let showsRef: Bool
     /// The user's own name, if logged in.
     public let me: String?
+    /// How the sender is named (a display name, see `Client.displayLabel`); nil: the username.
+    public var senderName: String? = nil
 
     private var head: String {
         let ref = showsRef && message.seq > 0 ? "#\(message.seq) " : ""
-        return "[\(conversation)] \(Output.clock(message.serverTime)) \(ref)"
+        return "[\(conversation)] \(Output.clock(message.serverTime, trailingSpace: true))\(ref)"
     }
 
-    public var text: String { head + message.sender + ": " + message.text }
+    var who: String { senderName ?? message.sender }
+    /// The action of a /me message ("waves"), nil for any other.
+    var action: String? { Action.of(message.text) }
+    /// After the sender's name: ": TEXT", or " waves" for an action.
+    var said: String { action.map { " " + $0 } ?? ": " + message.text }
+    private var lead: String { action == nil ? "" : "* " }
+
+    public var text: String { head + lead + who + said }
 
     public var segments: [Segment] {
         if let me, message.sender == me { return [Segment(text, .own)] }
-        let mentioned = me.map { me in
-            message.text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).contains { $0 == me.lowercased() }
-        } ?? false
-        return [Segment(head), Segment(message.sender, .user(message.sender)), Segment(": "), Segment(message.text, mentioned ? .mention : nil)]
+        let mentioned = me.map { Mention.matches(message.text, $0) } ?? false
+        return [Segment(head + lead), Segment(who, .user(message.sender)), Segment(action == nil ? ": " : " "),
+                Segment(action ?? message.text, mentioned ? .mention : nil)]
     }
 
-    /// The keys of a "message" event (and of the rows of /history and /find).
+    /// The keys of a "message" event (and of the rows of /history and /find): `text` as sent;
+    /// an action also has `action`, a sender shown by another name `sender_name` (added
+    /// after 0.2.0; the other keys are unchanged).
     public var jsonFields: [String: Any] {
         let m = message
-        return ["conversation_id": m.conversationID, "conversation": conversation, "seq": m.seq, "sender": m.sender,
-                "text": m.text, "server_time": m.serverTime, "client_id": m.clientID]
+        var f: [String: Any] = ["conversation_id": m.conversationID, "conversation": conversation, "seq": m.seq, "sender": m.sender,
+                                "text": m.text, "server_time": m.serverTime, "client_id": m.clientID]
+        if let action { f["action"] = action }
+        if let senderName, senderName != m.sender { f["sender_name"] = senderName }
+        return f
     }
 }
 
@@ -68,13 +81,13 @@ public enum MessageEvent: ClientEvent {
         }
     }
 
-    /// `* [team] carol: first line of the message… (2 unread, /next)`
+    /// `* [team] carol: first line of the message… (2 unread, /next)`, `* [team] carol waves (…)`
     static func notice(_ line: MessageLine, unread: Int) -> String {
-        let m = line.message
-        let firstLine = m.text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let more = firstLine.count > 40 || firstLine.count < m.text.count
+        let body = line.action ?? line.message.text
+        let firstLine = body.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let more = firstLine.count > 40 || firstLine.count < body.count
         let snippet = String(firstLine.prefix(40)) + (more ? "…" : "")
-        return "* [\(line.conversation)] \(m.sender): \(snippet) (\(unread) unread, /next)"
+        return "* [\(line.conversation)] \(line.who)\(line.action == nil ? ": " : " ")\(snippet) (\(unread) unread, /next)"
     }
 }
 
@@ -103,7 +116,8 @@ public enum MessageStateEvent: ClientEvent {
     public var terminalLine: [Segment]? {
         switch self {
         case .queued(let e, let name, let sender, let marked):
-            return [Segment("[\(name)] \(Output.clock(e.created)) \(sender): \(e.text)", .own), Segment(marked ? " (sending)" : "")]
+            return [Segment("[\(name)] \(Output.clock(e.created, trailingSpace: true))\(Client.ownLine(sender, e.text))", .own),
+                    Segment(marked ? " (sending)" : "")]
         case .changed(let m, let state, let name, let shown):
             guard shown else { return nil }
             let snippet = m.text.count > 40 ? String(m.text.prefix(40)) + "..." : m.text

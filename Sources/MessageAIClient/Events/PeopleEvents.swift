@@ -1,10 +1,8 @@
 import Foundation
 import MessageAIProtocol
 
-/// Other people: presence, typing, contact requests and message requests.
+/// Other people: typing, contact requests and message requests (presence: PresenceEvent).
 public enum PeopleEvent: ClientEvent {
-    /// A contact came online or went offline (`lastSeen` 0: not known).
-    case presence(user: String, online: Bool, lastSeen: UInt64)
     /// Someone is typing in a conversation (JSON only: the prompt shows it in the terminal).
     case typing(conversationID: UInt64, user: String)
     /// Someone asked to add this user as a contact.
@@ -16,7 +14,6 @@ public enum PeopleEvent: ClientEvent {
 
     public var type: String {
         switch self {
-        case .presence: return "presence"
         case .typing: return "typing"
         case .contactRequest: return "contact_request"
         case .contactAccepted: return "contact_accepted"
@@ -26,10 +23,6 @@ public enum PeopleEvent: ClientEvent {
 
     public var jsonFields: [String: Any] {
         switch self {
-        case .presence(let user, let online, let lastSeen):
-            var f: [String: Any] = ["user": user, "online": online]
-            if lastSeen > 0 { f["last_seen"] = lastSeen }
-            return f
         case .typing(let cid, let user):
             return ["conversation_id": cid, "user": user]
         case .contactRequest(let p), .contactAccepted(let p):
@@ -43,8 +36,6 @@ public enum PeopleEvent: ClientEvent {
 
     public var terminalLine: [Segment]? {
         switch self {
-        case .presence(let user, let online, _):
-            return Segment.line("* \(user) is \(online ? "online" : "offline")")
         case .typing:
             return nil
         case .contactRequest(let p):

@@ -31,7 +31,8 @@ public final class LocalStore {
     /// The account's user id; direct conversations are named after the other member.
     public let userID: UInt64
     /// 1: 0.1.0. 2: conversations.request (message requests, 0.2.0). 3: messages_fts (/find).
-    public static let schemaVersion = 3
+    /// 4: muted (/mute).
+    public static let schemaVersion = 4
 
     public init(path: String, userID: UInt64) throws {
         db = try Database(path: path)
@@ -55,6 +56,7 @@ public final class LocalStore {
                 conversation_id INTEGER NOT NULL, user_id INTEGER NOT NULL, username TEXT NOT NULL,
                 delivered_seq INTEGER NOT NULL DEFAULT 0, read_seq INTEGER NOT NULL DEFAULT 0,
                 PRIMARY KEY(conversation_id, user_id));
+            CREATE TABLE IF NOT EXISTS muted(conversation_id INTEGER PRIMARY KEY);
             """)
         try migrate()
     }
@@ -70,6 +72,8 @@ public final class LocalStore {
                 try db.execute("ALTER TABLE conversations ADD COLUMN request INTEGER NOT NULL DEFAULT 0")
             }
             try addSearchIndex()  // 2 -> 3
+            // 3 -> 4: conversations muted with /mute (no bell, no notification).
+            try db.execute("CREATE TABLE IF NOT EXISTS muted(conversation_id INTEGER PRIMARY KEY)")
             try db.execute("PRAGMA user_version = \(LocalStore.schemaVersion)")
         }
     }

@@ -19,6 +19,7 @@ public enum ClientApp {
         if interactive { TerminalText.useUTF8() }
         let output = Output(json: config.json)
         output.colour = Palette.enabled(config.color, json: config.json)
+        output.timestampFormat = config.timestampFormat
         let client = Client(config: config, output: output)
         let runner = CommandRunner(client: client)
         let repl = interactive ? EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client, before: $0) }) : nil
@@ -37,6 +38,7 @@ public enum ClientApp {
             return !found.isEmpty
         }
         repl?.onHeld = { text in DraftCheck.report(client, text, pendingFindings, outcome: "held") }
+        client.clearScreen = repl.map { r in { r.clearScreen() } }
         output.write = { text, stream in editor.printAbove(text, stream) }
         client.passwordPrompt = { editor.readPassword($0, $1) }
         if interactive {
@@ -95,15 +97,17 @@ public enum ClientApp {
         dispatchMain()
     }
 
-    /// `[bob|online]> `, with unread counts elsewhere and who is typing here.
+    /// `[bob (away: lunch)]> `, `[bob, seen 5m ago]> `, `[team, 3 members|offline, retry in 2s]> `:
+    /// the conversation with the peer's presence or the group's size, the connection only when
+    /// it is not online, unread counts elsewhere and who is typing here.
     static func prompt(_ client: Client) -> String {
         var parts: [String] = []
         if let cid = client.currentConversation {
-            parts.append(client.conversationName(cid, fallback: "#\(cid)"))
+            parts.append(client.conversationTitle(cid))
         } else {
-            parts.append(client.username ?? "not logged in")
+            parts.append((client.username ?? "not logged in") + (client.ownAway.map { $0.isEmpty ? " (away)" : " (away: \($0))" } ?? ""))
         }
-        parts.append(client.promptConnection)
+        if client.promptConnection != "online" { parts.append(client.promptConnection) }
         if let act = client.activity() { parts.append(act) }
         if let cid = client.currentConversation {
             let typing = client.typingUsers(in: cid)

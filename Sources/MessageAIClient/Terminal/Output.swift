@@ -66,9 +66,20 @@ public final class Output {
         (u.value < 0x20 && u != "\t") || (0x7F...0x9F).contains(u.value)
     }
 
-    /// One formatter each for the life of the process: building one per printed line is
-    /// wasted work on a long history. Main queue only, like all output.
-    private static let clockFormat = formatter("HH:mm")
+    /// The `timestamps` setting: a date pattern, or "off" for none. Main queue only.
+    public var timestampFormat: String {
+        get { Output.clockPattern }
+        set {
+            guard newValue != Output.clockPattern else { return }
+            Output.clockPattern = newValue
+            Output.clockFormat = Output.formatter(newValue.lowercased() == "off" ? "HH:mm" : newValue)
+        }
+    }
+    private static var clockPattern = "HH:mm"
+
+    /// One formatter each for the life of the process (or until the pattern changes): building
+    /// one per printed line is wasted work on a long history. Main queue only, like all output.
+    private static var clockFormat = formatter("HH:mm")
     private static let dayFormat = formatter("yyyy-MM-dd")
 
     private static func formatter(_ pattern: String) -> DateFormatter {
@@ -77,9 +88,22 @@ public final class Output {
         return f
     }
 
-    /// HH:MM in local time.
+    /// The time in the `timestamps` pattern (HH:MM by default), local time; "" when off.
     static func clock(_ ms: UInt64) -> String {
-        clockFormat.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        if clockPattern.lowercased() == "off" { return "" }
+        return clockFormat.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+
+    /// In a fixed pattern, whatever the setting (last seen in /profile).
+    static func clock(_ ms: UInt64, pattern: String) -> String {
+        fixedFormats[pattern, default: formatter(pattern)].string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+    private static let fixedFormats = ["HH:mm": formatter("HH:mm")]
+
+    /// The time and a space, or nothing when times are off (so lines keep single spaces).
+    static func clock(_ ms: UInt64, trailingSpace: Bool) -> String {
+        let t = clock(ms)
+        return t.isEmpty || !trailingSpace ? t : t + " "
     }
 
     /// YYYY-MM-DD in local time, for date separators.
@@ -87,5 +111,5 @@ public final class Output {
         dayFormat.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
     }
 
-    static func nowMs() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
+    public static func nowMs() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
 }

@@ -13,8 +13,14 @@ enum Validation {
         guard (3...32).contains(scalars.count) else {
             throw ErrorFrame(.invalidUsername, "\(usernameRule) (got \(scalars.count) characters)", field: "username")
         }
+        // Capitals are refused, not folded: the name a person asked for is the name they get,
+        // or an error saying what to type instead. (0.1.0 took them; such accounts keep
+        // working, since logins and lookups ignore case.)
+        if scalars.contains(where: { ("A"..."Z").contains($0) }) {
+            throw ErrorFrame(.invalidUsername, "usernames are lowercase: try '\(name.lowercased())' (\(usernameRule))", field: "username")
+        }
         for s in scalars {
-            let ok = ("a"..."z").contains(s) || ("A"..."Z").contains(s) || ("0"..."9").contains(s) || s == "_" || s == "." || s == "-"
+            let ok = ("a"..."z").contains(s) || ("0"..."9").contains(s) || s == "_" || s == "." || s == "-"
             guard ok else { throw ErrorFrame(.invalidUsername, "\(usernameRule) ('\(s)' is not allowed)", field: "username") }
         }
         if scalars[0] == "." || scalars[0] == "-" {

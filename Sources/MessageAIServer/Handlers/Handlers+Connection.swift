@@ -38,7 +38,8 @@ extension ChatServer {
             pingInterval: configuration.pingIntervalMillis, idleTimeout: configuration.idleTimeoutMillis,
             maxMessageLength: UInt64(configuration.maxMessageLength), server: configuration.serverName,
             maxInflatedLength: UInt64(configuration.maxInflatedLength), maxGroupMembers: UInt64(Validation.maxGroupMembers),
-            maxNameLength: UInt64(Validation.maxDisplayName), maxQueryLength: UInt64(ChatServer.maxQueryLength))
+            maxNameLength: UInt64(Validation.maxDisplayName), maxQueryLength: UInt64(ChatServer.maxQueryLength),
+            sendLimit: UInt64(configuration.rateLimit), sendWindow: UInt64((configuration.rateWindowSeconds * 1000).rounded()))
         peer.connection.send(welcome.frame(requestID: id))
         if !hello.client.isEmpty { logger.debug("connection \(peer.id) is \(hello.client), protocol \(version)") }
     }

@@ -39,8 +39,11 @@ extension ChatServer {
 
     func removeContact(_ peer: Peer, _ r: ContactRemove, _ id: UInt32) throws {
         let other = try existingUser(r.username)
-        // Idempotent, like adding: removing someone who is not a contact is still OK.
-        _ = try store.removeContact(owner: peer.user!.id, contact: other.id)
+        // Removing someone who is neither a contact nor asked to be one says so: a second
+        // /remove must not read as a second removal.
+        guard try store.removeContact(owner: peer.user!.id, contact: other.id) else {
+            throw ErrorFrame(.notAContact, "\(other.username) is not in your contacts", field: "username")
+        }
         peer.reply(id, OK())
     }
 
@@ -56,7 +59,8 @@ extension ChatServer {
         let me = peer.user!
         let other = try existingUser(g.username)
         guard other.id != me.id else {
-            peer.reply(id, Profile(user: other.info, online: isOnline(other.id), lastSeen: 0))
+            let away = try store.awayMessage(userID: other.id)
+            peer.reply(id, Profile(user: other.info, online: isOnline(other.id), lastSeen: 0, away: away != nil, awayMessage: away ?? ""))
             return
         }
         let link = try store.contactLink(me.id, other.id)
@@ -79,7 +83,9 @@ extension ChatServer {
             return Profile(user: user.info, online: false, lastSeen: 0, contactState: Self.contactState(link))
         }
         let online = isOnline(user.id)
-        return Profile(user: user.info, online: online, lastSeen: online ? 0 : user.lastSeen, contactState: .accepted)
+        let away = (try? store.awayMessage(userID: user.id)) ?? nil
+        return Profile(user: user.info, online: online, lastSeen: online ? 0 : user.lastSeen, contactState: .accepted,
+                       away: away != nil, awayMessage: away ?? "")
     }
 
     /// The state the reader is shown. A request from someone the reader declined or blocks is

@@ -3,10 +3,33 @@ import MessageAIProtocol
 /// TYPING: relayed to the other members' connections, never stored, answered only when its
 /// request id is not 0 (clients send 0). The indicator expires
 /// on the receiving side after the TTL unless the typist renews it.
+/// AWAY: stored (it outlasts connections and restarts), announced like coming online.
 extension ChatServer {
     static let presenceRoutes: [(FrameType, Route)] = [
         Route.on(Typing.self) { s, p, m, id in try s.typing(p, m, id) },
+        Route.on(AwaySet.self) { s, p, m, id in try s.setAway(p, m, id) },
     ]
+
+    /// An away text is shown in other people's prompts: the display-name rules apply (no
+    /// control or bidirectional characters), with room for a sentence.
+    static let maxAwayMessage = 200
+
+    func setAway(_ peer: Peer, _ a: AwaySet, _ id: UInt32) throws {
+        let user = peer.user!
+        if a.away {
+            let n = a.message.unicodeScalars.count
+            guard n <= ChatServer.maxAwayMessage else {
+                throw ErrorFrame(.tooLong, "away messages are at most \(ChatServer.maxAwayMessage) characters (this one has \(n))",
+                                 limit: UInt64(ChatServer.maxAwayMessage), field: "message")
+            }
+            if !a.message.isEmpty { try Validation.name(a.message, field: "message", what: "away messages") }
+            try store.setAway(userID: user.id, message: a.message, now: Clock.nowMillis())
+        } else {
+            try store.clearAway(userID: user.id)
+        }
+        peer.reply(id, OK())
+        broadcastPresence(of: user, online: true, lastSeen: 0, andSelf: true)
+    }
 
     /// Renewals closer together than this are dropped: clients renew every ~3 s.
     static let typingMinimumIntervalMillis: UInt64 = 1_000

@@ -233,12 +233,17 @@ public final class ChatServer {
 
     func isOnline(_ userID: UInt64) -> Bool { online[userID] != nil }
 
-    private func broadcastPresence(of user: UserRecord, online: Bool, lastSeen: UInt64) {
+    /// PRESENCE to the user's accepted contacts, with the away mark; `andSelf` also to the
+    /// user's own connections (an AWAY from one device shows on the others).
+    func broadcastPresence(of user: UserRecord, online: Bool, lastSeen: UInt64, andSelf: Bool = false) {
         guard !isShuttingDown else { return }
         do {
             let audience = try store.presenceAudience(userID: user.id)
-            let frame = Presence(user: user.info, online: online, lastSeen: lastSeen).frame(requestID: 0)
+            let away = try store.awayMessage(userID: user.id)
+            let frame = Presence(user: user.info, online: online, lastSeen: lastSeen,
+                                 away: away != nil, awayMessage: away ?? "").frame(requestID: 0)
             for peer in connections(of: audience) where peer.userID != user.id { peer.connection.send(frame) }
+            if andSelf { for peer in connections(of: [user.id]) { peer.connection.send(frame) } }
         } catch {
             logger.error("presence audience failed: \(error)")
         }

@@ -169,6 +169,14 @@ public protocol Store: AnyObject {
     /// Who sees this user's presence: accepted contacts that neither side blocks.
     func presenceAudience(userID: UInt64) throws -> [UInt64]
 
+    // MARK: Away (/away, /back)
+    /// Marks the user away with `message` (may be empty), replacing an earlier mark.
+    func setAway(userID: UInt64, message: String, now: UInt64) throws
+    /// Clears the mark; returns whether there was one.
+    @discardableResult func clearAway(userID: UInt64) throws -> Bool
+    /// The away text (empty for none) when the user is marked away; nil when not away.
+    func awayMessage(userID: UInt64) throws -> String?
+
     // MARK: Privacy (consent and blocking)
     func contactLink(_ me: UInt64, _ other: UInt64) throws -> ContactLink
     /// Wanted contacts and pending incoming requests, with their links.
