@@ -11,7 +11,9 @@ extension SQLiteStore {
                 // Checked inside the transaction, so a resend earlier in this same batch is
                 // already visible here and comes back as a duplicate too.
                 if let original = try message(senderID: new.senderID, clientID: new.clientID) {
-                    let resend = original.conversationID == new.conversationID && original.text == new.text
+                    // An edited or deleted original no longer has the text that was sent.
+                    let sameText = original.text == new.text || original.editedAt != 0 || original.deleted
+                    let resend = original.conversationID == new.conversationID && sameText
                     return resend ? .duplicate(original) : .clientIDReused(original)
                 }
                 guard let seq = try db.queryOne("""
@@ -22,9 +24,9 @@ extension SQLiteStore {
                 }
                 do {
                     try db.run("""
-                        INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time)
-                        VALUES (?, ?, ?, ?, 1, ?, ?)
-                        """, new.conversationID, seq, new.senderID, new.clientID, new.text, new.serverTime)
+                        INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time, reply_to)
+                        VALUES (?, ?, ?, ?, 1, ?, ?, ?)
+                        """, new.conversationID, seq, new.senderID, new.clientID, new.text, new.serverTime, new.replyTo)
                 } catch let error where Self.isMissingReference(error) {
                     throw StoreError.notFound
                 }
@@ -33,7 +35,7 @@ extension SQLiteStore {
                 }
                 return .stored(ChatMessage(conversationID: new.conversationID, seq: seq, clientID: new.clientID,
                                            senderID: new.senderID, senderUsername: usernames[new.senderID] ?? "",
-                                           serverTime: new.serverTime, text: new.text))
+                                           serverTime: new.serverTime, text: new.text, replyTo: new.replyTo))
             }
         }
     }
