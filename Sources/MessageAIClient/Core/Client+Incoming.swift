@@ -4,7 +4,8 @@ import MessageAIProtocol
 extension StoredMessage {
     init(_ m: ChatMessage, sentHere: Bool) {
         self.init(conversationID: m.conversationID, seq: m.seq, clientID: Hex.encode(m.clientID), senderID: m.senderID,
-                  sender: m.senderUsername, text: LocalStore.shownText(m), serverTime: m.serverTime, sentHere: sentHere)
+                  sender: m.senderUsername, text: m.deleted ? "" : LocalStore.shownText(m), serverTime: m.serverTime, sentHere: sentHere,
+                  replyTo: m.replyTo, editedAt: m.editedAt, deleted: m.deleted)
     }
 }
 
@@ -12,6 +13,7 @@ extension StoredMessage {
 extension Client {
     private static let pushHandlers: [FrameType: (Client, Frame) throws -> Void] = [
         .message: { c, f in c.handleMessage(try f.decode(ChatMessage.self)) },
+        .messageChange: { c, f in c.handleChange(try f.decode(MessageChange.self)) },
         .receipt: { c, f in c.applyReceipt(try f.decode(Receipt.self), announce: true) },
         .conversation: { c, f in c.handleConversation(try f.decode(Conversation.self)) },
         .presence: { c, f in c.handlePresence(try f.decode(Presence.self)) },
@@ -152,27 +154,32 @@ extension Client {
     // MARK: Formatting
 
     func messageFields(_ m: StoredMessage, conversation: String) -> [String: Any] {
-        ["conversation_id": m.conversationID, "conversation": conversation, "seq": m.seq, "sender": m.sender,
-         "text": m.text, "server_time": m.serverTime, "client_id": m.clientID]
+        var fields: [String: Any] = ["conversation_id": m.conversationID, "conversation": conversation, "seq": m.seq, "sender": m.sender,
+                                     "text": m.text, "server_time": m.serverTime, "client_id": m.clientID]
+        changeFields(m, into: &fields)
+        return fields
     }
 
     /// `messageLine` in parts for `Output.emit(styled:)`: the sender in its colour, one's own
     /// messages grey, a message that mentions this user (@name or the name) bold yellow.
     func styledLine(_ m: StoredMessage, conversation: String) -> [(String, String?)] {
         let ref = config.interactive && m.seq > 0 ? "#\(m.seq) " : ""
-        let head = "[\(conversation)] \(Output.clock(m.serverTime)) \(ref)"
-        if let me = username, m.sender == me { return [(head + m.sender + ": " + m.text, Palette.own)] }
+        let head = (quoteLine(m).map { $0 + "\n" } ?? "") + "[\(conversation)] \(Output.clock(m.serverTime)) \(ref)"
+        let tail = reactionLine(m).map { [("\n" + $0, Optional<String>.none)] } ?? []
+        let text = shownText(m)
+        if let me = username, m.sender == me { return [(head + m.sender + ": " + text, Palette.own)] + tail }
         let mentioned = username.map { me in
             m.text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).contains { $0 == me.lowercased() }
         } ?? false
-        return [(head, nil), (m.sender, Palette.user(m.sender)), (": ", nil), (m.text, mentioned ? Palette.mention : nil)]
+        return [(head, nil), (m.sender, Palette.user(m.sender)), (": ", nil), (text, mentioned ? Palette.mention : nil)] + tail
     }
 
     /// `[CONVERSATION] HH:MM SENDER: TEXT`; in the REPL with the message's reference
     /// (`[alice] 10:42 #17 alice: hi`) for /info and /history before.
-    func messageLine(_ m: StoredMessage, conversation: String) -> String {
+    func messageLine(_ m: StoredMessage, conversation: String, suffix: String = "") -> String {
         let ref = config.interactive && m.seq > 0 ? "#\(m.seq) " : ""
-        return "[\(conversation)] \(Output.clock(m.serverTime)) \(ref)\(m.sender): \(m.text)"
+        let line = "[\(conversation)] \(Output.clock(m.serverTime)) \(ref)\(m.sender): \(shownText(m))\(suffix)"
+        return [quoteLine(m), line, reactionLine(m)].compactMap { $0 }.joined(separator: "\n")
     }
 
     func reportState(_ m: StoredMessage, _ state: MessageState) {

@@ -40,12 +40,16 @@ public final class Client {
     var statusTimer: DispatchSourceTimer?
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
+    /// An interactive /delete waiting for the same /delete again to confirm it.
+    var pendingDelete: (conversationID: UInt64, seq: UInt64, until: Date)?
     /// Set by the runner at end of input (/follow without SECONDS stops then).
     public internal(set) var inputEnded = false
     /// Asks for a password without echo (the REPL sets it; scripts must pass passwords).
     public var passwordPrompt: ((String, @escaping (String?) -> Void) -> Void)?
     /// Called when what the prompt shows may have changed.
     public var onChange: () -> Void = {}
+    /// Puts text on the REPL's input line (/edit alone); nil when input is piped.
+    public var prefill: ((String) -> Void)?
 
     public init(config: ClientConfiguration, output: Output) {
         self.config = config

@@ -30,13 +30,15 @@ public final class LocalStore {
     let db: Database
     /// The account's user id; direct conversations are named after the other member.
     public let userID: UInt64
-    /// 1: 0.1.0. 2: conversations.request (message requests, 0.2.0).
-    public static let schemaVersion = 2
+    /// 1: 0.1.0. 2: conversations.request (message requests, 0.2.0). 3: replies, reactions,
+    /// edits and deletes (messages.reply_to/edited_at/deleted, reactions, changes).
+    public static let schemaVersion = 3
 
     public init(path: String, userID: UInt64) throws {
         db = try Database(path: path)
         self.userID = userID
-        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        // secure_delete: a deleted message's text is zeroed, not left in free pages.
+        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA secure_delete=ON;")
         try db.execute("""
             CREATE TABLE IF NOT EXISTS conversations(
                 id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, name TEXT NOT NULL,
@@ -69,6 +71,7 @@ public final class LocalStore {
             if !columns.contains("request") {  // 1 -> 2
                 try db.execute("ALTER TABLE conversations ADD COLUMN request INTEGER NOT NULL DEFAULT 0")
             }
+            try migrateToMessageChanges()  // 2 -> 3
             try db.execute("PRAGMA user_version = \(LocalStore.schemaVersion)")
         }
     }

@@ -25,6 +25,7 @@ public enum ClientApp {
         repl?.onPaste = { runner.submitMessage($0) }
         output.write = { text, stream in editor.printAbove(text, stream) }
         client.passwordPrompt = { editor.readPassword($0, $1) }
+        if config.interactive { client.prefill = { editor.prefill($0) } }
         if interactive {
             // The prompt reads the store; piped mode has no prompt, so skip the work.
             client.onChange = { editor.setPrompt(prompt(client)) }
