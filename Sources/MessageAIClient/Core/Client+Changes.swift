@@ -37,55 +37,21 @@ extension Client {
     func handleChange(_ c: MessageChange, live: Bool = true) {
         guard let store, let action = c.changeAction, (try? store.apply(c)) == true else { return }
         let name = conversationName(c.conversationID, fallback: c.actorUsername)
-        var fields: [String: Any] = ["conversation_id": c.conversationID, "conversation": name, "seq": c.seq,
-                                     "target_seq": c.targetSeq, "action": action.name, "user": c.actorUsername,
-                                     "server_time": c.serverTime]
-        let line: String
-        switch action {
-        case .react, .unreact:
-            fields["emoji"] = c.emoji
-            let summary = (try? store.reactionSummary(in: c.conversationID, seq: c.targetSeq)) ?? ""
-            fields["reactions"] = summary
-            line = "[\(name)] \(c.actorUsername) \(action == .react ? "reacted \(c.emoji) to" : "removed \(c.emoji) from") #\(c.targetSeq)"
-                + (summary.isEmpty ? "" : "  \(summary)")
-        case .edit:
-            fields["text"] = c.text
-            line = "[\(name)] \(c.actorUsername) edited #\(c.targetSeq): \(c.text) (edited)"
-        case .delete:
-            line = "[\(name)] #\(c.targetSeq) from \(c.actorUsername): message deleted"
-        }
-        output.emit("change", fields, plain: live ? line : nil)
+        let summary = action == .react || action == .unreact ? ((try? store.reactionSummary(in: c.conversationID, seq: c.targetSeq)) ?? "") : ""
+        output.emit(ChangeEvent(change: c, conversation: name, reactions: summary, live: live))
         onChange()
     }
 
     // MARK: How changed messages read
 
-    /// The text as readers see it: "message deleted", or the text with "(edited)".
-    func shownText(_ m: StoredMessage) -> String {
-        if m.deleted { return "message deleted" }
-        return m.editedAt != 0 ? m.text + " (edited)" : m.text
-    }
-
-    /// "  ↪ alice: the deploy moved to…" above a reply ("deleted message" once it is deleted).
-    func quoteLine(_ m: StoredMessage) -> String? {
-        guard m.replyTo != 0 else { return nil }
-        guard let original = try? store?.message(in: m.conversationID, seq: m.replyTo) else { return "  ↪ #\(m.replyTo)" }
-        if original.deleted { return "  ↪ \(original.sender): deleted message" }
-        let flat = original.text.replacingOccurrences(of: "\n", with: " ")
-        return "  ↪ \(original.sender): " + (flat.count > 40 ? String(flat.prefix(40)) + "…" : flat)
-    }
-
-    /// "  👍 3  🎉 1" under a message with reactions.
-    func reactionLine(_ m: StoredMessage) -> String? {
-        guard let summary = try? store?.reactionSummary(in: m.conversationID, seq: m.seq), !summary.isEmpty else { return nil }
-        return "  " + summary
-    }
-
-    /// The JSON fields of a message's changes.
-    func changeFields(_ m: StoredMessage, into fields: inout [String: Any]) {
-        if m.replyTo != 0 { fields["reply_to"] = m.replyTo }
-        if m.editedAt != 0 { fields["edited_at"] = m.editedAt }
-        if m.deleted { fields["deleted"] = true }
-        if let summary = try? store?.reactionSummary(in: m.conversationID, seq: m.seq), !summary.isEmpty { fields["reactions"] = summary }
+    /// The quote line and reaction summary of a message line, read from the cache.
+    func decorate(_ line: MessageLine) -> MessageLine {
+        var line = line
+        let m = line.message
+        if m.replyTo != 0 {
+            line.quote = MessageLine.quote(of: (try? store?.message(in: m.conversationID, seq: m.replyTo)) ?? nil, seq: m.replyTo)
+        }
+        if let summary = try? store?.reactionSummary(in: m.conversationID, seq: m.seq), !summary.isEmpty { line.reactions = summary }
+        return line
     }
 }

@@ -22,9 +22,7 @@ extension Client {
             return .failure(ClientError("storage", "cannot write the outbox: \(error)"))
         }
         let name = conversationName(cid, fallback: "")
-        output.emit("state", ["conversation_id": cid, "client_id": entry.clientID, "seq": 0, "state": "sending", "text": text],
-                    styled: [("[\(name)] \(Output.clock(entry.created)) \(session.username): \(text)", Palette.own),
-                             (showsTransitions ? " (sending)" : "", nil)])
+        output.emit(MessageStateEvent.queued(entry, conversation: name, sender: session.username, marked: showsTransitions))
         drainOutbox()
         return .success(entry)
     }
@@ -97,8 +95,7 @@ extension Client {
             rateLimitedUntil = .now() + wait
             if !rateLimitAnnounced {
                 rateLimitAnnounced = true
-                output.emit("notice", ["conversation_id": entry.conversationID, "text": "rate limited, retrying in \(Int(wait.rounded(.up))) s"],
-                            plain: "* rate limited, retrying in \(Int(wait.rounded(.up))) s")
+                output.emit(Notice.happened("rate limited, retrying in \(Int(wait.rounded(.up))) s", conversation: entry.conversationID))
             }
             retrySoon(after: wait)
         // client_id_reused cannot be cured by resending the same entry: the id names another
@@ -109,7 +106,7 @@ extension Client {
              "not_sender", "edit_window_closed", "invalid_reaction", "message_deleted", "no_such_message", "unknown_frame_type":
             try? outbox?.remove(clientID: entry.clientID)
             failedMessages += 1
-            output.emit("state", ["conversation_id": entry.conversationID, "client_id": entry.clientID, "seq": 0, "state": "failed"], plain: nil)
+            output.emit(MessageStateEvent.failed(entry))
             if let action = entry.changeAction {
                 output.error(command: action.name, ClientError(e.code, "\(action.name) of #\(entry.target ?? 0) not done: \(e.message)"))
             } else {
