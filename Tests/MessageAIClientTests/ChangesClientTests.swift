@@ -87,10 +87,12 @@ final class ChangesClientTests: ServerBackedTestCase {
     func testReactionResentFromTheOutboxAfterKill9CountsOnce() throws {
         try clients.register("alice", "bob")
         XCTAssertEqual(try clients.run("alice", ["/dm bob", "ship it?", "/wait sent"]).status, 0)
-        let bob = try clients.start("bob")
+        // JSON, to wait for /history's own answer: the catch-up prints the message first, and
+        // /history is done only once the server confirmed the read marker.
+        let bob = try clients.start("bob", json: true)
         bob.send("/dm alice")
         bob.send("/history 1")
-        bob.waitForStdout("ship it?")
+        bob.waitForStdout("\"history\"")
         let server = try XCTUnwrap(self.server.child)
         kill(server.pid, SIGSTOP)
         bob.send("/react #1 :rocket:")

@@ -97,11 +97,7 @@ extension ChatServer {
                                             deliveredSeq: m.deliveredSeq, readSeq: m.user.userID == userID ? m.readSeq : m.sharedReadSeq))
                 }
             }
-            return SyncBatch(conversations: cursor.conversations.map { c in
-                var c = c
-                c.lastMessage = c.lastMessage.map(peer.shown)
-                return c
-            }, messages: [], receipts: receipts)
+            return SyncBatch(conversations: cursor.conversations.map(peer.shown), messages: [], receipts: receipts)
         }
         var messages: [ChatMessage] = []
         var changes: [MessageChange] = []

@@ -96,4 +96,12 @@ final class Peer {
         m.text = "message deleted"
         return m
     }
+
+    /// A conversation whose preview is a deleted message, as `shown(_:)` says.
+    func shown(_ c: Conversation) -> Conversation {
+        guard c.lastMessage?.deleted == true, !messageChanges else { return c }
+        var c = c
+        c.lastMessage = c.lastMessage.map(shown)
+        return c
+    }
 }
