@@ -32,6 +32,12 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
     case invalidArgument = 29
     case clientIDReused = 30
     case serverBusy = 31
+    // Message changes (replies, reactions, edits, deletes)
+    case notSender = 50
+    case editWindowClosed = 51
+    case invalidReaction = 52
+    case messageDeleted = 53
+    case noSuchMessage = 54
 
     /// Whether the server closes the connection after sending this error.
     public var closesConnection: Bool {
@@ -78,6 +84,11 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
         case .invalidArgument: return "invalid_argument"
         case .clientIDReused: return "client_id_reused"
         case .serverBusy: return "server_busy"
+        case .notSender: return "not_sender"
+        case .editWindowClosed: return "edit_window_closed"
+        case .invalidReaction: return "invalid_reaction"
+        case .messageDeleted: return "message_deleted"
+        case .noSuchMessage: return "no_such_message"
         }
     }
 }

@@ -62,6 +62,9 @@ public struct FrameType: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let searchResults = FrameType(rawValue: 0x040C)
     public static let readers = FrameType(rawValue: 0x040D)
     public static let readersResult = FrameType(rawValue: 0x040E)
+    // Message changes (capability messageChanges)
+    public static let change = FrameType(rawValue: 0x0410)
+    public static let messageChange = FrameType(rawValue: 0x0411)
     // Presence
     public static let presence = FrameType(rawValue: 0x0501)
     public static let typing = FrameType(rawValue: 0x0502)

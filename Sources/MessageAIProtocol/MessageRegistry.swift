@@ -62,6 +62,8 @@ public enum MessageRegistry {
         Entry(name: "SEARCH_RESULTS", type: SearchResults.self, sentBy: .server),
         Entry(name: "READERS", type: ReadersRequest.self, sentBy: .client),
         Entry(name: "READERS_RESULT", type: ReadersResult.self, sentBy: .server),
+        Entry(name: "CHANGE", type: ChangeRequest.self, sentBy: .client),
+        Entry(name: "MESSAGE_CHANGE", type: MessageChange.self, sentBy: .server),
         Entry(name: "PRESENCE", type: Presence.self, sentBy: .server),
         Entry(name: "TYPING", type: Typing.self, sentBy: .client),
         Entry(name: "TYPING_EVENT", type: TypingEvent.self, sentBy: .server),

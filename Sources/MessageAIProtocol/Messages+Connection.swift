@@ -4,6 +4,9 @@ public struct Capabilities: OptionSet, Hashable, Sendable {
     public init(rawValue: UInt64) { self.rawValue = rawValue }
     /// The peer accepts frames with the `compressed` flag (zlib).
     public static let zlib = Capabilities(rawValue: 1)
+    /// Replies, reactions, edits and deletes: the peer sends CHANGE and reads MESSAGE_CHANGE and
+    /// the message fields 9-12. A server sends MESSAGE_CHANGE only to clients that announced it.
+    public static let messageChanges = Capabilities(rawValue: 1 << 2)
 }
 
 /// Protocol versions this library speaks.
@@ -61,6 +64,9 @@ public struct Welcome: WireMessage {
     /// messages per `sendWindow` ms, a token bucket per user. Clients pace their sends to it.
     public var sendLimit: UInt64
     public var sendWindow: UInt64
+    /// How long after sending a message its sender may edit it (ms); 0 when the server does not
+    /// speak messageChanges.
+    public var editWindow: UInt64 = 0
 
     public init(version: UInt64, capabilities: Capabilities, maxFrameLength: UInt64, pingInterval: UInt64,
                 idleTimeout: UInt64, maxMessageLength: UInt64, server: String, maxInflatedLength: UInt64 = 0,
@@ -82,6 +88,7 @@ public struct Welcome: WireMessage {
         maxInflatedLength = try f.optionalUInt(8, "max_inflated_length"); maxGroupMembers = try f.optionalUInt(9, "max_group_members")
         maxNameLength = try f.optionalUInt(10, "max_name_length"); maxQueryLength = try f.optionalUInt(11, "max_query_length")
         sendLimit = try f.optionalUInt(12, "send_limit"); sendWindow = try f.optionalUInt(13, "send_window_ms")
+        editWindow = try f.optionalUInt(20, "edit_window_ms")
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, version); w.optionalUInt(2, capabilities.rawValue); w.uint(3, maxFrameLength)
@@ -89,6 +96,7 @@ public struct Welcome: WireMessage {
         w.optionalUInt(8, maxInflatedLength); w.optionalUInt(9, maxGroupMembers)
         w.optionalUInt(10, maxNameLength); w.optionalUInt(11, maxQueryLength)
         w.optionalUInt(12, sendLimit); w.optionalUInt(13, sendWindow)
+        w.optionalUInt(20, editWindow)
     }
 }
 

@@ -4,14 +4,19 @@ public struct Send: WireMessage {
     public var conversationID: UInt64
     public var clientID: [UInt8]
     public var text: String
-    public init(conversationID: UInt64, clientID: [UInt8], text: String) {
-        self.conversationID = conversationID; self.clientID = clientID; self.text = text
+    /// The seq of the message this one answers in the same conversation (0: none). Needs
+    /// messageChanges; an older server ignores it and stores a plain message.
+    public var replyTo: UInt64
+    public init(conversationID: UInt64, clientID: [UInt8], text: String, replyTo: UInt64 = 0) {
+        self.conversationID = conversationID; self.clientID = clientID; self.text = text; self.replyTo = replyTo
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         conversationID = try f.uint(1, "conversation_id"); clientID = try f.bytes(2, "client_id", count: 16)
-        text = try f.string(3, "text")
+        text = try f.string(3, "text"); replyTo = try f.optionalUInt(4, "reply_to_seq")
     }
-    public func encode(to w: inout FieldWriter) { w.uint(1, conversationID); w.bytes(2, clientID); w.string(3, text) }
+    public func encode(to w: inout FieldWriter) {
+        w.uint(1, conversationID); w.bytes(2, clientID); w.string(3, text); w.optionalUInt(4, replyTo)
+    }
 }
 
 /// SEND_ACK: the message is durable. A resend of a stored client_id gets the original seq and time.
@@ -123,14 +128,19 @@ public struct SyncBatch: WireMessage {
     public var messages: [ChatMessage]
     /// Every member's markers in the batch's conversations.
     public var receipts: [Receipt]
-    public init(conversations: [Conversation], messages: [ChatMessage], receipts: [Receipt]) {
-        self.conversations = conversations; self.messages = messages; self.receipts = receipts
+    /// Changes (messageChanges only) above the client's position, ascending by seq, after the
+    /// batch's messages of the same conversation.
+    public var changes: [MessageChange]
+    public init(conversations: [Conversation], messages: [ChatMessage], receipts: [Receipt], changes: [MessageChange] = []) {
+        self.conversations = conversations; self.messages = messages; self.receipts = receipts; self.changes = changes
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         conversations = try f.records(1, "conversations"); messages = try f.records(2, "messages")
-        receipts = try f.records(3, "receipts")
+        receipts = try f.records(3, "receipts"); changes = try f.records(4, "changes")
     }
-    public func encode(to w: inout FieldWriter) { w.records(1, conversations); w.records(2, messages); w.records(3, receipts) }
+    public func encode(to w: inout FieldWriter) {
+        w.records(1, conversations); w.records(2, messages); w.records(3, receipts); w.records(4, changes)
+    }
 }
 
 /// SYNC_DONE: the sync answer is complete; later messages arrive as MESSAGE pushes.

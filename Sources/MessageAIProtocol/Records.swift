@@ -33,12 +33,21 @@ public struct ChatMessage: WireMessage, Hashable {
     public var text: String
     /// 1 = text. Later versions add kinds (files); a client shows an unknown kind as such.
     public var kind: UInt64
+    /// The message's current state (messageChanges; absent fields mean 0, false, none):
+    /// the seq it answers, when it was last edited (ms), whether it was deleted (then `text`
+    /// is empty), and its reactions.
+    public var replyTo: UInt64 = 0
+    public var editedAt: UInt64 = 0
+    public var deleted = false
+    public var reactions: [Reaction] = []
 
     public init(conversationID: UInt64, seq: UInt64, clientID: [UInt8], senderID: UInt64,
-                senderUsername: String, serverTime: UInt64, text: String, kind: UInt64 = 1) {
+                senderUsername: String, serverTime: UInt64, text: String, kind: UInt64 = 1,
+                replyTo: UInt64 = 0, editedAt: UInt64 = 0, deleted: Bool = false, reactions: [Reaction] = []) {
         self.conversationID = conversationID; self.seq = seq; self.clientID = clientID
         self.senderID = senderID; self.senderUsername = senderUsername
         self.serverTime = serverTime; self.text = text; self.kind = kind
+        self.replyTo = replyTo; self.editedAt = editedAt; self.deleted = deleted; self.reactions = reactions
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         conversationID = try f.uint(1, "conversation_id"); seq = try f.uint(2, "seq")
@@ -46,11 +55,14 @@ public struct ChatMessage: WireMessage, Hashable {
         senderUsername = try f.string(5, "sender_username"); serverTime = try f.uint(6, "server_time")
         text = try f.optionalString(7, "text")
         let k = try f.optionalUInt(8, "kind"); kind = k == 0 ? 1 : k
+        replyTo = try f.optionalUInt(9, "reply_to_seq"); editedAt = try f.optionalUInt(10, "edited_at")
+        deleted = try f.bool(11, "deleted"); reactions = try f.records(12, "reactions")
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, conversationID); w.uint(2, seq); w.bytes(3, clientID); w.uint(4, senderID)
         w.string(5, senderUsername); w.uint(6, serverTime); w.optionalString(7, text)
         if kind != 1 { w.uint(8, kind) }
+        w.optionalUInt(9, replyTo); w.optionalUInt(10, editedAt); w.optionalBool(11, deleted); w.records(12, reactions)
     }
 }
 

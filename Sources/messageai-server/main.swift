@@ -21,6 +21,8 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "Messages a user may send per window (token bucket).") var rateLimit = 100
     @Option(help: "The rate limit's window, in seconds.") var rateWindow = 60.0
     @Option(help: "Close a connection that sent nothing for this many seconds.") var idleTimeout = 45.0
+    @Option(help: "How long after sending a message its sender may edit it, in seconds (announced to clients).")
+    var editWindow = 86_400.0
     @Option(help: "Clients ping after this many seconds without sending.") var pingInterval = 15.0
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
     @Option(help: "Largest frame accepted, in bytes (at least 65536).") var maxFrame = 1 << 20
@@ -47,6 +49,7 @@ struct ServerCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard editWindow > 0 else { throw ValidationError("--edit-window must be positive") }
         guard rateLimit >= 1, rateWindow > 0 else { throw ValidationError("--rate-limit and --rate-window must be positive") }
         guard idleTimeout > 0, pingInterval > 0, pingInterval < idleTimeout else {
             throw ValidationError("--ping-interval must be positive and below --idle-timeout")
@@ -79,6 +82,7 @@ struct ServerCommand: ParsableCommand {
         config.port = port
         config.rateLimit = rateLimit
         config.rateWindowSeconds = rateWindow
+        config.editWindowMillis = UInt64(editWindow * 1000)
         config.idleTimeoutMillis = UInt64(idleTimeout * 1000)
         config.pingIntervalMillis = UInt64(pingInterval * 1000)
         config.maxFrameLength = maxFrame

@@ -29,7 +29,8 @@ final class CommandTableTests: XCTestCase {
                         "/wait", "/wait-messages", "/follow", "/server", "/check", "/summary", "/actions", "/decisions",  // /server: issue 12 (TLS)
                         "/next",  // issue 16: jump to the next conversation with unread messages
                         "/requests", "/accept", "/decline", "/block", "/unblock", "/blocked",  // issue 15: consent
-                        "/away", "/back", "/me", "/mute", "/unmute", "/unread", "/mentions", "/clear", "/set"]  // issue 16: missing
+                        "/away", "/back", "/me", "/mute", "/unmute", "/unread", "/mentions", "/clear", "/set",  // issue 16: missing
+                        "/reply", "/react", "/reactions", "/edit", "/delete"]  // issue 17: message changes
         XCTAssertEqual(Set(CommandTable.all.map(\.name)), Set(contract))
         XCTAssertEqual(CommandTable.all.count, contract.count, "no duplicate names")
         for spec in CommandTable.all {

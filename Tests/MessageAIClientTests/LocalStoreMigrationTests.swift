@@ -43,5 +43,29 @@ final class LocalStoreMigrationTests: XCTestCase {
         let reopened = try LocalStore(path: path, userID: 1)
         XCTAssertEqual(try reopened.summaries().count, 2, "opening a migrated cache again changes nothing")
         XCTAssertEqual(try reopened.search("hello").count, 1, "indexed once, not once per opening")
+
+        // Schema 5: the old message can be reacted to, edited and deleted; each change once.
+        func change(_ seq: UInt64, _ action: ChangeAction, emoji: String = "", text: String = "") -> MessageChange {
+            MessageChange(conversationID: 5, seq: seq, clientID: [UInt8](repeating: UInt8(seq), count: 16), actorID: 2,
+                          actorUsername: "bob", serverTime: 9, targetSeq: 1, action: action, emoji: emoji, text: text)
+        }
+        XCTAssertTrue(try reopened.apply(change(2, .react, emoji: "👍🏽")))
+        XCTAssertFalse(try reopened.apply(change(2, .react, emoji: "👍🏽")), "a change seen twice (push and sync) applies once")
+        XCTAssertTrue(try reopened.apply(change(3, .react, emoji: "🎉")))
+        XCTAssertTrue(try reopened.apply(change(4, .edit, text: "hello Tokyo")))
+        XCTAssertEqual(try reopened.reactionSummary(in: 5, seq: 1), "👍🏽 1  🎉 1")
+        XCTAssertEqual(try reopened.message(in: 5, seq: 1)?.text, "hello Tokyo")
+        XCTAssertEqual(try reopened.syncPositions().first { $0.conversationID == 5 }?.lastSeq, 4, "sync asks from past the changes")
+        XCTAssertEqual(try reopened.lastSeq(in: 5), 1, "references still count messages only")
+        XCTAssertTrue(try reopened.apply(change(5, .delete)))
+        let gone = try XCTUnwrap(try reopened.message(in: 5, seq: 1))
+        XCTAssertTrue(gone.deleted)
+        XCTAssertEqual(gone.text, "")
+        XCTAssertEqual(try reopened.reactionSummary(in: 5, seq: 1), "")
+        XCTAssertEqual(try reopened.search("Tokyo").count, 0, "a deleted message is not found")
+        for suffix in ["", "-wal"] {
+            let bytes = FileManager.default.contents(atPath: path + suffix) ?? Data()
+            XCTAssertNil(bytes.range(of: Data("hello Tokyo".utf8)), "the deleted text left the cache file\(suffix)")
+        }
     }
 }

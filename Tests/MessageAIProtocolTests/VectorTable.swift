@@ -96,5 +96,29 @@ enum Vectors {
         Vector(name: "away", requestID: 30, message: AwaySet(away: true, message: "lunch")),
         Vector(name: "typing", requestID: 0, message: Typing(conversationID: 7)),
         Vector(name: "typing-event", requestID: 0, message: TypingEvent(conversationID: 7, user: bob, ttl: 5_000)),
+    ] + changes
+
+    /// Replies, reactions, edits and deletes (capability messageChanges).
+    static let thumbs = "\u{1F44D}\u{1F3FD}" // thumbs up, medium skin tone: one grapheme, two scalars
+    static let changes: [Vector] = [
+        Vector(name: "welcome-changes", requestID: 1, message: {
+            var w = Welcome(version: 2, capabilities: [.zlib, .messageChanges], maxFrameLength: 1 << 20, pingInterval: 15_000,
+                            idleTimeout: 45_000, maxMessageLength: 10_000, server: "messageai-server/0.2.0")
+            w.editWindow = 86_400_000
+            return w
+        }()),
+        Vector(name: "send-reply", requestID: 17, message: Send(conversationID: 7, clientID: clientID, text: "yes, at 3", replyTo: 42)),
+        Vector(name: "change-react", requestID: 18, message: ChangeRequest(conversationID: 7, clientID: clientID, targetSeq: 42, action: .react, emoji: thumbs)),
+        Vector(name: "change-edit", requestID: 19, message: ChangeRequest(conversationID: 7, clientID: clientID, targetSeq: 42, action: .edit, text: "hi Bob")),
+        Vector(name: "change-delete", requestID: 20, message: ChangeRequest(conversationID: 7, clientID: clientID, targetSeq: 42, action: .delete)),
+        Vector(name: "message-change", requestID: 0, message: MessageChange(
+            conversationID: 7, seq: 44, clientID: clientID, actorID: 2, actorUsername: "bob", serverTime: time + 5_000,
+            targetSeq: 42, action: .react, emoji: thumbs)),
+        Vector(name: "message-edited", requestID: 0, message: ChatMessage(
+            conversationID: 7, seq: 43, clientID: clientID, senderID: 1, senderUsername: "alice", serverTime: time,
+            text: "yes, at 3", replyTo: 42, editedAt: time + 9_000, reactions: [Reaction(emoji: thumbs, userID: 2, username: "bob")])),
+        Vector(name: "sync-batch-changes", requestID: 14, message: SyncBatch(conversations: [], messages: [], receipts: [], changes: [
+            MessageChange(conversationID: 7, seq: 45, clientID: clientID, actorID: 1, actorUsername: "alice", serverTime: time + 9_000,
+                          targetSeq: 42, action: .delete)])),
     ]
 }

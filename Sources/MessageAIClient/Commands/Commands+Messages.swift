@@ -68,7 +68,7 @@ enum MessageCommands {
             rows.append(row)
             let day = Output.day(m.serverTime)
             if day != lastDay { lines.append("--- \(day) ---"); lastDay = day }
-            lines.append(client.messageLine(m, conversation: name) + (state.isEmpty ? "" : " (\(state))"))
+            lines.append(client.messageLine(m, conversation: name, suffix: state.isEmpty ? "" : " (\(state))"))
         }
         for e in before == 0 ? client.outbox?.entries(in: cid) ?? [] : [] {
             rows.append(["seq": 0, "sender": client.session?.username ?? "", "text": e.text, "server_time": e.created,

@@ -4,7 +4,8 @@ import MessageAIProtocol
 extension StoredMessage {
     init(_ m: ChatMessage, sentHere: Bool) {
         self.init(conversationID: m.conversationID, seq: m.seq, clientID: Hex.encode(m.clientID), senderID: m.senderID,
-                  sender: m.senderUsername, text: LocalStore.shownText(m), serverTime: m.serverTime, sentHere: sentHere)
+                  sender: m.senderUsername, text: m.deleted ? "" : LocalStore.shownText(m), serverTime: m.serverTime, sentHere: sentHere,
+                  replyTo: m.replyTo, editedAt: m.editedAt, deleted: m.deleted)
     }
 }
 
@@ -12,6 +13,7 @@ extension StoredMessage {
 extension Client {
     private static let pushHandlers: [FrameType: (Client, Frame) throws -> Void] = [
         .message: { c, f in c.handleMessage(try f.decode(ChatMessage.self)) },
+        .messageChange: { c, f in c.handleChange(try f.decode(MessageChange.self)) },
         .receipt: { c, f in c.applyReceipt(try f.decode(Receipt.self), announce: true) },
         .conversation: { c, f in c.handleConversation(try f.decode(Conversation.self)) },
         .presence: { c, f in c.handlePresence(try f.decode(Presence.self)) },
@@ -155,7 +157,7 @@ extension Client {
     /// A message as a line of this client: with its reference in the REPL, coloured for this
     /// user, the sender by display name where it says more than the username.
     func line(_ m: StoredMessage, conversation: String) -> MessageLine {
-        MessageLine(message: m, conversation: conversation, showsRef: config.interactive, me: username, senderName: senderLabel(m))
+        decorate(MessageLine(message: m, conversation: conversation, showsRef: config.interactive, me: username, senderName: senderLabel(m)))
     }
 
     func messageFields(_ m: StoredMessage, conversation: String) -> [String: Any] {
@@ -163,8 +165,10 @@ extension Client {
     }
 
     /// `[CONVERSATION] HH:MM SENDER: TEXT` (see `MessageLine`).
-    func messageLine(_ m: StoredMessage, conversation: String) -> String {
-        line(m, conversation: conversation).text
+    func messageLine(_ m: StoredMessage, conversation: String, suffix: String = "") -> String {
+        var l = line(m, conversation: conversation)
+        l.suffix = suffix
+        return l.text
     }
 
     /// The sender as message lines name them: the display name where it says more than the

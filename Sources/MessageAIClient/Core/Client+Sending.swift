@@ -15,7 +15,7 @@ extension Client {
 
     /// Queues `text` for the current conversation. The outbox file is durable before the
     /// message is shown as sending; works offline.
-    public func queueMessage(_ text: String) -> Result<OutboxEntry, ClientError> {
+    public func queueMessage(_ text: String, replyTo: UInt64? = nil) -> Result<OutboxEntry, ClientError> {
         guard let outbox, let session else { return .failure(.notLoggedIn) }
         guard let cid = currentConversation else {
             return .failure(ClientError("no_conversation", "no conversation is open: use /dm USER, /open NAME or /group create"))
@@ -25,7 +25,7 @@ extension Client {
         guard length <= limit else {
             return .failure(ClientError("too_long", "the message has \(length) characters; the limit is \(limit)"))
         }
-        let entry = OutboxEntry(clientID: Outbox.newClientID(), conversationID: cid, text: text, created: Output.nowMs())
+        let entry = OutboxEntry(clientID: Outbox.newClientID(), conversationID: cid, text: text, created: Output.nowMs(), replyTo: replyTo)
         do { try outbox.append(entry) } catch {
             return .failure(ClientError("storage", "cannot write the outbox: \(error)"))
         }
@@ -55,8 +55,14 @@ extension Client {
         }
         pacedUntil = nil
         sendingNow = entry.clientID
-        let send = Send(conversationID: entry.conversationID, clientID: entry.clientIDBytes, text: entry.text)
-        link.request(send) { [weak self] result in
+        let request: any WireMessage
+        if let action = entry.changeAction {
+            request = ChangeRequest(conversationID: entry.conversationID, clientID: entry.clientIDBytes, targetSeq: entry.target ?? 0,
+                                    action: action, emoji: entry.emoji ?? "", text: entry.text)
+        } else {
+            request = Send(conversationID: entry.conversationID, clientID: entry.clientIDBytes, text: entry.text, replyTo: entry.replyTo ?? 0)
+        }
+        link.request(request) { [weak self] result in
             guard let self, self.outbox === outbox else { return true }
             self.sendingNow = nil
             switch result {
@@ -79,9 +85,11 @@ extension Client {
     /// the server answers the resend as a duplicate.
     private func acknowledged(_ entry: OutboxEntry, _ ack: SendAck) {
         guard let store, let outbox, let session else { return }
+        if entry.changeAction != nil { return changeAcknowledged(entry, ack) }
         rateLimitAnnounced = false
         let m = ChatMessage(conversationID: entry.conversationID, seq: ack.seq, clientID: entry.clientIDBytes,
-                            senderID: session.userID, senderUsername: session.username, serverTime: ack.serverTime, text: entry.text)
+                            senderID: session.userID, senderUsername: session.username, serverTime: ack.serverTime, text: entry.text,
+                            replyTo: entry.replyTo ?? 0)
         do {
             try store.insert([m], sentHere: [entry.clientID])
             // A reply accepts a message request (the server's rule): /list stops holding it apart.
@@ -114,11 +122,17 @@ extension Client {
         // client_id_reused cannot be cured by resending the same entry: the id names another
         // message on the server, so the entry fails loudly instead of blocking the outbox.
         // not_a_contact: a direct conversation with a block in it; resending cannot help.
-        case "too_long", "not_a_member", "not_a_contact", "not_found", "bad_request", "invalid_utf8", "invalid_argument", "client_id_reused":
+        // The message changes' refusals (codes 50-54) are final too: the user is told.
+        case "too_long", "not_a_member", "not_a_contact", "not_found", "bad_request", "invalid_utf8", "invalid_argument", "client_id_reused",
+             "not_sender", "edit_window_closed", "invalid_reaction", "message_deleted", "no_such_message", "unknown_frame_type":
             try? outbox?.remove(clientID: entry.clientID)
             failedMessages += 1
             output.emit(MessageStateEvent.failed(entry))
-            output.error(command: "send", ClientError(e.code, "message not sent (\(e.message)): \(entry.text.prefix(60))"))
+            if let action = entry.changeAction {
+                output.error(command: action.name, ClientError(e.code, "\(action.name) of #\(entry.target ?? 0) not done: \(e.message)"))
+            } else {
+                output.error(command: "send", ClientError(e.code, "message not sent (\(e.message)): \(entry.text.prefix(60))"))
+            }
             checkWaiters()
             drainOutbox()
         default:

@@ -29,6 +29,8 @@ extension Client {
                     fresh[m.conversationID, default: []].append(m)
                 }
                 for r in batch.receipts { self.applyReceipt(r, announce: false) }
+                // After the batch's messages: a change may name one of them.
+                for c in batch.changes { self.handleChange(c, live: false) }
                 return false
             case .success(let frame) where frame.type == .syncDone:
                 self.synced = true

@@ -50,6 +50,8 @@ public final class Client {
     public internal(set) var ownAway: String?
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
+    /// An interactive /delete waiting for the same /delete again to confirm it.
+    var pendingDelete: (conversationID: UInt64, seq: UInt64, until: Date)?
     /// Set by the runner at end of input (/follow without SECONDS stops then).
     public internal(set) var inputEnded = false { didSet { checkWaiters() } }
     /// A command waits for the end of input (/follow without SECONDS): input is read on
@@ -64,6 +66,8 @@ public final class Client {
     var nextWaiter = 0
     /// Clears the terminal and redraws the prompt (the REPL sets it; /clear).
     public var clearScreen: (() -> Void)?
+    /// Puts text on the REPL's input line (/edit alone); nil when input is piped.
+    public var prefill: ((String) -> Void)?
 
     public init(config: ClientConfiguration, output: Output) {
         self.config = config

@@ -14,6 +14,11 @@ public struct MessageLine {
     public let me: String?
     /// How the sender is named (a display name, see `Client.displayLabel`); nil: the username.
     public var senderName: String? = nil
+    /// Replies and reactions (Events/ChangeEvents.swift): the quote line above, the reaction
+    /// summary below, and after the text a suffix such as " (read)".
+    public var quote: String? = nil
+    public var reactions: String? = nil
+    public var suffix = ""
 
     private var head: String {
         let ref = showsRef && message.seq > 0 ? "#\(message.seq) " : ""
@@ -21,19 +26,19 @@ public struct MessageLine {
     }
 
     var who: String { senderName ?? message.sender }
-    /// The action of a /me message ("waves"), nil for any other.
-    var action: String? { Action.of(message.text) }
+    /// The action of a /me message ("waves"), nil for any other (and for a deleted one).
+    var action: String? { message.deleted ? nil : Action.of(message.text).map { message.editedAt != 0 ? $0 + " (edited)" : $0 } }
     /// After the sender's name: ": TEXT", or " waves" for an action.
-    var said: String { action.map { " " + $0 } ?? ": " + message.text }
+    var said: String { action.map { " " + $0 } ?? ": " + shownText }
     private var lead: String { action == nil ? "" : "* " }
 
-    public var text: String { head + lead + who + said }
+    public var text: String { aroundText(head + lead + who + said + suffix) }
 
     public var segments: [Segment] {
-        if let me, message.sender == me { return [Segment(text, .own)] }
+        if let me, message.sender == me { return changeSegments([Segment(head + lead + who + said + suffix, .own)]) }
         let mentioned = me.map { Mention.matches(message.text, $0) } ?? false
-        return [Segment(head + lead), Segment(who, .user(message.sender)), Segment(action == nil ? ": " : " "),
-                Segment(action ?? message.text, mentioned ? .mention : nil)]
+        return changeSegments([Segment(head + lead), Segment(who, .user(message.sender)), Segment(action == nil ? ": " : " "),
+                               Segment(action ?? shownText, mentioned ? .mention : nil), Segment(suffix)])
     }
 
     /// The keys of a "message" event (and of the rows of /history and /find): `text` as sent;
@@ -45,7 +50,7 @@ public struct MessageLine {
                                 "text": m.text, "server_time": m.serverTime, "client_id": m.clientID]
         if let action { f["action"] = action }
         if let senderName, senderName != m.sender { f["sender_name"] = senderName }
-        return f
+        return changeFields(f)
     }
 }
 

@@ -13,6 +13,10 @@ public struct StoredMessage: Equatable {
     public var serverTime: UInt64
     /// Sent from this data directory (what /wait looks at).
     public var sentHere: Bool
+    /// The seq this message answers (0: none), when it was last edited, whether it was deleted.
+    public var replyTo: UInt64 = 0
+    public var editedAt: UInt64 = 0
+    public var deleted = false
 }
 
 /// A member's markers in one conversation.
@@ -29,10 +33,12 @@ public enum MessageState: String {
 
 extension LocalStore {
     static let columns = "conversation_id, seq, client_id, sender_id, sender, text, server_time, sent_here"
+    static let readColumns = columns + ", reply_to, edited_at, deleted"
 
     static func row(_ r: Statement) -> StoredMessage {
         StoredMessage(conversationID: r.uint64(0), seq: r.uint64(1), clientID: Hex.encode(r.blob(2)), senderID: r.uint64(3),
-                      sender: r.string(4), text: r.string(5), serverTime: r.uint64(6), sentHere: r.int64(7) != 0)
+                      sender: r.string(4), text: r.string(5), serverTime: r.uint64(6), sentHere: r.int64(7) != 0,
+                      replyTo: r.uint64(8), editedAt: r.uint64(9), deleted: r.int64(10) != 0)
     }
 
     /// Kinds other than text (files, in later protocol versions) are shown as unsupported, as
@@ -56,6 +62,7 @@ extension LocalStore {
                     added.append(m)
                     try db.run("UPDATE conversations SET last_activity=max(last_activity, ?) WHERE id=?", m.serverTime, m.conversationID)
                 }
+                try storeState(of: m)
             }
             return added
         }
@@ -63,16 +70,16 @@ extension LocalStore {
 
     /// The newest `limit` messages below `before` (0: the newest of all), oldest first.
     public func messages(in conversationID: UInt64, limit: Int, before: UInt64 = 0) throws -> [StoredMessage] {
-        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND seq<? ORDER BY seq DESC LIMIT ?", 
+        try db.query("SELECT \(LocalStore.readColumns) FROM messages WHERE conversation_id=? AND seq<? ORDER BY seq DESC LIMIT ?", 
                      conversationID, before == 0 ? UInt64(Int64.max) : before, limit, row: LocalStore.row).reversed()
     }
 
     public func message(in conversationID: UInt64, seq: UInt64) throws -> StoredMessage? {
-        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND seq=?", conversationID, seq, row: LocalStore.row).first
+        try db.query("SELECT \(LocalStore.readColumns) FROM messages WHERE conversation_id=? AND seq=?", conversationID, seq, row: LocalStore.row).first
     }
 
     public func messages(sentHereIn conversationID: UInt64) throws -> [StoredMessage] {
-        try db.query("SELECT \(LocalStore.columns) FROM messages WHERE conversation_id=? AND sent_here=1 ORDER BY seq", conversationID, row: LocalStore.row)
+        try db.query("SELECT \(LocalStore.readColumns) FROM messages WHERE conversation_id=? AND sent_here=1 ORDER BY seq", conversationID, row: LocalStore.row)
     }
 
     /// Whether a message of this user with this client id is stored (it was acknowledged).
@@ -87,9 +94,11 @@ extension LocalStore {
 
     /// What SYNC sends: the highest seq held per conversation.
     public func syncPositions() throws -> [SyncPosition] {
-        try db.query("""
+        // Changes take seqs too: the position is past the last applied change as well.
+        let changes = try lastChangeSeqs()
+        return try db.query("""
             SELECT c.id, coalesce((SELECT max(seq) FROM messages m WHERE m.conversation_id=c.id), 0) FROM conversations c
-            """) { SyncPosition(conversationID: $0.uint64(0), lastSeq: $0.uint64(1)) }
+            """) { SyncPosition(conversationID: $0.uint64(0), lastSeq: max($0.uint64(1), changes[$0.uint64(0)] ?? 0)) }
     }
 
     public func lastSeq(in conversationID: UInt64) throws -> UInt64 {

@@ -34,7 +34,7 @@ extension LocalStore {
     /// Messages matching `query` by the server's rules, newest first.
     public func search(_ query: String, limit: Int = 50) throws -> [StoredMessage] {
         guard let words = FullTextQuery.match(query) else { return [] }
-        let columns = LocalStore.columns.split(separator: ",").map { "m." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+        let columns = LocalStore.readColumns.split(separator: ",").map { "m." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
         return try db.query("""
             SELECT \(columns) FROM messages_fts f
             JOIN messages m ON m.conversation_id = f.conversation_id AND m.seq = f.seq

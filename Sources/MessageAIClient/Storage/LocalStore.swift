@@ -31,13 +31,15 @@ public final class LocalStore {
     /// The account's user id; direct conversations are named after the other member.
     public let userID: UInt64
     /// 1: 0.1.0. 2: conversations.request (message requests, 0.2.0). 3: messages_fts (/find).
-    /// 4: muted (/mute).
-    public static let schemaVersion = 4
+    /// 4: muted (/mute). 5: replies, reactions, edits and deletes (messages.reply_to/edited_at/
+    /// deleted, reactions, changes).
+    public static let schemaVersion = 5
 
     public init(path: String, userID: UInt64) throws {
         db = try Database(path: path)
         self.userID = userID
-        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        // secure_delete: a deleted message's text is zeroed, not left in free pages.
+        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA secure_delete=ON;")
         try db.execute("""
             CREATE TABLE IF NOT EXISTS conversations(
                 id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, name TEXT NOT NULL,
@@ -74,6 +76,7 @@ public final class LocalStore {
             try addSearchIndex()  // 2 -> 3
             // 3 -> 4: conversations muted with /mute (no bell, no notification).
             try db.execute("CREATE TABLE IF NOT EXISTS muted(conversation_id INTEGER PRIMARY KEY)")
+            try migrateToMessageChanges()  // 4 -> 5
             try db.execute("PRAGMA user_version = \(LocalStore.schemaVersion)")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MessageAIProtocol
 
 /// One message the user typed that the server has not acknowledged yet.
 public struct OutboxEntry: Codable, Equatable, Sendable {
@@ -8,17 +9,36 @@ public struct OutboxEntry: Codable, Equatable, Sendable {
     public var text: String
     /// Milliseconds since the epoch when the user typed it.
     public var created: UInt64
+    /// A reply: the seq of the message it answers.
+    public var replyTo: UInt64?
+    /// A change instead of a message: "react", "unreact", "edit" or "delete" (`ChangeAction`
+    /// names), to the message `target`; `text` is an edit's new text, `emoji` a reaction.
+    public var change: String?
+    public var target: UInt64?
+    public var emoji: String?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id", conversationID = "conversation_id", text, created
+        case replyTo = "reply_to", change, target, emoji
     }
 
-    public init(clientID: String, conversationID: UInt64, text: String, created: UInt64) {
+    public init(clientID: String, conversationID: UInt64, text: String, created: UInt64, replyTo: UInt64? = nil) {
         self.clientID = clientID; self.conversationID = conversationID; self.text = text; self.created = created
+        self.replyTo = replyTo
+    }
+
+    public init(clientID: String, conversationID: UInt64, change: ChangeAction, target: UInt64, text: String = "",
+                emoji: String? = nil, created: UInt64) {
+        self.init(clientID: clientID, conversationID: conversationID, text: text, created: created)
+        self.change = change.name; self.target = target; self.emoji = emoji
     }
 
     public var clientIDBytes: [UInt8] { Hex.decode(clientID) ?? [] }
-    var isValid: Bool { clientID.count == 32 && Hex.decode(clientID) != nil && conversationID != 0 }
+    public var changeAction: ChangeAction? { change.flatMap { name in ChangeAction.allCases.first { $0.name == name } } }
+    var isValid: Bool {
+        clientID.count == 32 && Hex.decode(clientID) != nil && conversationID != 0
+            && (change == nil || (changeAction != nil && (target ?? 0) > 0))
+    }
 }
 
 /// The durable queue of unacknowledged messages, a JSON file in the account's directory.

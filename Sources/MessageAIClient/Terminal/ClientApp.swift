@@ -41,6 +41,7 @@ public enum ClientApp {
         client.clearScreen = repl.map { r in { r.clearScreen() } }
         output.write = { text, stream in editor.printAbove(text, stream) }
         client.passwordPrompt = { editor.readPassword($0, $1) }
+        if config.interactive { client.prefill = { editor.prefill($0) } }
         if interactive {
             // The prompt reads the store; piped mode has no prompt, so skip the work.
             client.onPromptChange = { editor.setPrompt(prompt(client)) }

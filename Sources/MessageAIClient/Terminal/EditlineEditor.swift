@@ -181,6 +181,12 @@ public final class EditlineEditor: LineEditor {
         rl_forced_update_display()
     }
 
+    public func prefill(_ text: String) {
+        guard active, secret == nil, pendingPaste == nil else { return }
+        _ = text.withCString { rl_insert_text($0) }
+        rl_forced_update_display()
+    }
+
     public func setPrompt(_ newPrompt: String) {
         prompt = newPrompt
         showPrompt(pendingPaste == nil ? prompt : EditlineEditor.pasteQuestion(pendingPaste!))

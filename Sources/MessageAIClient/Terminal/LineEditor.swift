@@ -13,6 +13,12 @@ public protocol LineEditor: AnyObject {
     func readPassword(_ prompt: String, _ done: @escaping (String?) -> Void)
     /// Restores the terminal.
     func stop()
+    /// Puts `text` on the input line for the user to edit (/edit alone); piped input has none.
+    func prefill(_ text: String)
+}
+
+extension LineEditor {
+    public func prefill(_ text: String) {}
 }
 
 /// Piped stdin: lines are read on a background thread (blocking reads) and handed to the

@@ -10,7 +10,7 @@ extension ChatServer {
         Route.on(Pong.self, login: false) { _, _, _, _ in },
     ]
 
-    static let serverCapabilities: Capabilities = [.zlib]
+    static let serverCapabilities: Capabilities = [.zlib, .messageChanges]
 
     func hello(_ peer: Peer, _ hello: Hello, _ id: UInt32) {
         guard !peer.greeted else {
@@ -33,13 +33,15 @@ extension ChatServer {
         peer.greeted = true
         let common = hello.capabilities.intersection(ChatServer.serverCapabilities)
         peer.zlib = common.contains(.zlib)
-        let welcome = Welcome(
+        peer.messageChanges = common.contains(.messageChanges)
+        var welcome = Welcome(
             version: version, capabilities: common, maxFrameLength: UInt64(configuration.maxFrameLength),
             pingInterval: configuration.pingIntervalMillis, idleTimeout: configuration.idleTimeoutMillis,
             maxMessageLength: UInt64(configuration.maxMessageLength), server: configuration.serverName,
             maxInflatedLength: UInt64(configuration.maxInflatedLength), maxGroupMembers: UInt64(Validation.maxGroupMembers),
             maxNameLength: UInt64(Validation.maxDisplayName), maxQueryLength: UInt64(ChatServer.maxQueryLength),
             sendLimit: UInt64(configuration.rateLimit), sendWindow: UInt64((configuration.rateWindowSeconds * 1000).rounded()))
+        if peer.messageChanges { welcome.editWindow = configuration.editWindowMillis }
         peer.connection.send(welcome.frame(requestID: id))
         if !hello.client.isEmpty { logger.debug("connection \(peer.id) is \(hello.client), protocol \(version)") }
     }

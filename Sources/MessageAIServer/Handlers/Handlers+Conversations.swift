@@ -10,7 +10,7 @@ extension ChatServer {
         Route.on(GroupRename.self) { s, p, m, id in try s.renameGroup(p, m, id) },
         Route.on(GroupLeave.self) { s, p, m, id in try s.leaveGroup(p, m, id) },
         Route.on(ConversationsList.self) { s, p, _, id in
-            p.reply(id, Conversations(conversations: try s.store.conversationList(userID: p.user!.id)), compress: true)
+            p.reply(id, Conversations(conversations: try s.store.conversationList(userID: p.user!.id).map(p.shown)), compress: true)
         },
     ]
 

@@ -15,7 +15,9 @@ extension ChatServer {
         // Long messages: keep the newest that fit one frame; the client pages on from there.
         while page.count > 1, page.reduce(0, { $0 + $1.estimatedSize }) > replyByteBudget { page.removeFirst(page.count / 4 + 1) }
         // Seqs are gapless from 1, so older messages exist exactly when the page starts above 1.
+        // Seq 1 is always a message (a change needs a message before it).
         let hasMore = (page.first?.seq ?? 1) > 1
+        page = try store.withReactions(page).map(peer.shown)
         peer.reply(id, HistoryPage(conversationID: h.conversationID, messages: page, hasMore: hasMore), compress: true)
     }
 
@@ -38,7 +40,7 @@ extension ChatServer {
             found.removeLast(found.count / 4 + 1)
             hasMore = true
         }
-        peer.reply(id, SearchResults(messages: found, hasMore: hasMore), compress: true)
+        peer.reply(id, SearchResults(messages: try store.withReactions(found), hasMore: hasMore), compress: true)
     }
 
     func startSync(_ peer: Peer, _ s: SyncRequest, _ id: UInt32) throws {
@@ -78,6 +80,9 @@ extension ChatServer {
         let held = peer.deferredMessages
         peer.deferredMessages = []
         for m in held { peer.pushMessage(m, frame: m.frame(requestID: 0).encoded()) }
+        let heldChanges = peer.deferredChanges
+        peer.deferredChanges = []
+        for c in heldChanges { peer.pushChange(c, frame: c.frame(requestID: 0)) }
     }
 
     /// The first batch carries every conversation and every member's markers; the following
@@ -92,14 +97,28 @@ extension ChatServer {
                                             deliveredSeq: m.deliveredSeq, readSeq: m.user.userID == userID ? m.readSeq : m.sharedReadSeq))
                 }
             }
-            return SyncBatch(conversations: cursor.conversations, messages: [], receipts: receipts)
+            return SyncBatch(conversations: cursor.conversations.map(peer.shown), messages: [], receipts: receipts)
         }
         var messages: [ChatMessage] = []
+        var changes: [MessageChange] = []
         var bytes = 0
         var full = false
-        while !full, messages.count < SyncCursor.messagesPerBatch, cursor.index < cursor.conversations.count {
+        while !full, messages.count + changes.count < SyncCursor.messagesPerBatch, cursor.index < cursor.conversations.count {
             let conversationID = cursor.conversations[cursor.index].conversationID
-            let want = SyncCursor.messagesPerBatch - messages.count
+            let want = SyncCursor.messagesPerBatch - messages.count - changes.count
+            if cursor.sendingChanges {
+                // After the conversation's messages: its changes above the client's position.
+                let got = try store.changes(conversationID: conversationID, afterSeq: cursor.changesSentThrough, limit: want)
+                for c in got {
+                    cursor.changesSentThrough = c.seq
+                    changes.append(c)
+                    bytes += c.text.utf8.count + 64
+                    peer.changesSyncedThrough[conversationID] = max(peer.changesSyncedThrough[conversationID] ?? 0, c.seq)
+                }
+                if got.count < want { cursor.advance() }
+                if bytes > replyByteBudget { full = true }
+                continue
+            }
             let got = try store.messages(conversationID: conversationID, afterSeq: cursor.sentThrough, limit: want)
             for m in got {
                 if !messages.isEmpty, bytes + m.estimatedSize > replyByteBudget { full = true; break }
@@ -110,10 +129,12 @@ extension ChatServer {
                 bytes += m.estimatedSize
                 peer.syncedThrough[conversationID] = max(peer.syncedThrough[conversationID] ?? 0, m.seq)
             }
-            if !full, got.count < want { cursor.advance() }
+            if !full, got.count < want {
+                if peer.messageChanges { cursor.startChanges() } else { cursor.advance() }
+            }
         }
         cursor.messageCount += UInt64(messages.count)
-        return SyncBatch(conversations: [], messages: messages, receipts: [])
+        return SyncBatch(conversations: [], messages: try store.withReactions(messages).map(peer.shown), receipts: [], changes: changes)
     }
 }
 

@@ -26,12 +26,7 @@ extension ChatServer {
 
     func send(_ peer: Peer, _ s: Send, _ id: UInt32) throws {
         let user = peer.user!
-        guard !s.text.isEmpty else { throw ErrorFrame(.invalidArgument, "a message needs some text", field: "text") }
-        let length = s.text.unicodeScalars.count
-        guard length <= configuration.maxMessageLength else {
-            throw ErrorFrame(.tooLong, "messages are at most \(configuration.maxMessageLength) characters (this one has \(length))",
-                             limit: UInt64(configuration.maxMessageLength), field: "text")
-        }
+        try checkText(s.text)
         let membership = try requireMember(s.conversationID, user.id)
         try requireNotBlocked(membership, user)
         // Replying accepts a message request (written once per conversation).
@@ -41,12 +36,21 @@ extension ChatServer {
             // (a client resending its outbox after a reconnect learns at once what is stored).
             // Looked up only here, on the refusal path, so sending costs no extra query.
             let original = try store.message(senderID: user.id, clientID: s.clientID)
-            guard let original, original.conversationID == s.conversationID, original.text == s.text else {
+            guard let original, original.conversationID == s.conversationID,
+                  original.text == s.text || original.editedAt != 0 || original.deleted else {
                 throw ErrorFrame(.rateLimited, "sending too fast; try again in \((wait + 999) / 1000) s", retryAfter: wait)
             }
         }
+        // A reply names a message that is there (checked only for replies: no cost otherwise).
+        // A resend of a stored reply is caught by the append's duplicate check first.
+        if s.replyTo != 0, try store.message(senderID: user.id, clientID: s.clientID) == nil {
+            do { _ = try changeableMessage(s.conversationID, s.replyTo) } catch var e as ErrorFrame {
+                e.field = "reply_to_seq"
+                throw e
+            }
+        }
         let message = NewMessage(conversationID: s.conversationID, senderID: user.id, clientID: s.clientID,
-                                 text: s.text, serverTime: Clock.nowMillis(), senderUsername: user.username)
+                                 text: s.text, serverTime: Clock.nowMillis(), senderUsername: user.username, replyTo: s.replyTo)
         pendingSends.append(PendingSend(peer: peer, requestID: id, message: message))
         if !commitScheduled {
             commitScheduled = true

@@ -13,6 +13,10 @@ final class SyncCursor {
     var index = 0
     var sentThrough: UInt64
     var metadataSent = false
+    /// The current conversation's messages are all sent; its changes are being sent
+    /// (messageChanges), from `changesSentThrough`.
+    var sendingChanges = false
+    var changesSentThrough: UInt64 = 0
     var messageCount: UInt64 = 0
 
     static let messagesPerBatch = 500
@@ -28,9 +32,16 @@ final class SyncCursor {
 
     /// Moves to the next conversation once the current one has nothing more.
     func advance() {
+        sendingChanges = false
         index += 1
         if index < conversations.count {
             sentThrough = positions[conversations[index].conversationID] ?? 0
         }
+    }
+
+    /// The current conversation's messages are done: its changes follow, from the position.
+    func startChanges() {
+        sendingChanges = true
+        changesSentThrough = positions[conversations[index].conversationID] ?? 0
     }
 }

@@ -207,6 +207,7 @@ public final class ChatServer {
         guard let user = peer.user else { return }
         peer.sync = nil
         peer.deferredMessages = []
+        peer.deferredChanges = []
         peer.user = nil
         peer.sessionID = 0
         online[user.id]?[peer.id] = nil

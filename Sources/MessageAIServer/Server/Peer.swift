@@ -12,6 +12,8 @@ final class Peer {
     var zlib = false
     /// The zlib level compressed answers use (`ServerConfiguration.compressionLevel`).
     let compressionLevel: Int32
+    /// The client announced messageChanges: it gets MESSAGE_CHANGE pushes and sync changes.
+    var messageChanges = false
     /// Logging in lifts the connection's small pre-login frame limit; logging out restores it.
     var user: UserRecord? {
         didSet { connection.setAuthenticated(user != nil) }
@@ -30,6 +32,9 @@ final class Peer {
     /// Per conversation, the highest seq a sync sent on this connection: a live push at or
     /// below it was committed before the sync read that conversation, so the sync held it.
     var syncedThrough: [UInt64: UInt64] = [:]
+    /// Like `deferredMessages` and `syncedThrough`, for changes (messageChanges only).
+    var deferredChanges: [MessageChange] = []
+    var changesSyncedThrough: [UInt64: UInt64] = [:]
     /// When this connection last relayed TYPING, per conversation (uptime ms).
     var lastTyping: [UInt64: UInt64] = [:]
 
@@ -71,5 +76,38 @@ final class Peer {
         }
         if let through = syncedThrough[message.conversationID], message.seq <= through { return }
         connection.send(encoded: frame)
+    }
+
+    /// Pushes a stored change to a connection that speaks messageChanges, unless a sync on it
+    /// already carried it.
+    func pushChange(_ change: MessageChange, frame: Frame) {
+        guard messageChanges else { return }
+        if sync != nil {
+            deferredChanges.append(change)
+            if deferredChanges.count > Peer.maxDeferredMessages {
+                connection.close(after: ErrorFrame(.outputOverflow, "too many changes waiting behind an unfinished sync"),
+                                 reason: .outputOverflow)
+            }
+            return
+        }
+        if let through = changesSyncedThrough[change.conversationID], change.seq <= through { return }
+        connection.send(frame)
+    }
+
+    /// A message as this connection may see it: a client without messageChanges reads a
+    /// deleted message as the words "message deleted" rather than an empty line.
+    func shown(_ m: ChatMessage) -> ChatMessage {
+        guard m.deleted, !messageChanges else { return m }
+        var m = m
+        m.text = "message deleted"
+        return m
+    }
+
+    /// A conversation whose preview is a deleted message, as `shown(_:)` says.
+    func shown(_ c: Conversation) -> Conversation {
+        guard c.lastMessage?.deleted == true, !messageChanges else { return c }
+        var c = c
+        c.lastMessage = c.lastMessage.map(shown)
+        return c
     }
 }

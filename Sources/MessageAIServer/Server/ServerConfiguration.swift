@@ -57,6 +57,8 @@ public struct ServerConfiguration: Sendable {
     /// Certificate and key to serve TLS with; nil serves the plain protocol (what in-process
     /// tests use). The executable always sets it unless told `--plaintext`.
     public var tls: TLSFiles?
+    /// How long after sending a message its sender may edit it (announced in WELCOME). Default 24 h.
+    public var editWindowMillis: UInt64 = 24 * 3_600_000
     /// Text of WELCOME's `server` field.
     public var serverName = "messageai-server/0.2.0"
 

@@ -115,7 +115,8 @@ extension SQLiteStore {
         let unread = try db.queryOne("""
             SELECT count(*) FROM messages WHERE conversation_id = ? AND seq > ? AND sender_id != ?
             """, c.id, read, userID) { $0.uint64(0) } ?? 0
-        let last = c.lastSeq == 0 ? nil : try message(conversationID: c.id, seq: c.lastSeq)
+        // The last seq may be a change's (a reaction), which is not a message to preview.
+        let last = c.lastSeq == 0 ? nil : try messages(conversationID: c.id, beforeSeq: 0, limit: 1).first
         return Conversation(conversationID: c.id, kind: c.kind, name: c.name, members: try members(conversationID: c.id),
                             lastSeq: c.lastSeq, lastActivity: c.lastActivity, unread: unread, lastMessage: last,
                             deliveredSeq: delivered, readSeq: read, request: request)

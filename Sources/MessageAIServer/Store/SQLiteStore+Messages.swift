@@ -15,9 +15,10 @@ extension SQLiteStore {
                 let seq: UInt64
                 do {
                     guard let next = try db.queryOne("""
-                        INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time)
-                        SELECT id, last_seq + 1, ?, ?, 1, ?, ? FROM conversations WHERE id = ? RETURNING seq
-                        """, new.senderID, new.clientID, new.text, new.serverTime, new.conversationID, row: { $0.uint64(0) }) else {
+                        INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time, reply_to)
+                        SELECT id, last_seq + 1, ?, ?, 1, ?, ?, ? FROM conversations WHERE id = ? RETURNING seq
+                        """, new.senderID, new.clientID, new.text, new.serverTime, new.replyTo, new.conversationID,
+                        row: { $0.uint64(0) }) else {
                         throw StoreError.notFound
                     }
                     seq = next
@@ -27,7 +28,9 @@ extension SQLiteStore {
                     guard let original = try message(senderID: new.senderID, clientID: new.clientID) else {
                         throw StoreError.sqlite(code: SQLiteCode.constraintUnique, message: text)
                     }
-                    let resend = original.conversationID == new.conversationID && original.text == new.text
+                    // An edited or deleted original no longer has the text that was sent.
+                    let sameText = original.text == new.text || original.editedAt != 0 || original.deleted
+                    let resend = original.conversationID == new.conversationID && sameText
                     return resend ? .duplicate(original) : .clientIDReused(original)
                 } catch let error where Self.isMissingReference(error) {
                     throw StoreError.notFound
@@ -41,7 +44,7 @@ extension SQLiteStore {
                 }
                 return .stored(ChatMessage(conversationID: new.conversationID, seq: seq, clientID: new.clientID,
                                            senderID: new.senderID, senderUsername: usernames[new.senderID] ?? "",
-                                           serverTime: new.serverTime, text: new.text))
+                                           serverTime: new.serverTime, text: new.text, replyTo: new.replyTo))
             }
         }
     }

@@ -57,6 +57,9 @@ public final class SQLiteStore: Store {
         }
         try db.execute("PRAGMA synchronous = \(synchronous.rawValue)") // a constant from the enum
         try db.execute("PRAGMA foreign_keys = ON")
+        // A deleted message's text must not survive in free space: SQLite zeroes what it frees.
+        // Messages are only ever deleted or rewritten by CHANGE, so the cost falls there.
+        try db.execute("PRAGMA secure_delete = ON")
         try Migrations.apply(to: db, now: SQLiteStore.nowMillis())
         if let checkpoints, path != ":memory:", let handle = db.handle {
             // No `journal_size_limit`: its `ftruncate` of the WAL runs on the hub when the WAL
@@ -122,12 +125,14 @@ public final class SQLiteStore: Store {
     }
 
     /// Messages are always read joined with their sender (`m` and `u`).
-    static let messageColumns = "m.conversation_id, m.seq, m.client_id, m.sender_id, u.username, m.server_time, m.text, m.kind"
+    static let messageColumns = "m.conversation_id, m.seq, m.client_id, m.sender_id, u.username, m.server_time, m.text, m.kind, m.reply_to, m.edited_at, m.deleted"
 
+    /// The message's state without its reactions (`withReactions` adds them where shown).
     static func chatMessage(_ s: Statement, from c: Int32 = 0) -> ChatMessage {
         ChatMessage(conversationID: s.uint64(c), seq: s.uint64(c + 1), clientID: s.blob(c + 2),
                     senderID: s.uint64(c + 3), senderUsername: s.string(c + 4),
-                    serverTime: s.uint64(c + 5), text: s.string(c + 6), kind: s.uint64(c + 7))
+                    serverTime: s.uint64(c + 5), text: s.string(c + 6), kind: s.uint64(c + 7),
+                    replyTo: s.uint64(c + 8), editedAt: s.uint64(c + 9), deleted: s.uint64(c + 10) != 0)
     }
 
     /// Result limits from callers are clamped so a bad value can never ask for everything.

@@ -65,12 +65,40 @@ public struct NewMessage: Sendable {
     /// The sender's username when the caller knows it (the server does: the sender is logged
     /// in); nil makes the store look it up. Usernames never change.
     public var senderUsername: String?
+    /// The seq this message answers (0: none); checked by the caller.
+    public var replyTo: UInt64
 
     public init(conversationID: UInt64, senderID: UInt64, clientID: [UInt8], text: String, serverTime: UInt64,
-                senderUsername: String? = nil) {
+                senderUsername: String? = nil, replyTo: UInt64 = 0) {
         self.conversationID = conversationID; self.senderID = senderID; self.clientID = clientID
-        self.text = text; self.serverTime = serverTime; self.senderUsername = senderUsername
+        self.text = text; self.serverTime = serverTime; self.senderUsername = senderUsername; self.replyTo = replyTo
     }
+}
+
+/// A change to store, as received in CHANGE and checked by the server.
+public struct NewChange: Sendable {
+    public var conversationID: UInt64
+    public var actorID: UInt64
+    public var clientID: [UInt8]
+    public var targetSeq: UInt64
+    public var action: ChangeAction
+    public var emoji: String
+    /// The new text of an edit.
+    public var text: String
+    public var serverTime: UInt64
+    public init(conversationID: UInt64, actorID: UInt64, clientID: [UInt8], targetSeq: UInt64, action: ChangeAction,
+                emoji: String = "", text: String = "", serverTime: UInt64) {
+        self.conversationID = conversationID; self.actorID = actorID; self.clientID = clientID; self.targetSeq = targetSeq
+        self.action = action; self.emoji = emoji; self.text = text; self.serverTime = serverTime
+    }
+}
+
+public enum ChangeOutcome: Equatable, Sendable {
+    /// Stored with the next seq and applied.
+    case stored(MessageChange)
+    /// It would change nothing (a reaction the member has, or removing one they do not have):
+    /// nothing stored, no seq taken.
+    case unchanged
 }
 
 public enum AppendOutcome: Equatable, Sendable {
@@ -245,6 +273,17 @@ public protocol Store: AnyObject {
     func message(senderID: UInt64, clientID: [UInt8]) throws -> ChatMessage?
     /// Closes the database cleanly (shutdown); the store cannot be used afterwards. Idempotent.
     func close()
+
+    // MARK: Changes (replies, reactions, edits, deletes)
+    /// The change an actor stored under this client id, if any (a resend).
+    func change(actorID: UInt64, clientID: [UInt8]) throws -> MessageChange?
+    /// Stores a change the caller has checked (membership, sender, window, emoji), with the
+    /// next seq of the conversation, and applies it to the message; see `ChangeOutcome`.
+    func apply(_ change: NewChange) throws -> ChangeOutcome
+    /// Changes with seq > afterSeq, ascending, at most `limit` (an edit carries the text now).
+    func changes(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [MessageChange]
+    /// The messages with their current reactions filled in.
+    func withReactions(_ messages: [ChatMessage]) throws -> [ChatMessage]
 }
 
 extension StoreError {

@@ -1,0 +1,97 @@
+import MessageAIProtocol
+
+/// CHANGE: reactions, edits and deletes (capability messageChanges), and the reply check of
+/// SEND. Rules in PROTOCOL.md, "Message changes".
+///
+/// A change is committed at once, not through SEND's group commit: changes are rare, and
+/// committing the queued SENDs first keeps one connection's SEND-then-CHANGE in that order.
+extension ChatServer {
+    static let changeRoutes: [(FrameType, Route)] = [
+        Route.on(ChangeRequest.self) { s, p, m, id in try s.change(p, m, id) },
+    ]
+
+    func change(_ peer: Peer, _ c: ChangeRequest, _ id: UInt32) throws {
+        guard peer.messageChanges else {
+            throw ErrorFrame(.unknownFrameType, "CHANGE needs the messageChanges capability in HELLO")
+        }
+        let user = peer.user!
+        let membership = try requireMember(c.conversationID, user.id)
+        if !pendingSends.isEmpty { commitPendingSends() }
+        // A resend is answered like the first time, whatever happened to the message since.
+        if let original = try store.change(actorID: user.id, clientID: c.clientID) {
+            guard original.conversationID == c.conversationID, original.targetSeq == c.targetSeq,
+                  original.action == c.action, original.emoji == c.emoji else {
+                throw ErrorFrame(.clientIDReused, "this client id was already used for another change; nothing was stored, send it with a new id",
+                                 field: "client_id")
+            }
+            peer.reply(id, SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: original.seq,
+                                   serverTime: original.serverTime, duplicate: true))
+            return
+        }
+        guard let action = c.changeAction else {
+            throw ErrorFrame(.invalidArgument, "unknown change action \(c.action) (1 react, 2 unreact, 3 edit, 4 delete)", field: "action")
+        }
+        let target = try changeableMessage(c.conversationID, c.targetSeq)
+        try requireNotBlocked(membership, user)
+        let now = Clock.nowMillis()
+        switch action {
+        case .react, .unreact:
+            guard ReactionEmoji.isValid(c.emoji) else {
+                throw ErrorFrame(.invalidReaction, "a reaction is one emoji (skin tones and joined emoji count as one)", field: "emoji")
+            }
+        case .edit, .delete:
+            guard target.senderID == user.id else {
+                throw ErrorFrame(.notSender, "only \(target.senderUsername), who sent it, can \(action.name) message \(target.seq)")
+            }
+        }
+        if action == .edit {
+            guard now <= target.serverTime + configuration.editWindowMillis else {
+                throw ErrorFrame(.editWindowClosed, "message \(target.seq) can no longer be edited: the edit window is \(Self.describe(configuration.editWindowMillis)) after sending",
+                                 limit: configuration.editWindowMillis)
+            }
+            try checkText(c.text)
+        }
+        if rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) != nil {
+            throw ErrorFrame(.rateLimited, "changing too fast; try again in a moment", retryAfter: 1_000)
+        }
+        let outcome = try store.apply(NewChange(conversationID: c.conversationID, actorID: user.id, clientID: c.clientID,
+                                                targetSeq: c.targetSeq, action: action, emoji: c.emoji, text: c.text, serverTime: now))
+        guard case .stored(let change) = outcome else {
+            peer.reply(id, SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: 0, serverTime: now, duplicate: true))
+            return
+        }
+        peer.reply(id, SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: change.seq, serverTime: change.serverTime))
+        let frame = change.frame(requestID: 0)
+        forEachConnection(of: try store.memberIDs(conversationID: c.conversationID)) { p in
+            if p !== peer { p.pushChange(change, frame: frame) }
+        }
+    }
+
+    /// The message a change or a reply names: it exists in that conversation and is not deleted.
+    func changeableMessage(_ conversationID: UInt64, _ seq: UInt64) throws -> ChatMessage {
+        guard seq > 0, let m = try store.message(conversationID: conversationID, seq: seq) else {
+            throw ErrorFrame(.noSuchMessage, "there is no message \(seq) in conversation \(conversationID)", field: "target_seq")
+        }
+        guard !m.deleted else {
+            throw ErrorFrame(.messageDeleted, "message \(seq) was deleted", field: "target_seq")
+        }
+        return m
+    }
+
+    /// The text rules SEND applies.
+    func checkText(_ text: String) throws {
+        guard !text.isEmpty else { throw ErrorFrame(.invalidArgument, "a message needs some text", field: "text") }
+        let length = text.unicodeScalars.count
+        guard length <= configuration.maxMessageLength else {
+            throw ErrorFrame(.tooLong, "messages are at most \(configuration.maxMessageLength) characters (this one has \(length))",
+                             limit: UInt64(configuration.maxMessageLength), field: "text")
+        }
+    }
+
+    static func describe(_ millis: UInt64) -> String {
+        if millis % 3_600_000 == 0 { return "\(millis / 3_600_000) h" }
+        if millis % 60_000 == 0 { return "\(millis / 60_000) min" }
+        if millis % 1_000 == 0 { return "\(millis / 1_000) s" }
+        return "\(millis) ms"
+    }
+}
