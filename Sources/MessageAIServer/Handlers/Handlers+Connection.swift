@@ -31,8 +31,10 @@ extension ChatServer {
             return
         }
         peer.greeted = true
-        let common = hello.capabilities.intersection(ChatServer.serverCapabilities)
+        let offered = assistant == nil ? ChatServer.serverCapabilities : ChatServer.serverCapabilities.union(.assistant)
+        let common = hello.capabilities.intersection(offered)
         peer.zlib = common.contains(.zlib)
+        peer.assistant = common.contains(.assistant)
         let welcome = Welcome(
             version: version, capabilities: common, maxFrameLength: UInt64(configuration.maxFrameLength),
             pingInterval: configuration.pingIntervalMillis, idleTimeout: configuration.idleTimeoutMillis,

@@ -87,6 +87,8 @@ extension ChatServer {
         scheduleIndexing(after: batch.count)
         logger.trace("committed \(batch.count) message(s) in one transaction")
         var membersOf: [UInt64: [UInt64]] = [:]
+        var committed: [ChatMessage] = []
+        defer { extractAfterCommit(committed) }
         for (pending, outcome) in zip(batch, outcomes) {
             let (m, isNew): (ChatMessage, Bool)
             switch outcome {
@@ -102,6 +104,7 @@ extension ChatServer {
                                                           seq: m.seq, serverTime: m.serverTime, duplicate: !isNew))
             // A resend was pushed when it was first stored.
             guard isNew else { continue }
+            if assistant != nil { committed.append(m) }
             if membersOf[m.conversationID] == nil {
                 membersOf[m.conversationID] = (try? store.memberIDs(conversationID: m.conversationID)) ?? []
             }

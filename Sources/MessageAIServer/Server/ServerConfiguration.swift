@@ -55,6 +55,8 @@ public struct ServerConfiguration: Sendable {
     public var tls: TLSFiles?
     /// Text of WELCOME's `server` field.
     public var serverName = "messageai-server/0.2.0"
+    /// The assistant: extraction, summaries, checks, the optional provider.
+    public var assistant = AssistantConfiguration()
 
     public init() {}
 }
