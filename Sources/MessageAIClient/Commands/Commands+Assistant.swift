@@ -9,9 +9,9 @@ enum AssistantCommands {
                     sync: true, args: 1...Int.max, run: check),
         CommandSpec("/summary", "/summary [N | unread]", "a summary of the last N messages here (default 50), or of what was unread when you opened it",
                     sync: true, args: 0...1, run: summary),
-        CommandSpec("/actions", "/actions [open | mine | all]", "action items of this conversation: open (default), yours, or all including done ones",
+        CommandSpec("/actions", "/actions [open | mine | all]", "action items: open ones here (default), yours everywhere, or all including done ones (every conversation when none is open)",
                     sync: true, args: 0...1, run: actions),
-        CommandSpec("/decisions", "/decisions", "decisions recorded in this conversation", sync: true, run: decisions),
+        CommandSpec("/decisions", "/decisions", "decisions recorded in this conversation (every conversation when none is open)", sync: true, run: decisions),
     ]
 
     static let engine = LocalEngine()
@@ -64,6 +64,7 @@ enum AssistantCommands {
     }
 
     static func summary(_ inv: Invocation) {
+        if ServerAssistantCommands.summary(inv) { return }
         var limit = 50
         var unread = false
         if let a = inv.args.first {
@@ -90,6 +91,7 @@ enum AssistantCommands {
     static func actions(_ inv: Invocation) {
         let which = inv.args.first ?? "open"
         guard ["open", "mine", "all"].contains(which) else { inv.fail(.usage("/actions [open | mine | all]")); return }
+        if ServerAssistantCommands.actions(inv, filter: which) { return }
         guard let s = scope(inv, limit: maxMessages) else { return }
         let thread = ThreadToSummarize(participants: s.members, messages: lines(s.messages))
         let open = engine.summarize(thread).actions
@@ -120,6 +122,7 @@ enum AssistantCommands {
     }
 
     static func decisions(_ inv: Invocation) {
+        if ServerAssistantCommands.decisions(inv) { return }
         guard let s = scope(inv, limit: maxMessages) else { return }
         var rows: [[String: Any]] = []
         for (i, m) in s.messages.enumerated() {

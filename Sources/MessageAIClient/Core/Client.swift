@@ -24,6 +24,8 @@ public final class Client {
     public internal(set) var readBeforeOpen: UInt64 = 0
     /// Messages that failed for good (too long, not a member): the exit status is non-zero.
     public internal(set) var failedMessages = 0
+    /// The last /rewrite suggestion, sent only by /take (never replaces what the user typed).
+    var pendingRewrite: (conversationID: UInt64, text: String)?
 
     var sendingNow: String?
     var rateLimitedUntil: DispatchTime?

@@ -34,7 +34,8 @@ public struct AssistSwitch: Equatable, Sendable {
 /// `Store`, called from the hub queue only.
 public protocol AssistantStore: AnyObject {
     /// Stores the items in one transaction, each with the next rev; an item already stored for
-    /// the same message and place is skipped. Returns the items stored now.
+    /// the same message and place, or an action the same owner already has open with the same
+    /// words (an ask, then "I'll do it"), is skipped. Returns the items stored now.
     func insertItems(_ items: [NewAssistItem], now: UInt64) throws -> [AssistItem]
     /// Newest first, in the user's conversations (or one of them).
     func items(userID: UInt64, conversationID: UInt64?, filter: AssistItemFilter, kind: AssistItemKind?, limit: Int) throws -> [AssistItem]

@@ -22,9 +22,14 @@ extension SQLiteStore: AssistantStore {
             var rev = try assistantCursor()
             var ids: [UInt64] = []
             for it in items {
+                // An ask and the owner's "I'll ..." for the same work are one item: an open action
+                // with the same owner and wording in the conversation is not stored twice.
                 let added = try db.run("""
                     INSERT OR IGNORE INTO assistant_items (conversation_id, seq, kind, ordinal, text, who, due, sender_id, rev,
-                        engine, engine_version, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        engine, engine_version, created_at)
+                    SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12
+                    WHERE ?3 != 1 OR NOT EXISTS (SELECT 1 FROM assistant_items WHERE conversation_id = ?1 AND kind = 1 AND done = 0
+                                                 AND lower(who) = lower(?6) AND lower(text) = lower(?5))
                     """, it.conversationID, it.seq, it.kind.rawValue, it.ordinal, it.text, it.who, it.due, it.senderID, rev + 1,
                     it.engine, it.engineVersion, now)
                 if added > 0 { rev += 1; ids.append(db.lastInsertRowID) }
