@@ -23,33 +23,21 @@ extension Client {
         }
     }
 
-    /// Items added or changed on the server: cached; a new item for this user, and a done or
-    /// undo, get a line (every change is an `assistant_item` event for scripts).
+    /// Items added or changed on the server: cached, and each change is an event (a line in
+    /// the terminal only when it asks something of this user, or is a done or undo).
     func handleAssistItems(_ a: AssistItems) {
-        guard let store, let me = username?.lowercased() else { return }
+        guard let store, let me = username else { return }
         let known = (try? store.cachedAssistItemIDs(a.items.map(\.itemID))) ?? []
         let changed = (try? store.upsertAssistItems(a.items)) ?? []
         if let top = changed.map(\.rev).max() { try? store.setAssistCursor(top) }
         for item in changed {
-            let name = conversationName(item.conversationID, fallback: "")
-            var line: String?
-            if known.contains(item.itemID) {
-                let who = item.doneBy.lowercased() == me ? "you" : item.doneBy
-                line = item.done ? "[\(name)] \(who) marked #\(item.itemID) done: \(item.text)" : "[\(name)] #\(item.itemID) is open again: \(item.text)"
-            } else if item.kind == .action, item.who.lowercased() == me, item.from.lowercased() != me {
-                line = "[\(name)] for you from \(item.from): \(item.text)" + (item.due.isEmpty ? "" : " (due \(item.due))")
-                    + " (/done \(item.itemID) when it is)"
-            }
-            output.emit("assistant_item", AssistantView.itemFields(item, conversation: name), plain: line)
+            output.emit(AssistantEvent.item(item, conversation: conversationName(item.conversationID, fallback: ""),
+                                            known: known.contains(item.itemID), me: me))
         }
-        onChange()
+        if !changed.isEmpty { onChange() }
     }
 
     func handleAssistSettings(_ s: AssistSettings) {
-        let name = conversationName(s.conversationID, fallback: "")
-        let who = s.changedBy.isEmpty ? "a member" : s.changedBy
-        output.emit("assistant_settings", AssistantView.settingsFields(s, conversation: name),
-                    plain: "[\(name)] \(who) turned the language model \(s.providerOff ? "off" : "on") here"
-                        + (s.providerOff ? " (the local assistant still works)" : ""))
+        output.emit(AssistantEvent.settings(s, conversation: conversationName(s.conversationID, fallback: "")))
     }
 }
