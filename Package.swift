@@ -50,7 +50,7 @@ let package = Package(
         .target(
             name: "MessageAIServer",
             dependencies: [
-                "MessageAIProtocol", "MessageAISQLite", "MessageAITLS",
+                "MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAIAssistant", "MessageAIAssistantProvider",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -98,7 +98,7 @@ let package = Package(
             name: "MessageAIAssistantProviderTests", dependencies: ["MessageAIAssistantProvider"],
             exclude: ["fake_chat_server.py"], swiftSettings: swift5),
         .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol", "MessageAILoad"], swiftSettings: swift5),
-        .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite", "MessageAITLS", "MessageAILoad"], swiftSettings: swift5),
+        .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite", "MessageAITLS", "MessageAILoad", "MessageAIAssistantProvider"], swiftSettings: swift5),
         .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient", "MessageAITLS"], swiftSettings: swift5),
     ]
 )

@@ -32,6 +32,10 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
     case invalidArgument = 29
     case clientIDReused = 30
     case serverBusy = 31
+    // The assistant (40-49).
+    case assistantUnavailable = 40
+    case assistantBudgetExhausted = 41
+    case providerOffHere = 42
     // Message changes (replies, reactions, edits, deletes)
     case notSender = 50
     case editWindowClosed = 51
@@ -84,6 +88,9 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
         case .invalidArgument: return "invalid_argument"
         case .clientIDReused: return "client_id_reused"
         case .serverBusy: return "server_busy"
+        case .assistantUnavailable: return "assistant_unavailable"
+        case .assistantBudgetExhausted: return "assistant_budget_exhausted"
+        case .providerOffHere: return "provider_off_here"
         case .notSender: return "not_sender"
         case .editWindowClosed: return "edit_window_closed"
         case .invalidReaction: return "invalid_reaction"

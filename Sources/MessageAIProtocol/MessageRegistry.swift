@@ -68,6 +68,17 @@ public enum MessageRegistry {
         Entry(name: "TYPING", type: Typing.self, sentBy: .client),
         Entry(name: "TYPING_EVENT", type: TypingEvent.self, sentBy: .server),
         Entry(name: "AWAY", type: AwaySet.self, sentBy: .client),
+        Entry(name: "ASSIST_ITEMS_LIST", type: AssistItemsList.self, sentBy: .client),
+        Entry(name: "ASSIST_ITEMS", type: AssistItems.self, sentBy: .server),
+        Entry(name: "ASSIST_ITEM_DONE", type: AssistItemDone.self, sentBy: .client),
+        Entry(name: "ASSIST_SYNC", type: AssistSync.self, sentBy: .client),
+        Entry(name: "ASSIST_SUMMARY", type: AssistSummary.self, sentBy: .client),
+        Entry(name: "ASSIST_SUMMARY_RESULT", type: AssistSummaryResult.self, sentBy: .server),
+        Entry(name: "ASSIST_CHECK", type: AssistCheck.self, sentBy: .client),
+        Entry(name: "ASSIST_CHECK_RESULT", type: AssistCheckResult.self, sentBy: .server),
+        Entry(name: "ASSIST_SETTINGS_SET", type: AssistSettingsSet.self, sentBy: .client),
+        Entry(name: "ASSIST_SETTINGS", type: AssistSettings.self, sentBy: .server),
+        Entry(name: "ASSIST_SETTINGS_GET", type: AssistSettingsGet.self, sentBy: .client),
     ]
 
     private static let byType: [FrameType: Entry] = {

@@ -46,6 +46,7 @@ struct ServerCommand: ParsableCommand {
     var printFingerprint = false
     @Flag(help: "Serve the plain protocol without TLS (loopback and tests only).") var plaintext = false
     @Flag(help: "Allow --plaintext on an address other machines can reach.") var allowRemotePlaintext = false
+    @OptionGroup(title: "Assistant") var assistant: AssistantOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
@@ -111,6 +112,9 @@ struct ServerCommand: ParsableCommand {
             options.tls = .selfSigned(extraNames: tlsName)
         }
         let logger = Logger(label: "messageai-server")
+        // Outcomes only (task, attempt, status, ms): never message text, never the key.
+        options.configuration.assistant = try assistant.configuration { line in Logger(label: "messageai-assistant").info("\(line)") }
+        if let p = options.configuration.assistant.provider { logger.info("assistant: provider at \(p.baseURL.host ?? "?"):\(p.baseURL.port.map(String.init) ?? "default port") model \(p.model), key \(p.apiKey == nil ? "none" : "set")") }
         if printFingerprint { ServerProcess.printFingerprint(options, logger: logger) }
         ServerProcess.run(options, logger: logger)
     }

@@ -23,6 +23,10 @@ enum Vectors {
                                  lastSeq: 42, lastActivity: time, unread: 0, lastMessage: hi,
                                  deliveredSeq: 42, readSeq: 41)
 
+    static let assistItem = AssistItem(itemID: 5, conversationID: 8, seq: 12, kind: .action, text: "tag the 2.3 hotfix branch",
+                                       who: "bob", due: "5pm", from: "alice", done: true, doneBy: "bob", doneAt: time, rev: 17,
+                                       engine: "local", engineVersion: "0.1.0")
+
     static let all: [Vector] = [
         Vector(name: "hello", requestID: 1, message: Hello(maxVersion: 2, minVersion: 2, capabilities: .zlib, client: "messageai/0.2.0")),
         Vector(name: "welcome", requestID: 1, message: Welcome(version: 2, capabilities: .zlib, maxFrameLength: 1 << 20,
@@ -96,6 +100,28 @@ enum Vectors {
         Vector(name: "away", requestID: 30, message: AwaySet(away: true, message: "lunch")),
         Vector(name: "typing", requestID: 0, message: Typing(conversationID: 7)),
         Vector(name: "typing-event", requestID: 0, message: TypingEvent(conversationID: 7, user: bob, ttl: 5_000)),
+        // The assistant (capability `assistant`).
+        Vector(name: "assist-items-list", requestID: 30, message: AssistItemsList(conversationID: 8, filter: .mine, kind: .action)),
+        Vector(name: "assist-items", requestID: 30, message: AssistItems(items: [assistItem], cursor: 17)),
+        Vector(name: "assist-items-push", requestID: 0, message: AssistItems(items: [AssistItem(
+            itemID: 6, conversationID: 8, seq: 13, kind: .decision, text: "ship 2.3 on Thursday", from: "carol", rev: 18,
+            engine: "local", engineVersion: "0.1.0")], cursor: 18)),
+        Vector(name: "assist-item-done", requestID: 31, message: AssistItemDone(itemID: 5, done: true)),
+        Vector(name: "assist-sync", requestID: 32, message: AssistSync(sinceRev: 16)),
+        Vector(name: "assist-summary", requestID: 33, message: AssistSummary(conversationID: 8, limit: 30)),
+        Vector(name: "assist-summary-result", requestID: 33, message: AssistSummaryResult(
+            conversationID: 8, fromSeq: 1, toSeq: 30, messageCount: 30, covered: 24, summary: "Ship 2.3 on Thursday; bob tags it.",
+            decisions: ["ship 2.3 on Thursday"], actions: [AssistAction(what: "tag the 2.3 hotfix branch", who: "bob", due: "5pm")],
+            openQuestions: ["who writes the notes?"], engine: "local", engineVersion: "0.1.0",
+            fallbackReason: "the language model (gemma) timed out; answered by the local rules")),
+        Vector(name: "assist-check", requestID: 34, message: AssistCheck(conversationID: 8, text: "revert that", rewrite: true)),
+        Vector(name: "assist-check-result", requestID: 34, message: AssistCheckResult(
+            clarity: [AssistFlag(kind: "pronoun", reason: "'that' has nothing it refers to")],
+            rewrite: "Please revert the cache change.", engine: "provider", engineVersion: "0.1.0 gemma")),
+        Vector(name: "assist-settings-set", requestID: 35, message: AssistSettingsSet(conversationID: 8, providerOff: true)),
+        Vector(name: "assist-settings", requestID: 35, message: AssistSettings(
+            conversationID: 8, providerOff: true, changedBy: "alice", providerAvailable: true, budgetLeft: 99)),
+        Vector(name: "assist-settings-get", requestID: 36, message: AssistSettingsGet(conversationID: 8)),
     ] + changes
 
     /// Replies, reactions, edits and deletes (capability messageChanges).

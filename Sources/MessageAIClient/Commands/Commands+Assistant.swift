@@ -11,9 +11,9 @@ enum AssistantCommands {
         CommandSpec("/summary", "/summary [N | unread | since TIME]",
                     "a summary of the last N messages here (default 50), of what was unread when you opened it, or since TIME (09:00, yesterday, 2h, 2026-11-20)",
                     sync: true, args: 0...2, run: summary),
-        CommandSpec("/actions", "/actions [open | mine | all]", "action items of this conversation: open (default), yours, or all including done ones",
+        CommandSpec("/actions", "/actions [open | mine | all]", "action items: open ones here (default), yours everywhere, or all including done ones (every conversation when none is open)",
                     sync: true, args: 0...1, run: actions),
-        CommandSpec("/decisions", "/decisions", "decisions recorded in this conversation", sync: true, run: decisions),
+        CommandSpec("/decisions", "/decisions", "decisions recorded in this conversation (every conversation when none is open)", sync: true, run: decisions),
     ]
 
     static let engine = LocalEngine()
@@ -69,6 +69,7 @@ enum AssistantCommands {
     }
 
     static func summary(_ inv: Invocation) {
+        if ServerAssistantCommands.summary(inv) { return }
         var limit = 50
         var unread = false
         var since: UInt64? = nil
@@ -102,6 +103,7 @@ enum AssistantCommands {
     static func actions(_ inv: Invocation) {
         let which = inv.args.first ?? "open"
         guard ["open", "mine", "all"].contains(which) else { inv.fail(.usage("/actions [open | mine | all]")); return }
+        if ServerAssistantCommands.actions(inv, filter: which) { return }
         guard let s = scope(inv, limit: maxMessages) else { return }
         let thread = ThreadToSummarize(participants: s.members, messages: lines(s.messages))
         let open = engine.summarize(thread).actions
@@ -132,6 +134,7 @@ enum AssistantCommands {
     }
 
     static func decisions(_ inv: Invocation) {
+        if ServerAssistantCommands.decisions(inv) { return }
         guard let s = scope(inv, limit: maxMessages) else { return }
         var rows: [[String: Any]] = []
         for (i, m) in s.messages.enumerated() {

@@ -20,6 +20,8 @@ extension Client {
         .typingEvent: { c, f in c.handleTyping(try f.decode(TypingEvent.self)) },
         .contactUpdate: { c, f in c.handleContactUpdate(try f.decode(ContactUpdate.self)) },
         .error: { c, f in c.handlePushedError(try f.decode(ErrorFrame.self)) },
+        .assistItems: { c, f in c.handleAssistItems(try f.decode(AssistItems.self)) },
+        .assistSettings: { c, f in c.handleAssistSettings(try f.decode(AssistSettings.self)) },
     ]
 
     func handlePush(_ frame: Frame) {

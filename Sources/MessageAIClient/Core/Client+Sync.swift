@@ -34,6 +34,7 @@ extension Client {
                 return false
             case .success(let frame) where frame.type == .syncDone:
                 self.synced = true
+                self.syncAssistant()
                 self.reportCatchUp(order.map { ($0, fresh[$0] ?? []) })
                 self.pushMarkers()
                 self.fetchPresence()

@@ -27,6 +27,8 @@ public final class Client {
     public internal(set) var failedMessages = 0
     /// The pre-send check (`--check`, `/check mode`): confirm at a terminal, off for scripts.
     public var draftCheck: DraftCheckMode = .off
+    /// The last /rewrite suggestion, sent only by /take (never replaces what the user typed).
+    var pendingRewrite: (conversationID: UInt64, text: String)?
 
     var sendingNow: String?
     var rateLimitedUntil: DispatchTime?

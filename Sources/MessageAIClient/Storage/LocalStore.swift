@@ -32,8 +32,8 @@ public final class LocalStore {
     public let userID: UInt64
     /// 1: 0.1.0. 2: conversations.request (message requests, 0.2.0). 3: messages_fts (/find).
     /// 4: muted (/mute). 5: replies, reactions, edits and deletes (messages.reply_to/edited_at/
-    /// deleted, reactions, changes).
-    public static let schemaVersion = 5
+    /// deleted, reactions, changes). 6: the assistant's items.
+    public static let schemaVersion = 6
 
     public init(path: String, userID: UInt64) throws {
         db = try Database(path: path)
@@ -60,6 +60,7 @@ public final class LocalStore {
                 PRIMARY KEY(conversation_id, user_id));
             CREATE TABLE IF NOT EXISTS muted(conversation_id INTEGER PRIMARY KEY);
             """)
+        try createAssistantTables()  // 5 -> 6, idempotent
         try migrate()
     }
 

@@ -31,9 +31,11 @@ extension ChatServer {
             return
         }
         peer.greeted = true
-        let common = hello.capabilities.intersection(ChatServer.serverCapabilities)
+        let offered = assistant == nil ? ChatServer.serverCapabilities : ChatServer.serverCapabilities.union(.assistant)
+        let common = hello.capabilities.intersection(offered)
         peer.zlib = common.contains(.zlib)
         peer.messageChanges = common.contains(.messageChanges)
+        peer.assistant = common.contains(.assistant)
         var welcome = Welcome(
             version: version, capabilities: common, maxFrameLength: UInt64(configuration.maxFrameLength),
             pingInterval: configuration.pingIntervalMillis, idleTimeout: configuration.idleTimeoutMillis,

@@ -90,6 +90,8 @@ extension ChatServer {
         commitStats.messages += batch.count
         scheduleIndexing(after: batch.count)
         logger.trace("committed \(batch.count) message(s) in one transaction")
+        var committed: [ChatMessage] = []
+        defer { extractAfterCommit(committed) }
         for (pending, outcome) in zip(batch, outcomes) {
             let (m, isNew): (ChatMessage, Bool)
             switch outcome {
@@ -105,6 +107,7 @@ extension ChatServer {
                                                           seq: m.seq, serverTime: m.serverTime, duplicate: !isNew))
             // A resend was pushed when it was first stored.
             guard isNew else { continue }
+            if assistant != nil { committed.append(m) }
             // Encoded once; each recipient's output copies the bytes.
             let frame = m.frame(requestID: 0).encoded()
             // Every connection of every member, the sender's other sessions included;

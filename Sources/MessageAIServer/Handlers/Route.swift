@@ -22,7 +22,7 @@ extension ChatServer {
     static let routes: [FrameType: Route] = {
         var table: [FrameType: Route] = [:]
         for (type, route) in connectionRoutes + accountRoutes + peopleRoutes + privacyRoutes + conversationRoutes
-            + messagingRoutes + changeRoutes + historyRoutes + presenceRoutes {
+            + messagingRoutes + changeRoutes + historyRoutes + presenceRoutes + assistantRoutes {
             precondition(table[type] == nil, "two handlers for \(type)")
             table[type] = route
         }

@@ -54,6 +54,9 @@ public final class ChatServer {
     /// Transactions and messages committed by group commit (for logs and tests).
     var commitStats = (transactions: 0, messages: 0)
     private(set) var isShuttingDown = false
+    /// The assistant (nil with `--assistant off`) and its tables (see Assistant/).
+    let assistant: Assistant?
+    let assistantStore: AssistantStore?
 
     public init(configuration: ServerConfiguration, store: Store, logger: Logger = Logger(label: "messageai-server")) {
         self.configuration = configuration
@@ -67,6 +70,8 @@ public final class ChatServer {
         self.registrations = RegistrationLimiter(perHour: configuration.registrationsPerAddressPerHour)
         self.decoy = DecoyHash.shared(rounds: configuration.pbkdf2Rounds, queue: passwordQueue)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
+        self.assistantStore = store as? AssistantStore
+        self.assistant = configuration.assistant.enabled && assistantStore != nil ? Assistant(config: configuration.assistant) : nil
     }
 
     /// Binds and starts serving; returns the port (useful with port 0).

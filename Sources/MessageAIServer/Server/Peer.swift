@@ -14,6 +14,8 @@ final class Peer {
     let compressionLevel: Int32
     /// The client announced messageChanges: it gets MESSAGE_CHANGE pushes and sync changes.
     var messageChanges = false
+    /// Both sides announced the assistant: its frames may be sent and pushed.
+    var assistant = false
     /// Logging in lifts the connection's small pre-login frame limit; logging out restores it.
     var user: UserRecord? {
         didSet { connection.setAuthenticated(user != nil) }

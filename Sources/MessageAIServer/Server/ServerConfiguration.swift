@@ -61,6 +61,8 @@ public struct ServerConfiguration: Sendable {
     public var editWindowMillis: UInt64 = 24 * 3_600_000
     /// Text of WELCOME's `server` field.
     public var serverName = "messageai-server/0.2.0"
+    /// The assistant: extraction, summaries, checks, the optional provider.
+    public var assistant = AssistantConfiguration()
 
     public init() {}
 }

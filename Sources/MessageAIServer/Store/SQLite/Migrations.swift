@@ -12,6 +12,7 @@ enum Migrations {
         Migration(name: "v2_search_by_conversation", sql: SchemaV2.sql),
         Migration(name: "v3_index_after_commit", sql: SchemaV3.sql),
         Migration(name: "v4_contact_consent_and_blocks", sql: SchemaV4.sql),
+        Migration(name: "v5_assistant", sql: SchemaV5.sql),
         Migration(name: "v6_message_changes", sql: SchemaV6.sql),
         Migration(name: "v8_presence_status", sql: SchemaV8.sql),
     ]

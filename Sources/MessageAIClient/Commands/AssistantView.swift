@@ -1,0 +1,50 @@
+import Foundation
+import MessageAIProtocol
+
+/// How the server's assistant answers read: JSON fields and plain lines, shared by the
+/// commands and the pushes.
+enum AssistantView {
+    static func itemFields(_ i: AssistItem, conversation: String) -> [String: Any] {
+        var f: [String: Any] = ["item_id": i.itemID, "conversation_id": i.conversationID, "conversation": conversation, "seq": i.seq,
+                                "kind": i.kind == .action ? "action" : "decision", "from": i.from, "done": i.done, "open": !i.done,
+                                "rev": i.rev, "engine": i.engine, "engine_version": i.engineVersion]
+        if i.kind == .action {
+            f["what"] = i.text; f["who"] = i.who; f["due"] = i.due.isEmpty ? NSNull() : i.due
+            if i.done { f["done_by"] = i.doneBy; f["done_at"] = i.doneAt }
+        } else {
+            f["decision"] = i.text
+        }
+        return f
+    }
+
+    /// "#12 [release] ben: tag the 2.3 hotfix branch (due 5pm) [done by ben]"
+    static func itemLine(_ i: AssistItem, conversation: String?) -> String {
+        let place = conversation.map { "[\($0)] " } ?? ""
+        if i.kind == .decision { return "#\(i.itemID) \(place)\(i.from): \(i.text)" }
+        return "#\(i.itemID) \(place)\(i.who): \(i.text)" + (i.due.isEmpty ? "" : " (due \(i.due))")
+            + (i.done ? " [done by \(i.doneBy)]" : "")
+    }
+
+    static func settingsFields(_ s: AssistSettings, conversation: String) -> [String: Any] {
+        ["conversation_id": s.conversationID, "conversation": conversation, "provider_off": s.providerOff,
+         "changed_by": s.changedBy, "provider_available": s.providerAvailable, "budget_left": s.budgetLeft]
+    }
+
+    static func summaryFields(_ r: AssistSummaryResult, conversation: String) -> [String: Any] {
+        ["conversation_id": r.conversationID, "conversation": conversation, "messages": r.messageCount, "covered": r.covered,
+         "from_seq": r.fromSeq, "to_seq": r.toSeq, "summary": r.summary, "key_points": r.keyPoints, "decisions": r.decisions,
+         "actions": r.actions.map { ["what": $0.what, "who": $0.who, "due": $0.due.isEmpty ? NSNull() : $0.due] as [String: Any] },
+         "open_questions": r.openQuestions, "engine": r.engine, "engine_version": r.engineVersion,
+         "fallback_reason": r.fallbackReason.isEmpty ? NSNull() : r.fallbackReason, "cached": r.cached, "source": "server"]
+    }
+
+    static func summaryPlain(_ r: AssistSummaryResult, conversation: String) -> String {
+        guard r.messageCount > 0 else { return "no messages in [\(conversation)] yet" }
+        var lines = ["summary of [\(conversation)], \(r.messageCount) messages (seq \(r.fromSeq)-\(r.toSeq))"
+                     + (r.covered < r.messageCount ? ", the newest \(r.covered) read" : "") + ", by \(r.engine) \(r.engineVersion):",
+                     r.summary]
+        if !r.openQuestions.isEmpty { lines.append("open questions:\n" + r.openQuestions.map { "- " + $0 }.joined(separator: "\n")) }
+        if !r.fallbackReason.isEmpty { lines.append("note: " + r.fallbackReason) }
+        return lines.joined(separator: "\n")
+    }
+}

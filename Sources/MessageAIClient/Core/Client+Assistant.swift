@@ -1,0 +1,43 @@
+import Foundation
+import MessageAIProtocol
+
+/// The server's assistant, seen from the client: items kept in the local cache (synced by
+/// cursor after every SYNC, updated by pushes), and the per-conversation provider switch.
+extension Client {
+    /// Online, synced and the server agreed on the assistant: commands ask the server.
+    var assistantOnline: Bool {
+        link.state == .online && authenticated && (link.welcome?.capabilities.contains(.assistant) ?? false)
+    }
+
+    /// ASSIST_SYNC from the cached cursor, page after page, into the cache.
+    func syncAssistant() {
+        guard assistantOnline, let store else { return }
+        let since = (try? store.assistCursor()) ?? 0
+        link.request(AssistSync(sinceRev: since), timeout: 60) { [weak self] result in
+            guard let self, self.store === store, case .success(let f) = result, f.type == .assistItems,
+                  let page = try? f.decode(AssistItems.self) else { return true }
+            _ = try? store.upsertAssistItems(page.items)
+            try? store.setAssistCursor(page.cursor)
+            if page.hasMore { self.syncAssistant() }
+            return true
+        }
+    }
+
+    /// Items added or changed on the server: cached, and each change is an event (a line in
+    /// the terminal only when it asks something of this user, or is a done or undo).
+    func handleAssistItems(_ a: AssistItems) {
+        guard let store, let me = username else { return }
+        let known = (try? store.cachedAssistItemIDs(a.items.map(\.itemID))) ?? []
+        let changed = (try? store.upsertAssistItems(a.items)) ?? []
+        if let top = changed.map(\.rev).max() { try? store.setAssistCursor(top) }
+        for item in changed {
+            output.emit(AssistantEvent.item(item, conversation: conversationName(item.conversationID, fallback: ""),
+                                            known: known.contains(item.itemID), me: me))
+        }
+        if !changed.isEmpty { onChange() }
+    }
+
+    func handleAssistSettings(_ s: AssistSettings) {
+        output.emit(AssistantEvent.settings(s, conversation: conversationName(s.conversationID, fallback: "")))
+    }
+}

@@ -1,0 +1,22 @@
+import MessageAIAssistantProvider
+
+/// The assistant's part of the server's configuration (flags `--assistant*`).
+public struct AssistantConfiguration: Sendable {
+    /// Off: the `assistant` capability is not offered and nothing is extracted.
+    public var enabled = true
+    /// Extract action items and decisions from every committed message (off for the W1/W2
+    /// before/after benchmark, or to keep the feature to on-demand summaries and checks).
+    public var extract = true
+    /// The optional language model; nil: the local engine answers everything.
+    public var provider: ProviderConfiguration?
+    /// Provider requests one user may make per UTC day; past it the local engine answers.
+    public var providerRequestsPerDay = 200
+    /// Provider calls running at once (each on a worker thread, never the hub); past it a
+    /// request gets the local engine's answer with a notice instead of waiting.
+    public var maxProviderCalls = 4
+    /// Messages waiting for extraction; past it new ones are not extracted (counted and logged)
+    /// rather than letting the queue grow without bound under a flood.
+    public var maxPendingExtractions = 20_000
+
+    public init() {}
+}

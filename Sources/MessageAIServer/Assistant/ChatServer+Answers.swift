@@ -1,0 +1,152 @@
+import MessageAIAssistant
+import MessageAIAssistantProvider
+import MessageAIProtocol
+
+/// ASSIST_SUMMARY and ASSIST_CHECK: the hub reads what the engine needs and decides which
+/// engine may answer (switch, budget, calls in flight); the engine runs on the assistant's
+/// answer queue; the answer hops back to the hub. The connection's other frames are not held
+/// meanwhile (a slow provider delays no message); the answer carries its request id.
+extension ChatServer {
+    /// Why the provider does not answer this request ("" when it may), or nil with no provider.
+    private func providerRefusal(_ assistant: Assistant, _ items: AssistantStore, userID: UInt64, conversationID: UInt64,
+                                 localOnly: Bool) throws -> String? {
+        guard assistant.provider != nil else { return nil }
+        if localOnly { return "you asked for the local rules" }
+        if conversationID != 0, try items.assistSwitch(conversationID: conversationID).providerOff {
+            return "this conversation keeps its text away from the language model (/assistant provider on allows it); answered by the local rules"
+        }
+        if try budgetLeft(userID, assistant, items) == 0 {
+            return "your \(assistant.config.providerRequestsPerDay) language-model requests for today are used up; answered by the local rules"
+        }
+        if assistant.providerCallsInFlight >= assistant.config.maxProviderCalls {
+            return "the language model is busy (\(assistant.providerCallsInFlight) requests in flight); answered by the local rules"
+        }
+        return ""
+    }
+
+    /// Runs `work` on the answer queue and `then` on the hub, unless the connection closed or
+    /// changed user meanwhile. `provider` counts against the calls in flight and the budget.
+    private func answerOffHub<T>(_ peer: Peer, _ assistant: Assistant, provider: Bool, _ work: @escaping () -> T,
+                                 then: @escaping (T) -> Void) throws {
+        let user = peer.user!.id
+        if provider {
+            try assistantStore?.countProviderRequest(userID: user, day: Assistant.day(Clock.nowMillis()))
+            assistant.providerCallsInFlight += 1
+        } else {
+            guard assistant.answersInFlight < Assistant.maxLocalAnswers else {
+                throw ErrorFrame(.serverBusy, "the assistant is busy; try again in a second", retryAfter: 1_000)
+            }
+            assistant.answersInFlight += 1
+        }
+        assistant.answerQueue.async { [self] in
+            let result = work()
+            queue.async { [self] in
+                if provider { assistant.providerCallsInFlight -= 1 } else { assistant.answersInFlight -= 1 }
+                guard !isShuttingDown, !peer.connection.isClosing, peer.user?.id == user else { return }
+                then(result)
+            }
+        }
+    }
+
+    func assistSummary(_ peer: Peer, _ r: AssistSummary, _ id: UInt32) throws {
+        let (assistant, items) = try requireAssistant(peer, .assistSummary)
+        let user = peer.user!
+        try requireMember(r.conversationID, user.id)
+        let limit = r.limit == 0 ? 50 : Int(min(r.limit, 500))
+        let messages = r.fromSeq > 0
+            ? try store.messages(conversationID: r.conversationID, afterSeq: r.fromSeq - 1, limit: limit).filter { r.toSeq == 0 || $0.seq <= r.toSeq }
+            : try store.messages(conversationID: r.conversationID, beforeSeq: r.toSeq == 0 ? 0 : r.toSeq + 1, limit: limit)
+        let refusal = try providerRefusal(assistant, items, userID: user.id, conversationID: r.conversationID, localOnly: r.localOnly)
+        let engine: AssistantEngine = refusal == "" ? assistant.provider! : assistant.local
+        let notice = refusal.flatMap { $0.isEmpty || r.localOnly ? nil : $0 } ?? ""
+        guard let first = messages.first, let last = messages.last else {
+            peer.reply(id, AssistSummaryResult(conversationID: r.conversationID, fromSeq: 0, toSeq: 0, messageCount: 0, covered: 0,
+                                               summary: "", engine: engine.info.name, engineVersion: engine.info.version))
+            return
+        }
+        let key = (r.conversationID, first.seq, last.seq, engine.info.name, engine.info.version)
+        if let blob = try items.cachedSummary(conversationID: key.0, fromSeq: key.1, toSeq: key.2, engine: key.3, engineVersion: key.4),
+           var cached = try? AssistSummaryResult(from: FieldReader(blob)) {
+            cached.cached = true
+            if cached.fallbackReason.isEmpty { cached.fallbackReason = notice }
+            peer.reply(id, cached, compress: true)
+            return
+        }
+        let participants = try store.members(conversationID: r.conversationID).map { $0.username.lowercased() }
+        let thread = ThreadToSummarize(participants: participants,
+                                       messages: messages.map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) })
+        try answerOffHub(peer, assistant, provider: refusal == "", { engine.summarize(thread) }) { [self] s in
+            var result = AssistSummaryResult(
+                conversationID: r.conversationID, fromSeq: first.seq, toSeq: last.seq, messageCount: UInt64(messages.count),
+                covered: UInt64(s.coveredMessages), summary: s.summary, keyPoints: s.keyPoints, decisions: s.decisions,
+                actions: s.actions.map(AssistAction.init), openQuestions: s.openQuestions,
+                engine: s.engine.name, engineVersion: s.engine.version, fallbackReason: s.engine.fallbackReason ?? notice)
+            // A fallback is not cached under the provider's key: the provider may answer next time.
+            if s.engine.fallbackReason == nil {
+                var w = FieldWriter()
+                result.cached = false
+                result.fallbackReason = ""
+                result.encode(to: &w)
+                do {
+                    try items.cacheSummary(conversationID: key.0, fromSeq: key.1, toSeq: key.2, engine: s.engine.name,
+                                           engineVersion: s.engine.version, answer: w.bytes, now: Clock.nowMillis())
+                } catch { logger.error("assistant: caching a summary failed: \(error)") }
+                result.fallbackReason = notice
+            }
+            peer.reply(id, result, compress: true)
+        }
+    }
+
+    func assistCheck(_ peer: Peer, _ r: AssistCheck, _ id: UInt32) throws {
+        let (assistant, items) = try requireAssistant(peer, .assistCheck)
+        let user = peer.user!
+        guard !r.text.isEmpty else { throw ErrorFrame(.invalidArgument, "a draft needs some text", field: "text") }
+        let length = r.text.unicodeScalars.count
+        guard length <= configuration.maxMessageLength else {
+            throw ErrorFrame(.tooLong, "drafts are at most \(configuration.maxMessageLength) characters (this one has \(length))",
+                             limit: UInt64(configuration.maxMessageLength), field: "text")
+        }
+        var context: [ChatLine] = []
+        var others: [String] = []
+        if r.conversationID != 0 {
+            try requireMember(r.conversationID, user.id)
+            context = try store.messages(conversationID: r.conversationID, beforeSeq: 0, limit: Assistant.contextSize)
+                .map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) }
+            others = try store.members(conversationID: r.conversationID).map { $0.username.lowercased() }
+                .filter { $0 != user.username.lowercased() }
+        }
+        let draft = MessageToJudge(from: user.username.lowercased(), to: others, text: r.text, context: context)
+        var provider: ProviderEngine?
+        if r.rewrite {
+            guard let p = assistant.provider else {
+                throw ErrorFrame(.assistantUnavailable, "this server has no language model configured, so it cannot suggest a rewrite")
+            }
+            let refusal = try providerRefusal(assistant, items, userID: user.id, conversationID: r.conversationID, localOnly: false) ?? ""
+            if r.conversationID != 0, try items.assistSwitch(conversationID: r.conversationID).providerOff {
+                throw ErrorFrame(.providerOffHere, "this conversation keeps its text away from the language model; /assistant provider on allows it")
+            }
+            if try budgetLeft(user.id, assistant, items) == 0 {
+                throw ErrorFrame(.assistantBudgetExhausted, "your language-model requests for today are used up",
+                                 limit: UInt64(assistant.config.providerRequestsPerDay))
+            }
+            guard refusal.isEmpty else { throw ErrorFrame(.serverBusy, "the language model is busy; try again in a few seconds", retryAfter: 3_000) }
+            provider = p
+        }
+        let local = assistant.local
+        try answerOffHub(peer, assistant, provider: provider != nil, { () -> (Judgement, Result<Rewrite, ProviderFailure>?) in
+            (local.judge(draft), provider?.rewriteResult(draft))
+        }) { j, rewrite in
+            var result = AssistCheckResult(clarity: j.clarity.map(AssistFlag.init), tone: j.tone.map(AssistFlag.init),
+                                           actions: j.actions.map(AssistAction.init), decision: j.decision ?? "",
+                                           engine: j.engine.name, engineVersion: j.engine.version)
+            switch rewrite {
+            case .success(let rw)?:
+                result.rewrite = rw.text; result.engine = rw.engine.name; result.engineVersion = rw.engine.version
+            case .failure(let f)?:
+                result.fallbackReason = "the language model \(f.reason); no rewrite to suggest"
+            case nil: break
+            }
+            peer.reply(id, result)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import MessageAIProtocol
+
+/// An item as the extractor produces it, before it has an id and a rev.
+public struct NewAssistItem: Equatable, Sendable {
+    public var conversationID: UInt64
+    public var seq: UInt64
+    public var kind: AssistItemKind
+    /// The item's place among the items of its message (keeps a re-extraction idempotent).
+    public var ordinal: Int
+    public var text: String
+    public var who: String
+    public var due: String
+    public var senderID: UInt64
+    public var engine: String
+    public var engineVersion: String
+
+    public init(conversationID: UInt64, seq: UInt64, kind: AssistItemKind, ordinal: Int, text: String, who: String = "",
+                due: String = "", senderID: UInt64, engine: String, engineVersion: String) {
+        self.conversationID = conversationID; self.seq = seq; self.kind = kind; self.ordinal = ordinal; self.text = text
+        self.who = who; self.due = due; self.senderID = senderID; self.engine = engine; self.engineVersion = engineVersion
+    }
+}
+
+/// A conversation's assistant switch.
+public struct AssistSwitch: Equatable, Sendable {
+    public var providerOff: Bool
+    /// The username of who set it last (empty: never set).
+    public var changedBy: String
+    public init(providerOff: Bool = false, changedBy: String = "") { self.providerOff = providerOff; self.changedBy = changedBy }
+}
+
+/// The assistant's storage (migration `v5_assistant`). Kept apart from `Store` so the assistant
+/// can be left out of a store that does not have it; the SQLite store implements both. Like
+/// `Store`, called from the hub queue only.
+public protocol AssistantStore: AnyObject {
+    /// Stores the items in one transaction, each with the next rev; an item already stored for
+    /// the same message and place, or an action the same owner already has open with the same
+    /// words (an ask, then "I'll do it"), is skipped. Returns the items stored now.
+    func insertItems(_ items: [NewAssistItem], now: UInt64) throws -> [AssistItem]
+    /// Newest first, in the user's conversations (or one of them).
+    func items(userID: UInt64, conversationID: UInt64?, filter: AssistItemFilter, kind: AssistItemKind?, limit: Int) throws -> [AssistItem]
+    /// Items of the user's conversations with rev > `sinceRev`, ascending by rev.
+    func itemsChanged(userID: UInt64, sinceRev: UInt64, limit: Int) throws -> [AssistItem]
+    /// The item if the user is a member of its conversation.
+    func item(id: UInt64, visibleTo userID: UInt64) throws -> AssistItem?
+    /// Marks the item done by the user (or open again); a new rev only when it changed.
+    func setItemDone(id: UInt64, by userID: UInt64, done: Bool, now: UInt64) throws -> (item: AssistItem, changed: Bool)
+    /// The highest rev given out (0: none).
+    func assistantCursor() throws -> UInt64
+
+    func cachedSummary(conversationID: UInt64, fromSeq: UInt64, toSeq: UInt64, engine: String, engineVersion: String) throws -> [UInt8]?
+    func cacheSummary(conversationID: UInt64, fromSeq: UInt64, toSeq: UInt64, engine: String, engineVersion: String,
+                      answer: [UInt8], now: UInt64) throws
+
+    func assistSwitch(conversationID: UInt64) throws -> AssistSwitch
+    func setProviderOff(conversationID: UInt64, by userID: UInt64, off: Bool, now: UInt64) throws
+
+    /// Provider requests the user made on `day` (days since the epoch, UTC).
+    func providerRequests(userID: UInt64, day: UInt64) throws -> Int
+    func countProviderRequest(userID: UInt64, day: UInt64) throws
+}
