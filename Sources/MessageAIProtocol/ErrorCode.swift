@@ -32,6 +32,13 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
     case invalidArgument = 29
     case clientIDReused = 30
     case serverBusy = 31
+    // Files (60-69). Each names the limit it is about in ERROR's `limit`.
+    case fileTooLarge = 60
+    case hashMismatch = 61
+    case quotaExceeded = 62
+    case tooManyUploads = 63
+    case imageTooLarge = 64
+    case uploadIncomplete = 65
 
     /// Whether the server closes the connection after sending this error.
     public var closesConnection: Bool {
@@ -78,6 +85,12 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
         case .invalidArgument: return "invalid_argument"
         case .clientIDReused: return "client_id_reused"
         case .serverBusy: return "server_busy"
+        case .fileTooLarge: return "file_too_large"
+        case .hashMismatch: return "hash_mismatch"
+        case .quotaExceeded: return "quota_exceeded"
+        case .tooManyUploads: return "too_many_uploads"
+        case .imageTooLarge: return "image_too_large"
+        case .uploadIncomplete: return "upload_incomplete"
         }
     }
 }

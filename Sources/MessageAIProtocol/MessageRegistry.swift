@@ -65,6 +65,12 @@ public enum MessageRegistry {
         Entry(name: "PRESENCE", type: Presence.self, sentBy: .server),
         Entry(name: "TYPING", type: Typing.self, sentBy: .client),
         Entry(name: "TYPING_EVENT", type: TypingEvent.self, sentBy: .server),
+        Entry(name: "FILE_ANNOUNCE", type: FileAnnounce.self, sentBy: .client),
+        Entry(name: "FILE_UPLOAD", type: FileUpload.self, sentBy: .server),
+        Entry(name: "FILE_CHUNK", type: FileChunk.self, sentBy: .client),
+        Entry(name: "FILE_STATUS", type: FileStatus.self, sentBy: .client),
+        Entry(name: "FILE_GET", type: FileGet.self, sentBy: .client),
+        Entry(name: "FILE_DATA", type: FileData.self, sentBy: .server),
     ]
 
     private static let byType: [FrameType: Entry] = {

@@ -57,6 +57,14 @@ public struct Welcome: WireMessage {
     public var maxGroupMembers: UInt64
     public var maxNameLength: UInt64
     public var maxQueryLength: UInt64
+    /// Capability `files` (0 when absent): the largest file, the bytes one user may store,
+    /// uploads one user may have unfinished at once, bytes per FILE_CHUNK / FILE_DATA, and
+    /// pixels an image may have (more is refused before it is decoded).
+    public var maxFileSize: UInt64 = 0
+    public var fileQuota: UInt64 = 0
+    public var maxUploadsInFlight: UInt64 = 0
+    public var fileChunkSize: UInt64 = 0
+    public var maxImagePixels: UInt64 = 0
 
     public init(version: UInt64, capabilities: Capabilities, maxFrameLength: UInt64, pingInterval: UInt64,
                 idleTimeout: UInt64, maxMessageLength: UInt64, server: String, maxInflatedLength: UInt64 = 0,
@@ -75,12 +83,17 @@ public struct Welcome: WireMessage {
         server = try f.optionalString(7, "server")
         maxInflatedLength = try f.optionalUInt(8, "max_inflated_length"); maxGroupMembers = try f.optionalUInt(9, "max_group_members")
         maxNameLength = try f.optionalUInt(10, "max_name_length"); maxQueryLength = try f.optionalUInt(11, "max_query_length")
+        maxFileSize = try f.optionalUInt(24, "max_file_size"); fileQuota = try f.optionalUInt(25, "file_quota")
+        maxUploadsInFlight = try f.optionalUInt(26, "max_uploads_in_flight"); fileChunkSize = try f.optionalUInt(27, "file_chunk_size")
+        maxImagePixels = try f.optionalUInt(28, "max_image_pixels")
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, version); w.optionalUInt(2, capabilities.rawValue); w.uint(3, maxFrameLength)
         w.uint(4, pingInterval); w.uint(5, idleTimeout); w.uint(6, maxMessageLength); w.optionalString(7, server)
         w.optionalUInt(8, maxInflatedLength); w.optionalUInt(9, maxGroupMembers)
         w.optionalUInt(10, maxNameLength); w.optionalUInt(11, maxQueryLength)
+        w.optionalUInt(24, maxFileSize); w.optionalUInt(25, fileQuota); w.optionalUInt(26, maxUploadsInFlight)
+        w.optionalUInt(27, fileChunkSize); w.optionalUInt(28, maxImagePixels)
     }
 }
 

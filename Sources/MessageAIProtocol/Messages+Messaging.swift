@@ -4,14 +4,19 @@ public struct Send: WireMessage {
     public var conversationID: UInt64
     public var clientID: [UInt8]
     public var text: String
-    public init(conversationID: UInt64, clientID: [UInt8], text: String) {
-        self.conversationID = conversationID; self.clientID = clientID; self.text = text
+    /// Capability `files`: one attachment (its `file_id`; `text` is then the caption, may be empty).
+    public var attachment: Attachment?
+    public init(conversationID: UInt64, clientID: [UInt8], text: String, attachment: Attachment? = nil) {
+        self.conversationID = conversationID; self.clientID = clientID; self.text = text; self.attachment = attachment
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         conversationID = try f.uint(1, "conversation_id"); clientID = try f.bytes(2, "client_id", count: 16)
-        text = try f.string(3, "text")
+        text = try f.string(3, "text"); attachment = try f.optionalRecord(24, "attachment")
     }
-    public func encode(to w: inout FieldWriter) { w.uint(1, conversationID); w.bytes(2, clientID); w.string(3, text) }
+    public func encode(to w: inout FieldWriter) {
+        w.uint(1, conversationID); w.bytes(2, clientID); w.string(3, text)
+        if let attachment { w.record(24, attachment) }
+    }
 }
 
 /// SEND_ACK: the message is durable. A resend of a stored client_id gets the original seq and time.

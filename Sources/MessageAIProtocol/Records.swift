@@ -33,12 +33,15 @@ public struct ChatMessage: WireMessage, Hashable {
     public var text: String
     /// 1 = text. Later versions add kinds (files); a client shows an unknown kind as such.
     public var kind: UInt64
+    /// Capability `files`: the message's attachment; `text` then reads "[file: NAME (SIZE)] caption"
+    /// so a client without the capability shows something sensible and search finds the name.
+    public var attachment: Attachment?
 
     public init(conversationID: UInt64, seq: UInt64, clientID: [UInt8], senderID: UInt64,
-                senderUsername: String, serverTime: UInt64, text: String, kind: UInt64 = 1) {
+                senderUsername: String, serverTime: UInt64, text: String, kind: UInt64 = 1, attachment: Attachment? = nil) {
         self.conversationID = conversationID; self.seq = seq; self.clientID = clientID
         self.senderID = senderID; self.senderUsername = senderUsername
-        self.serverTime = serverTime; self.text = text; self.kind = kind
+        self.serverTime = serverTime; self.text = text; self.kind = kind; self.attachment = attachment
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         conversationID = try f.uint(1, "conversation_id"); seq = try f.uint(2, "seq")
@@ -46,11 +49,13 @@ public struct ChatMessage: WireMessage, Hashable {
         senderUsername = try f.string(5, "sender_username"); serverTime = try f.uint(6, "server_time")
         text = try f.optionalString(7, "text")
         let k = try f.optionalUInt(8, "kind"); kind = k == 0 ? 1 : k
+        attachment = try f.optionalRecord(24, "attachment")
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, conversationID); w.uint(2, seq); w.bytes(3, clientID); w.uint(4, senderID)
         w.string(5, senderUsername); w.uint(6, serverTime); w.optionalString(7, text)
         if kind != 1 { w.uint(8, kind) }
+        if let attachment { w.record(24, attachment) }
     }
 }
 
