@@ -31,14 +31,17 @@ extension ChatServer {
             return
         }
         peer.greeted = true
-        let common = hello.capabilities.intersection(ChatServer.serverCapabilities)
+        let offered = fileVault == nil ? ChatServer.serverCapabilities : ChatServer.serverCapabilities.union(.files)
+        let common = hello.capabilities.intersection(offered)
         peer.zlib = common.contains(.zlib)
-        let welcome = Welcome(
+        peer.files = common.contains(.files)
+        var welcome = Welcome(
             version: version, capabilities: common, maxFrameLength: UInt64(configuration.maxFrameLength),
             pingInterval: configuration.pingIntervalMillis, idleTimeout: configuration.idleTimeoutMillis,
             maxMessageLength: UInt64(configuration.maxMessageLength), server: configuration.serverName,
             maxInflatedLength: UInt64(configuration.maxInflatedLength), maxGroupMembers: UInt64(Validation.maxGroupMembers),
             maxNameLength: UInt64(Validation.maxDisplayName), maxQueryLength: UInt64(ChatServer.maxQueryLength))
+        if peer.files { announceFileLimits(in: &welcome) }
         peer.connection.send(welcome.frame(requestID: id))
         if !hello.client.isEmpty { logger.debug("connection \(peer.id) is \(hello.client), protocol \(version)") }
     }

@@ -26,7 +26,7 @@ extension ChatServer {
 
     func send(_ peer: Peer, _ s: Send, _ id: UInt32) throws {
         let user = peer.user!
-        guard !s.text.isEmpty else { throw ErrorFrame(.invalidArgument, "a message needs some text", field: "text") }
+        guard !s.text.isEmpty || s.attachment != nil else { throw ErrorFrame(.invalidArgument, "a message needs some text", field: "text") }
         let length = s.text.unicodeScalars.count
         guard length <= configuration.maxMessageLength else {
             throw ErrorFrame(.tooLong, "messages are at most \(configuration.maxMessageLength) characters (this one has \(length))",
@@ -36,17 +36,20 @@ extension ChatServer {
         try requireNotBlocked(membership, user)
         // Replying accepts a message request (written once per conversation).
         if membership.pending { try store.acceptRequest(conversationID: s.conversationID, userID: user.id) }
+        // With an attachment the stored text is the fallback line (name, size, caption).
+        let attachment = try s.attachment.map { try sentAttachment($0, caption: s.text, peer) }
+        let storedText = attachment?.fallbackText ?? s.text
         if let wait = rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) {
             // A resend of a stored message is not new traffic: it still gets its duplicate ack
             // (a client resending its outbox after a reconnect learns at once what is stored).
             // Looked up only here, on the refusal path, so sending costs no extra query.
             let original = try store.message(senderID: user.id, clientID: s.clientID)
-            guard let original, original.conversationID == s.conversationID, original.text == s.text else {
+            guard let original, original.conversationID == s.conversationID, original.text == storedText else {
                 throw ErrorFrame(.rateLimited, "sending too fast; try again in \((wait + 999) / 1000) s", retryAfter: wait)
             }
         }
         let message = NewMessage(conversationID: s.conversationID, senderID: user.id, clientID: s.clientID,
-                                 text: s.text, serverTime: Clock.nowMillis())
+                                 text: storedText, serverTime: Clock.nowMillis(), attachment: attachment)
         pendingSends.append(PendingSend(peer: peer, requestID: id, message: message))
         if !commitScheduled {
             commitScheduled = true

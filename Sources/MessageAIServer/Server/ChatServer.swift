@@ -52,6 +52,11 @@ public final class ChatServer {
     /// Transactions and messages committed by group commit (for logs and tests).
     var commitStats = (transactions: 0, messages: 0)
     private(set) var isShuttingDown = false
+    /// Uploaded files (nil: file sharing is off), the serial queue that hashes and cleans them
+    /// off the hub, and the uploads being finished there (by file id).
+    let fileVault: FileVault?
+    let filesQueue = DispatchQueue(label: "messageai.files")
+    var finishingUploads: Set<[UInt8]> = []
 
     public init(configuration: ServerConfiguration, store: Store, logger: Logger = Logger(label: "messageai-server")) {
         self.configuration = configuration
@@ -65,6 +70,8 @@ public final class ChatServer {
         self.registrations = RegistrationLimiter(perHour: configuration.registrationsPerAddressPerHour)
         self.decoy = DecoyHash.shared(rounds: configuration.pbkdf2Rounds, queue: passwordQueue)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
+        // A files directory that cannot be made turns file sharing off rather than the server.
+        self.fileVault = store is FileStore ? configuration.filesDirectory.flatMap { try? FileVault(root: $0) } : nil
     }
 
     /// Binds and starts serving; returns the port (useful with port 0).
@@ -75,6 +82,7 @@ public final class ChatServer {
             socket.start(on: queue) { [unowned self] accepted in self.accept(accepted) }
             listener = socket
             startKeepalive()
+            if fileVault != nil { scheduleUploadExpiry() }
             return socket.port
         }
     }

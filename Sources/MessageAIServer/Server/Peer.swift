@@ -10,6 +10,8 @@ final class Peer {
     var greeted = false
     /// Both sides announced zlib: large answers go out compressed.
     var zlib = false
+    /// Both sides announced `files`: FILE_* frames are allowed.
+    var files = false
     /// Logging in lifts the connection's small pre-login frame limit; logging out restores it.
     var user: UserRecord? {
         didSet { connection.setAuthenticated(user != nil) }

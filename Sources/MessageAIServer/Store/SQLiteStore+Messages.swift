@@ -7,7 +7,7 @@ extension SQLiteStore {
         guard !batch.isEmpty else { return [] }
         var usernames: [UInt64: String] = [:]
         return try db.transaction {
-            try batch.map { new in
+            try batch.map { (new: NewMessage) -> AppendOutcome in
                 // Checked inside the transaction, so a resend earlier in this same batch is
                 // already visible here and comes back as a duplicate too.
                 if let original = try message(senderID: new.senderID, clientID: new.clientID) {
@@ -21,10 +21,14 @@ extension SQLiteStore {
                     throw StoreError.notFound
                 }
                 do {
+                    // The thumbnail stays in `files`: pages of messages stay small.
+                    var stored = new.attachment
+                    stored?.thumbnail = []
                     try db.run("""
-                        INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time)
-                        VALUES (?, ?, ?, ?, 1, ?, ?)
-                        """, new.conversationID, seq, new.senderID, new.clientID, new.text, new.serverTime)
+                        INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time, file_id, attachment)
+                        VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)
+                        """, new.conversationID, seq, new.senderID, new.clientID, new.text, new.serverTime,
+                               stored?.fileID, stored?.bytes)
                 } catch let error where Self.isMissingReference(error) {
                     throw StoreError.notFound
                 }
@@ -33,7 +37,7 @@ extension SQLiteStore {
                 }
                 return .stored(ChatMessage(conversationID: new.conversationID, seq: seq, clientID: new.clientID,
                                            senderID: new.senderID, senderUsername: usernames[new.senderID] ?? "",
-                                           serverTime: new.serverTime, text: new.text))
+                                           serverTime: new.serverTime, text: new.text, attachment: new.attachment))
             }
         }
     }

@@ -119,12 +119,14 @@ public final class SQLiteStore: Store {
     }
 
     /// Messages are always read joined with their sender (`m` and `u`).
-    static let messageColumns = "m.conversation_id, m.seq, m.client_id, m.sender_id, u.username, m.server_time, m.text, m.kind"
+    static let messageColumns = "m.conversation_id, m.seq, m.client_id, m.sender_id, u.username, m.server_time, m.text, m.kind, m.attachment"
 
     static func chatMessage(_ s: Statement, from c: Int32 = 0) -> ChatMessage {
-        ChatMessage(conversationID: s.uint64(c), seq: s.uint64(c + 1), clientID: s.blob(c + 2),
-                    senderID: s.uint64(c + 3), senderUsername: s.string(c + 4),
-                    serverTime: s.uint64(c + 5), text: s.string(c + 6), kind: s.uint64(c + 7))
+        // The attachment column holds an Attachment record written by `append` (NULL: none).
+        let attachment = s.isNull(c + 8) ? nil : try? Attachment(from: FieldReader(s.blob(c + 8)))
+        return ChatMessage(conversationID: s.uint64(c), seq: s.uint64(c + 1), clientID: s.blob(c + 2),
+                           senderID: s.uint64(c + 3), senderUsername: s.string(c + 4),
+                           serverTime: s.uint64(c + 5), text: s.string(c + 6), kind: s.uint64(c + 7), attachment: attachment)
     }
 
     /// Result limits from callers are clamped so a bad value can never ask for everything.

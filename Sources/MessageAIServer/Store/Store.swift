@@ -62,10 +62,13 @@ public struct NewMessage: Sendable {
     public var clientID: [UInt8]
     public var text: String
     public var serverTime: UInt64
+    /// A file's record, caption included (`text` is then its fallback text).
+    public var attachment: Attachment?
 
-    public init(conversationID: UInt64, senderID: UInt64, clientID: [UInt8], text: String, serverTime: UInt64) {
+    public init(conversationID: UInt64, senderID: UInt64, clientID: [UInt8], text: String, serverTime: UInt64,
+                attachment: Attachment? = nil) {
         self.conversationID = conversationID; self.senderID = senderID; self.clientID = clientID
-        self.text = text; self.serverTime = serverTime
+        self.text = text; self.serverTime = serverTime; self.attachment = attachment
     }
 }
 

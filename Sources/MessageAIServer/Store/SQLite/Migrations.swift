@@ -12,6 +12,7 @@ enum Migrations {
         Migration(name: "v2_search_by_conversation", sql: SchemaV2.sql),
         Migration(name: "v3_index_after_commit", sql: SchemaV3.sql),
         Migration(name: "v4_contact_consent_and_blocks", sql: SchemaV4.sql),
+        Migration(name: "v7_files", sql: SchemaV7.sql),
     ]
 
     /// Applies every migration not yet recorded in `schema_migrations`, each in its own
