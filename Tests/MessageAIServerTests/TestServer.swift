@@ -22,7 +22,8 @@ final class TestServer {
     let port: Int
     private var stopped = false
 
-    init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    /// `files`: store uploads under the scratch directory (the `files` capability is offered).
+    init(files: Bool = false, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         signal(SIGPIPE, SIG_IGN)
         directory = try ServerTestDirectory()
         // As the server process opens it.
@@ -30,6 +31,7 @@ final class TestServer {
                                 checkpoints: WALCheckpointer.Limits())
         var config = ServerConfiguration()
         config.port = 0
+        if files { config.filesDirectory = directory.path + "/files" }
         configure(&config)
         var logger = Logger(label: "test-server")
         logger.logLevel = .warning
@@ -60,9 +62,10 @@ enum TestUsers {
     static let password = "correct horse battery"
 
     /// Registers one client per name, all at once (hashing runs in parallel on the server).
-    static func register(_ names: [String], port: Int, receiveBuffer: Int32? = nil) throws -> [TestClient] {
+    static func register(_ names: [String], port: Int, receiveBuffer: Int32? = nil,
+                         capabilities: Capabilities = [.zlib]) throws -> [TestClient] {
         let clients = try names.map { _ in try TestClient(port: port, receiveBuffer: receiveBuffer) }
-        for c in clients { try c.hello() }
+        for c in clients { try c.hello(capabilities: capabilities) }
         let ids = zip(clients, names).map { c, name in
             c.send(Register(email: "\(name)@example.org", username: name, password: password, displayName: name.capitalized, device: "test"))
         }
@@ -75,9 +78,9 @@ enum TestUsers {
     }
 
     /// Another connection logged in as an existing user (resumes the first one's token).
-    static func secondSession(of client: TestClient, port: Int) throws -> TestClient {
+    static func secondSession(of client: TestClient, port: Int, capabilities: Capabilities = [.zlib]) throws -> TestClient {
         let c = try TestClient(port: port)
-        try c.hello()
+        try c.hello(capabilities: capabilities)
         let _: SessionGranted = try c.request(Resume(token: client.token))
         c.user = client.user
         c.token = client.token

@@ -26,12 +26,13 @@ enum ImageProcessor {
     /// (or only a start of one whose header is not there yet).
     static func header(path: String) -> Header? {
         guard ready, let loader = messageai_vips_loader(path).map({ String(cString: $0) }) else { return nil }
+        // The loader's class name, such as "VipsForeignLoadPngFile".
+        let name = loader.lowercased()
         let format: Format
-        switch loader {
-        case let l where l.hasPrefix("jpegload"): format = .jpeg
-        case let l where l.hasPrefix("pngload"): format = .png
-        case let l where l.hasPrefix("webpload"): format = .webp
-        default: return nil
+        if name.contains("jpeg") { format = .jpeg } else if name.contains("png") { format = .png } else if name.contains("webp") {
+            format = .webp
+        } else {
+            return nil
         }
         var w: Int32 = 0, h: Int32 = 0, o: Int32 = 1
         guard messageai_vips_header(path, &w, &h, &o) == 0 else { messageai_vips_error_clear(); return nil }
