@@ -60,7 +60,8 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "MessageAIClient",
-            dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAIAssistant", "CEditline"],
+            dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAIAssistant", "CEditline",
+                           .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swift5),
 
         .executableTarget(

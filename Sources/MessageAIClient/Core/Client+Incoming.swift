@@ -35,6 +35,11 @@ extension Client {
         let name = conversationName(m.conversationID, fallback: m.senderUsername)
         let stored = StoredMessage(m, sentHere: sentHere)
         var fields = messageFields(stored, conversation: name)
+        if let a = m.attachment {
+            fields["attachment"] = ["file_id": Hex.encode(a.fileID), "name": a.name, "safe_name": FileNames.safe(a.name),
+                                    "size": a.size, "media_type": a.mediaType, "caption": a.caption,
+                                    "width": a.width, "height": a.height, "thumbnail_bytes": a.thumbnail.count]
+        }
         if m.senderID == me.userID {
             output.emit("message", fields, styled: styledLine(stored, conversation: name))
             return

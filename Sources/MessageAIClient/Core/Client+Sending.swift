@@ -36,7 +36,37 @@ extension Client {
         if let until = rateLimitedUntil, until > .now() { return }
         rateLimitedUntil = nil
         sendingNow = entry.clientID
-        let send = Send(conversationID: entry.conversationID, clientID: entry.clientIDBytes, text: entry.text)
+        if entry.file != nil {
+            // The file first (resuming where the server stands), then the SEND naming it.
+            uploadFile(entry) { [weak self] result in
+                guard let self, self.outbox === outbox else { return }
+                switch result {
+                case .success(let fileID):
+                    self.transmit(entry, Send(conversationID: entry.conversationID, clientID: entry.clientIDBytes, text: entry.text,
+                                              attachment: Attachment(fileID: fileID)))
+                case .failure(let e):
+                    self.sendingNow = nil
+                    if e.code == "not_found", var again = entry.file {
+                        // The partial upload expired on the server: announce it afresh.
+                        again.fileID = nil
+                        var updated = entry
+                        updated.file = again
+                        try? outbox.update(updated)
+                        self.retrySoon(after: 0.5)
+                    } else if e.code == "connection_lost" || e.code == "offline" || e.code == "timeout" {
+                        // stays queued; resumed after the next sync
+                    } else {
+                        self.sendFailed(entry, e)
+                    }
+                }
+            }
+            return
+        }
+        transmit(entry, Send(conversationID: entry.conversationID, clientID: entry.clientIDBytes, text: entry.text))
+    }
+
+    private func transmit(_ entry: OutboxEntry, _ send: Send) {
+        guard let outbox else { return }
         link.request(send) { [weak self] result in
             guard let self, self.outbox === outbox else { return true }
             self.sendingNow = nil
@@ -61,14 +91,21 @@ extension Client {
     private func acknowledged(_ entry: OutboxEntry, _ ack: SendAck) {
         guard let store, let outbox, let session else { return }
         rateLimitAnnounced = false
+        // The sending connection gets no MESSAGE: its own attachment is recorded from the entry.
+        let attachment = entry.file.map {
+            Attachment(fileID: Hex.decode($0.fileID ?? "") ?? [], name: $0.name, size: $0.size, mediaType: $0.mediaType,
+                       sha256: Hex.decode($0.sha256) ?? [], caption: entry.text)
+        }
         let m = ChatMessage(conversationID: entry.conversationID, seq: ack.seq, clientID: entry.clientIDBytes,
-                            senderID: session.userID, senderUsername: session.username, serverTime: ack.serverTime, text: entry.text)
+                            senderID: session.userID, senderUsername: session.username, serverTime: ack.serverTime,
+                            text: attachment?.fallbackText ?? entry.text, attachment: attachment)
         do {
             try store.insert([m], sentHere: [entry.clientID])
             // A reply accepts a message request (the server's rule): /list stops holding it apart.
             try store.clearRequest(entry.conversationID)
             outbox.removeDeferred(clientID: entry.clientID)
             scheduleOutboxFlush()
+            if let file = entry.file { try? FileManager.default.removeItem(atPath: file.copy) }
         } catch {
             output.error(command: "", ClientError("storage", "cannot record the sent message: \(error)"))
             return
@@ -81,7 +118,7 @@ extension Client {
         onChange()
     }
 
-    private func sendFailed(_ entry: OutboxEntry, _ e: ClientError) {
+    func sendFailed(_ entry: OutboxEntry, _ e: ClientError) {
         switch e.code {
         // server_busy (password work queued) carries a retry hint like the rate limit does.
         case "rate_limited", "throttled", "server_busy":
@@ -96,11 +133,14 @@ extension Client {
         // client_id_reused cannot be cured by resending the same entry: the id names another
         // message on the server, so the entry fails loudly instead of blocking the outbox.
         // not_a_contact: a direct conversation with a block in it; resending cannot help.
-        case "too_long", "not_a_member", "not_a_contact", "not_found", "bad_request", "invalid_utf8", "invalid_argument", "client_id_reused":
+        case "too_long", "not_a_member", "not_a_contact", "not_found", "bad_request", "invalid_utf8", "invalid_argument", "client_id_reused",
+             "file_too_large", "hash_mismatch", "quota_exceeded", "image_too_large", "upload_incomplete", "unknown_frame_type", "storage":
             try? outbox?.remove(clientID: entry.clientID)
+            if let file = entry.file { try? FileManager.default.removeItem(atPath: file.copy) }
             failedMessages += 1
             output.emit("state", ["conversation_id": entry.conversationID, "client_id": entry.clientID, "seq": 0, "state": "failed"], plain: nil)
-            output.error(command: "send", ClientError(e.code, "message not sent (\(e.message)): \(entry.text.prefix(60))"))
+            let what = entry.file.map { "file \($0.name)" } ?? String(entry.text.prefix(60))
+            output.error(command: "send", ClientError(e.code, "message not sent (\(e.message)): \(what)"))
             drainOutbox()
         default:
             retrySoon(after: 1)
@@ -123,7 +163,7 @@ extension Client {
         }
     }
 
-    private func retrySoon(after seconds: Double) {
+    func retrySoon(after seconds: Double) {
         guard !retryScheduled else { return }
         retryScheduled = true
         DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { [weak self] in

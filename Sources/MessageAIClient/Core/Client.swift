@@ -26,6 +26,8 @@ public final class Client {
     public internal(set) var failedMessages = 0
 
     var sendingNow: String?
+    /// A file transfer under way, for the status line ("↑ name 42%"); nil when none.
+    public internal(set) var transfer: String?
     var rateLimitedUntil: DispatchTime?
     var rateLimitAnnounced = false
     var retryScheduled = false

@@ -30,8 +30,8 @@ public final class LocalStore {
     let db: Database
     /// The account's user id; direct conversations are named after the other member.
     public let userID: UInt64
-    /// 1: 0.1.0. 2: conversations.request (message requests, 0.2.0).
-    public static let schemaVersion = 2
+    /// 1: 0.1.0. 2: conversations.request (message requests, 0.2.0). 3: attachments (files).
+    public static let schemaVersion = 3
 
     public init(path: String, userID: UInt64) throws {
         db = try Database(path: path)
@@ -56,6 +56,8 @@ public final class LocalStore {
                 delivered_seq INTEGER NOT NULL DEFAULT 0, read_seq INTEGER NOT NULL DEFAULT 0,
                 PRIMARY KEY(conversation_id, user_id));
             """)
+        // Idempotent, so it needs no migration step: whatever order schema steps were merged in.
+        try db.execute(LocalStore.attachmentsTable)
         try migrate()
     }
 

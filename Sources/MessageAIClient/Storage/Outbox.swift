@@ -8,17 +8,36 @@ public struct OutboxEntry: Codable, Equatable, Sendable {
     public var text: String
     /// Milliseconds since the epoch when the user typed it.
     public var created: UInt64
+    /// A file to upload and send with `text` as its caption (absent in older outboxes).
+    public var file: OutboxFile?
 
     enum CodingKeys: String, CodingKey {
-        case clientID = "client_id", conversationID = "conversation_id", text, created
+        case clientID = "client_id", conversationID = "conversation_id", text, created, file
     }
 
-    public init(clientID: String, conversationID: UInt64, text: String, created: UInt64) {
+    public init(clientID: String, conversationID: UInt64, text: String, created: UInt64, file: OutboxFile? = nil) {
         self.clientID = clientID; self.conversationID = conversationID; self.text = text; self.created = created
+        self.file = file
     }
 
     public var clientIDBytes: [UInt8] { Hex.decode(clientID) ?? [] }
     var isValid: Bool { clientID.count == 32 && Hex.decode(clientID) != nil && conversationID != 0 }
+}
+
+/// A file waiting in the outbox: a private copy (so editing or deleting the original after
+/// /send-file changes nothing), its announced name, type and hash, and once announced the
+/// server's upload id (the upload resumes from the server's offset after any restart).
+public struct OutboxFile: Codable, Equatable, Sendable {
+    public var copy: String
+    public var name: String
+    public var size: UInt64
+    public var mediaType: String
+    /// 64 hex digits.
+    public var sha256: String
+    public var fileID: String?
+    enum CodingKeys: String, CodingKey {
+        case copy, name, size, mediaType = "media_type", sha256, fileID = "file_id"
+    }
 }
 
 /// The durable queue of unacknowledged messages, a JSON file in the account's directory.
@@ -63,6 +82,11 @@ public final class Outbox {
     /// Durable before it returns: the caller shows the message as sending only afterwards.
     public func append(_ entry: OutboxEntry) throws {
         try save(entries + [entry])
+    }
+
+    /// Replaces an entry (a file's upload id once announced), durably.
+    public func update(_ entry: OutboxEntry) throws {
+        try save(entries.map { $0.clientID == entry.clientID ? entry : $0 })
     }
 
     public func remove(clientID: String) throws {
