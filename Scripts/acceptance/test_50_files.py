@@ -194,3 +194,29 @@ def test_image_gps_removed_and_bomb_refused(world):
     assert "million pixels" in err["message"]
     assert alice.queue() == []
     assert list((pathlib.Path(server.data_dir) / "files" / "partial").iterdir()) == []
+
+
+def test_hash_mismatch_fails_loudly_and_keeps_nothing(world):
+    """The queued copy is damaged while the server is down (a disk error, a meddling user):
+    the server refuses the bytes by their hash, the client says so, and nothing is stored."""
+    server, _, alice, bob = setup_pair(world)
+    server.kill()
+    src = world.tmp / "report.pdf"
+    random_file(src, 300_000, seed=3)
+    alice.cmd(f"/send-file {src} Q3 report")
+    copies = list((world.tmp / "clients" / "alice" / "accounts" / "alice" / "outbox-files").iterdir())
+    assert len(copies) == 1
+    data = bytearray(copies[0].read_bytes())
+    data[1000] ^= 0xFF
+    copies[0].write_bytes(bytes(data))
+    server.start()
+    err = alice.wait_event(lambda e: e.get("type") == "error" and e.get("code") == "hash_mismatch", 60,
+                           what="the hash mismatch")
+    assert "report.pdf" in err["message"]
+    assert alice.queue() == []
+    assert list((pathlib.Path(server.data_dir) / "files" / "partial").iterdir()) == []
+    assert list((pathlib.Path(server.data_dir) / "files" / "blobs").iterdir()) == []
+    alice.say("after the failed file")
+    alice.cmd("/wait sent 30", timeout=40)
+    bob.cmd("/wait-messages 1 30", timeout=40)
+    assert [m["text"] for m in bob.history()] == ["after the failed file"]
