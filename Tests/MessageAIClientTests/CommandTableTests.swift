@@ -28,7 +28,8 @@ final class CommandTableTests: XCTestCase {
                         "/group members", "/list", "/open", "/history", "/find", "/info", "/queue", "/retry", "/quit",
                         "/wait", "/wait-messages", "/follow", "/server", "/check", "/summary", "/actions", "/decisions",  // /server: issue 12 (TLS)
                         "/next",  // issue 16: jump to the next conversation with unread messages
-                        "/requests", "/accept", "/decline", "/block", "/unblock", "/blocked"]  // issue 15: consent
+                        "/requests", "/accept", "/decline", "/block", "/unblock", "/blocked",  // issue 15: consent
+                        "/send-file", "/files", "/save"]  // issue 11: files
         XCTAssertEqual(Set(CommandTable.all.map(\.name)), Set(contract))
         XCTAssertEqual(CommandTable.all.count, contract.count, "no duplicate names")
         for spec in CommandTable.all {

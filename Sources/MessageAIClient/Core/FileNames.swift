@@ -10,6 +10,9 @@ public enum FileNames {
     public static func safe(_ name: String) -> String {
         var scalars = String.UnicodeScalarView()
         for u in name.unicodeScalars {
+            // Joiners hold emoji sequences and some scripts together; other format characters
+            // (bidirectional overrides, invisible marks) go.
+            if u == "\u{200C}" || u == "\u{200D}" { scalars.append(u); continue }
             switch u.properties.generalCategory {
             case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
                 continue
