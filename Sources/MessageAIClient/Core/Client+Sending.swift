@@ -31,38 +31,56 @@ extension Client {
 
     /// Sends the oldest queued message if the link is synced and nothing is in flight. One at
     /// a time keeps every conversation's messages in order even across rate limiting.
+    /// A file's upload runs beside the queue (one at a time, `startNextUpload`), and its SEND
+    /// joins the queue once the upload is complete: text typed during a 50 MiB upload goes out
+    /// at once, as in Signal or Slack, and waits behind one chunk on the wire at most.
     func drainOutbox() {
-        guard synced, authenticated, sendingNow == nil, let outbox, let entry = outbox.entries.first else { return }
+        guard synced, authenticated, let outbox else { return }
+        startNextUpload()
+        guard sendingNow == nil, let entry = outbox.entries.first(where: { $0.file == nil || $0.file?.uploaded == true }) else { return }
         if let until = rateLimitedUntil, until > .now() { return }
         rateLimitedUntil = nil
         sendingNow = entry.clientID
-        if entry.file != nil {
-            // The file first (resuming where the server stands), then the SEND naming it.
-            uploadFile(entry) { [weak self] result in
-                guard let self, self.outbox === outbox else { return }
-                switch result {
-                case .success(let fileID):
-                    self.transmit(entry, Send(conversationID: entry.conversationID, clientID: entry.clientIDBytes, text: entry.text,
-                                              attachment: Attachment(fileID: fileID)))
-                case .failure(let e):
-                    self.sendingNow = nil
-                    if e.code == "not_found", var again = entry.file {
-                        // The partial upload expired on the server: announce it afresh.
-                        again.fileID = nil
-                        var updated = entry
-                        updated.file = again
-                        try? outbox.update(updated)
-                        self.retrySoon(after: 0.5)
-                    } else if e.code == "connection_lost" || e.code == "offline" || e.code == "timeout" {
-                        // stays queued; resumed after the next sync
-                    } else {
-                        self.sendFailed(entry, e)
-                    }
-                }
-            }
+        if let file = entry.file {
+            transmit(entry, Send(conversationID: entry.conversationID, clientID: entry.clientIDBytes, text: entry.text,
+                                 attachment: Attachment(fileID: Hex.decode(file.fileID ?? "") ?? [])))
             return
         }
         transmit(entry, Send(conversationID: entry.conversationID, clientID: entry.clientIDBytes, text: entry.text))
+    }
+
+    /// Uploads the oldest queued file not uploaded yet (resuming where the server stands).
+    private func startNextUpload() {
+        guard uploadingNow == nil, let outbox, let entry = outbox.entries.first(where: { $0.file != nil && $0.file?.uploaded != true }) else { return }
+        uploadingNow = entry.clientID
+        uploadFile(entry) { [weak self] result in
+            // A callback of an upload the link already gave up on must not end a newer one.
+            guard let self, self.outbox === outbox, self.uploadingNow == entry.clientID else { return }
+            self.uploadingNow = nil
+            // The entry as it is now (the upload recorded its file id in it).
+            let current = outbox.entries.first { $0.clientID == entry.clientID } ?? entry
+            switch result {
+            case .success(let fileID):
+                var done = current
+                done.file?.fileID = Hex.encode(fileID)
+                done.file?.uploaded = true
+                try? outbox.update(done)
+                self.output.emit("file", ["direction": "upload", "client_id": entry.clientID, "name": done.file?.name ?? "",
+                                          "size": done.file?.size ?? 0, "file_id": Hex.encode(fileID)],
+                                 plain: "* uploaded \(Output.printable(done.file?.name ?? "")) (\(Attachment.humanSize(done.file?.size ?? 0)))")
+                self.drainOutbox()
+            case .failure(let e) where e.code == "not_found":
+                // The partial upload expired on the server: announce it afresh.
+                var again = current
+                again.file?.fileID = nil
+                try? outbox.update(again)
+                self.retrySoon(after: 0.5)
+            case .failure(let e) where e.code == "connection_lost" || e.code == "offline" || e.code == "timeout":
+                break // stays queued; resumed after the next sync
+            case .failure(let e):
+                self.sendFailed(current, e)
+            }
+        }
     }
 
     private func transmit(_ entry: OutboxEntry, _ send: Send) {

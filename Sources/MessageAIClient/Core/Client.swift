@@ -26,6 +26,8 @@ public final class Client {
     public internal(set) var failedMessages = 0
 
     var sendingNow: String?
+    /// The outbox entry whose file is uploading (one at a time, beside the text queue).
+    var uploadingNow: String?
     /// A file transfer under way, for the status line ("↑ name 42%"); nil when none.
     public internal(set) var transfer: String?
     var rateLimitedUntil: DispatchTime?
@@ -97,6 +99,7 @@ public final class Client {
         synced = false
         currentConversation = nil
         sendingNow = nil
+        uploadingNow = nil
         onChange()
     }
 
@@ -146,6 +149,7 @@ public final class Client {
         authenticated = false
         synced = false
         sendingNow = nil
+        uploadingNow = nil
         offlineAnnounced = true
         // Logged out, the link carries nothing the user sees, and the server closes a connection
         // that has not logged in after its login deadline (60 s): reconnecting then is routine,

@@ -35,8 +35,10 @@ public struct OutboxFile: Codable, Equatable, Sendable {
     /// 64 hex digits.
     public var sha256: String
     public var fileID: String?
+    /// The server holds the whole file: only the SEND is left.
+    public var uploaded: Bool?
     enum CodingKeys: String, CodingKey {
-        case copy, name, size, mediaType = "media_type", sha256, fileID = "file_id"
+        case copy, name, size, mediaType = "media_type", sha256, fileID = "file_id", uploaded
     }
 }
 
