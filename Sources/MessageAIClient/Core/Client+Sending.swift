@@ -22,9 +22,7 @@ extension Client {
             return .failure(ClientError("storage", "cannot write the outbox: \(error)"))
         }
         let name = conversationName(cid, fallback: "")
-        output.emit("state", ["conversation_id": cid, "client_id": entry.clientID, "seq": 0, "state": "sending", "text": text],
-                    styled: [("[\(name)] \(Output.clock(entry.created)) \(session.username): \(text)", Palette.own),
-                             (showsTransitions ? " (sending)" : "", nil)])
+        output.emit(MessageStateEvent.queued(entry, conversation: name, sender: session.username, marked: showsTransitions))
         drainOutbox()
         return .success(entry)
     }
@@ -65,9 +63,7 @@ extension Client {
                 done.file?.fileID = Hex.encode(fileID)
                 done.file?.uploaded = true
                 try? outbox.update(done)
-                self.output.emit("file", ["direction": "upload", "client_id": entry.clientID, "name": done.file?.name ?? "",
-                                          "size": done.file?.size ?? 0, "file_id": Hex.encode(fileID)],
-                                 plain: "* uploaded \(Output.printable(done.file?.name ?? "")) (\(Attachment.humanSize(done.file?.size ?? 0)))")
+                if let file = done.file { self.output.emit(FileEvent.uploaded(done, file, fileID: fileID)) }
                 self.drainOutbox()
             case .failure(let e) where e.code == "not_found":
                 // The partial upload expired on the server: announce it afresh.
@@ -144,8 +140,7 @@ extension Client {
             rateLimitedUntil = .now() + wait
             if !rateLimitAnnounced {
                 rateLimitAnnounced = true
-                output.emit("notice", ["conversation_id": entry.conversationID, "text": "rate limited, retrying in \(Int(wait.rounded(.up))) s"],
-                            plain: "* rate limited, retrying in \(Int(wait.rounded(.up))) s")
+                output.emit(Notice.happened("rate limited, retrying in \(Int(wait.rounded(.up))) s", conversation: entry.conversationID))
             }
             retrySoon(after: wait)
         // client_id_reused cannot be cured by resending the same entry: the id names another
@@ -156,8 +151,8 @@ extension Client {
             try? outbox?.remove(clientID: entry.clientID)
             if let file = entry.file { try? FileManager.default.removeItem(atPath: file.copy) }
             failedMessages += 1
-            output.emit("state", ["conversation_id": entry.conversationID, "client_id": entry.clientID, "seq": 0, "state": "failed"], plain: nil)
-            let what = entry.file.map { "file \($0.name)" } ?? String(entry.text.prefix(60))
+            output.emit(MessageStateEvent.failed(entry))
+            let what = entry.file.map { "file \(FileNames.safe($0.name))" } ?? String(entry.text.prefix(60))
             output.error(command: "send", ClientError(e.code, "message not sent (\(e.message)): \(what)"))
             drainOutbox()
         default:
