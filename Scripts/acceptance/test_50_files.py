@@ -174,8 +174,8 @@ def test_image_gps_removed_and_bomb_refused(world):
     assert b"eXIf" in photo.read_bytes()
     alice.cmd(f"/send-file {photo} from the roof")
     alice.cmd("/wait sent 30", timeout=40)
-    pushed = bob.wait_event(lambda e: e.get("type") == "message" and e.get("attachment"), 30, what="the image message")
-    att = pushed["attachment"]
+    att = bob.wait_event(lambda e: e.get("type") == "attachment", 30, what="the image's attachment event")
+    assert att["caption"] == "from the roof" and att["sender"] == "alice"
     assert (att["width"], att["height"], att["media_type"]) == (800, 600, "image/png")
     assert att["thumbnail_bytes"] > 0, "the thumbnail rides on the message"
     event, _ = saved_sha(world, bob, att["file_id"][:10])

@@ -21,29 +21,15 @@ enum FileCommands {
         }
     }
 
-    /// "#12 3fa9c2d1 report.pdf (1.2 MiB) from bob [saved]"
-    static func line(_ a: StoredAttachment, cached: Bool) -> String {
-        let caption = a.attachment.caption.isEmpty ? "" : " — " + Output.printable(a.attachment.caption)
-        return "#\(a.seq) \(a.fileIDHex.prefix(8)) \(FileNames.safe(a.attachment.name)) (\(Attachment.humanSize(a.attachment.size))) from \(a.sender)"
-            + caption + (cached ? " [cached]" : "")
-    }
-
     static func files(_ inv: Invocation) {
         guard let cid = MessageCommands.currentConversation(inv), let store = inv.client.store,
               let all = try? store.attachments(in: cid) else { return }
         if all.isEmpty { inv.succeed("ok", ["count": 0], plain: "no files in this conversation"); return }
         for a in all {
             let cached = inv.client.cachePath(a.fileIDHex).map { FileManager.default.fileExists(atPath: $0) } ?? false
-            inv.output.emit("file", fields(a, cached: cached), plain: line(a, cached: cached))
+            inv.output.emit(FileEvent.listed(a, cached: cached))
         }
         inv.succeed("ok", ["count": all.count], plain: nil)
-    }
-
-    static func fields(_ a: StoredAttachment, cached: Bool) -> [String: Any] {
-        ["conversation_id": a.conversationID, "seq": a.seq, "file_id": a.fileIDHex, "name": a.attachment.name,
-         "safe_name": FileNames.safe(a.attachment.name), "size": a.attachment.size, "media_type": a.attachment.mediaType,
-         "caption": a.attachment.caption, "sender": a.sender, "cached": cached,
-         "width": a.attachment.width, "height": a.attachment.height]
     }
 
     static func save(_ inv: Invocation) {
@@ -76,9 +62,7 @@ enum FileCommands {
                 do { try FileManager.default.copyItem(atPath: cache, toPath: destination) } catch {
                     inv.fail("storage", "cannot write \(destination): \(error.localizedDescription)"); return
                 }
-                var f = fields(a, cached: true)
-                f["path"] = destination
-                inv.succeed("saved", f, plain: "saved \(safe) (\(Attachment.humanSize(a.attachment.size))) to \(destination)")
+                inv.succeed(FileEvent.saved(a, path: destination))
             }
         }
     }

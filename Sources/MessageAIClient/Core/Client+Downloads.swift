@@ -40,7 +40,7 @@ extension Client {
                     let percent = d.size == 0 ? 100 : Int(have * 100 / d.size)
                     if percent != lastShown {
                         lastShown = percent
-                        self.output.emit("progress", ["direction": "download", "name": name, "bytes": have, "size": d.size], plain: nil)
+                        self.output.emit(FileEvent.progress(direction: "download", name: name, bytes: have, size: d.size, clientID: nil))
                         self.showProgress("download", name, have, d.size)
                     }
                     if have < d.size && !d.data.isEmpty { next(); break }

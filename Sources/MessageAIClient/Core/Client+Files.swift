@@ -41,9 +41,7 @@ extension Client {
             try? FileManager.default.removeItem(atPath: copy)
             return .failure(ClientError("storage", "cannot write the outbox: \(error)"))
         }
-        let shown = Attachment(fileID: [], name: name, size: digest.size, caption: caption).fallbackText
-        output.emit("state", ["conversation_id": cid, "client_id": clientID, "seq": 0, "state": "sending", "text": shown],
-                    plain: "* queued \(Output.printable(name)) (\(Attachment.humanSize(digest.size)))")
+        output.emit(FileEvent.queued(entry, file))
         drainOutbox()
         return .success(entry)
     }
@@ -68,8 +66,8 @@ extension Client {
                 let percent = file.size == 0 ? 100 : Int(u.offset * 100 / file.size)
                 if percent != lastShown {
                     lastShown = percent
-                    output.emit("progress", ["direction": "upload", "client_id": entry.clientID, "name": file.name,
-                                             "bytes": u.offset, "size": file.size], plain: nil)
+                    output.emit(FileEvent.progress(direction: "upload", name: file.name, bytes: u.offset, size: file.size,
+                                                   clientID: entry.clientID))
                     showProgress("upload", file.name, u.offset, file.size)
                 }
                 if u.complete { done(.success(u.fileID)); break }
