@@ -220,3 +220,24 @@ def test_hash_mismatch_fails_loudly_and_keeps_nothing(world):
     alice.cmd("/wait sent 30", timeout=40)
     bob.cmd("/wait-messages 1 30", timeout=40)
     assert [m["text"] for m in bob.history()] == ["after the failed file"]
+
+
+def test_text_during_an_upload_is_not_held_behind_it(world):
+    """A message typed while a big file uploads on the same connection arrives while the
+    upload is still running (the file's message follows when its upload is done)."""
+    server, proxy, alice, bob = setup_pair(world, through_proxy_rate=True)
+    proxy.rate = 2 << 20  # 8 MiB take ~4 s
+    src = world.tmp / "big.bin"
+    random_file(src, 8 << 20, seed=5)
+    alice.cmd(f"/send-file {src} the build artefacts")
+    wait_until(lambda: any(e["bytes"] > 0 for e in progress(alice)), 60, "the upload to start")
+    alice.say("the file is on its way ✈️")
+    got = bob.wait_event(lambda e: e.get("type") == "message" and e.get("text") == "the file is on its way ✈️", 30,
+                         what="the text typed during the upload")
+    assert got
+    at_arrival = max(e["bytes"] for e in progress(alice))
+    assert at_arrival < (8 << 20), "the text waited for the whole upload"
+    alice.cmd("/wait sent 120", timeout=130)
+    bob.cmd("/wait-messages 2 60", timeout=70)
+    texts = [m["text"] for m in bob.history()]
+    assert texts == ["the file is on its way ✈️", "[file: big.bin (8.0 MiB)] the build artefacts"], texts
