@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CEditline", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .systemLibrary(name: "CSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // libvips: image dimensions, metadata removal and thumbnails on the server (files).
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
 
         // TLS for both ends: OpenSSL contexts, non-blocking sessions, fingerprints (see TLSContext.swift).
         .target(name: "MessageAITLS", dependencies: ["CSSL"], swiftSettings: swift5),
@@ -50,7 +52,7 @@ let package = Package(
         .target(
             name: "MessageAIServer",
             dependencies: [
-                "MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAIAssistant", "MessageAIAssistantProvider",
+                "MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAIAssistant", "MessageAIAssistantProvider", "CVips",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -58,7 +60,8 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "MessageAIClient",
-            dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAIAssistant", "CEditline"],
+            dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAIAssistant", "CEditline",
+                           .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swift5),
 
         .executableTarget(

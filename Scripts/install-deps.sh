@@ -3,7 +3,7 @@
 # libedit-dev and libsqlite3-dev). Runs as root on CI; elsewhere it uses sudo if it has to.
 set -euo pipefail
 need=()
-for p in libedit-dev zlib1g-dev libsqlite3-dev libssl-dev pkg-config; do
+for p in libedit-dev zlib1g-dev libsqlite3-dev libssl-dev libvips-dev pkg-config; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

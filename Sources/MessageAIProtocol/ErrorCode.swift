@@ -42,6 +42,13 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
     case invalidReaction = 52
     case messageDeleted = 53
     case noSuchMessage = 54
+    // Files (60-69). Each names the limit it is about in ERROR's `limit`.
+    case fileTooLarge = 60
+    case hashMismatch = 61
+    case quotaExceeded = 62
+    case tooManyUploads = 63
+    case imageTooLarge = 64
+    case uploadIncomplete = 65
 
     /// Whether the server closes the connection after sending this error.
     public var closesConnection: Bool {
@@ -96,6 +103,12 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
         case .invalidReaction: return "invalid_reaction"
         case .messageDeleted: return "message_deleted"
         case .noSuchMessage: return "no_such_message"
+        case .fileTooLarge: return "file_too_large"
+        case .hashMismatch: return "hash_mismatch"
+        case .quotaExceeded: return "quota_exceeded"
+        case .tooManyUploads: return "too_many_uploads"
+        case .imageTooLarge: return "image_too_large"
+        case .uploadIncomplete: return "upload_incomplete"
         }
     }
 }

@@ -79,6 +79,12 @@ public enum MessageRegistry {
         Entry(name: "ASSIST_SETTINGS_SET", type: AssistSettingsSet.self, sentBy: .client),
         Entry(name: "ASSIST_SETTINGS", type: AssistSettings.self, sentBy: .server),
         Entry(name: "ASSIST_SETTINGS_GET", type: AssistSettingsGet.self, sentBy: .client),
+        Entry(name: "FILE_ANNOUNCE", type: FileAnnounce.self, sentBy: .client),
+        Entry(name: "FILE_UPLOAD", type: FileUpload.self, sentBy: .server),
+        Entry(name: "FILE_CHUNK", type: FileChunk.self, sentBy: .client),
+        Entry(name: "FILE_STATUS", type: FileStatus.self, sentBy: .client),
+        Entry(name: "FILE_GET", type: FileGet.self, sentBy: .client),
+        Entry(name: "FILE_DATA", type: FileData.self, sentBy: .server),
     ]
 
     private static let byType: [FrameType: Entry] = {

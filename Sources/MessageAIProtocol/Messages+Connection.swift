@@ -67,6 +67,14 @@ public struct Welcome: WireMessage {
     /// How long after sending a message its sender may edit it (ms); 0 when the server does not
     /// speak messageChanges.
     public var editWindow: UInt64 = 0
+    /// Capability `files` (0 when absent): the largest file, the bytes one user may store,
+    /// uploads one user may have unfinished at once, bytes per FILE_CHUNK / FILE_DATA, and
+    /// pixels an image may have (more is refused before it is decoded).
+    public var maxFileSize: UInt64 = 0
+    public var fileQuota: UInt64 = 0
+    public var maxUploadsInFlight: UInt64 = 0
+    public var fileChunkSize: UInt64 = 0
+    public var maxImagePixels: UInt64 = 0
 
     public init(version: UInt64, capabilities: Capabilities, maxFrameLength: UInt64, pingInterval: UInt64,
                 idleTimeout: UInt64, maxMessageLength: UInt64, server: String, maxInflatedLength: UInt64 = 0,
@@ -89,6 +97,9 @@ public struct Welcome: WireMessage {
         maxNameLength = try f.optionalUInt(10, "max_name_length"); maxQueryLength = try f.optionalUInt(11, "max_query_length")
         sendLimit = try f.optionalUInt(12, "send_limit"); sendWindow = try f.optionalUInt(13, "send_window_ms")
         editWindow = try f.optionalUInt(20, "edit_window_ms")
+        maxFileSize = try f.optionalUInt(24, "max_file_size"); fileQuota = try f.optionalUInt(25, "file_quota")
+        maxUploadsInFlight = try f.optionalUInt(26, "max_uploads_in_flight"); fileChunkSize = try f.optionalUInt(27, "file_chunk_size")
+        maxImagePixels = try f.optionalUInt(28, "max_image_pixels")
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, version); w.optionalUInt(2, capabilities.rawValue); w.uint(3, maxFrameLength)
@@ -97,6 +108,8 @@ public struct Welcome: WireMessage {
         w.optionalUInt(10, maxNameLength); w.optionalUInt(11, maxQueryLength)
         w.optionalUInt(12, sendLimit); w.optionalUInt(13, sendWindow)
         w.optionalUInt(20, editWindow)
+        w.optionalUInt(24, maxFileSize); w.optionalUInt(25, fileQuota); w.optionalUInt(26, maxUploadsInFlight)
+        w.optionalUInt(27, fileChunkSize); w.optionalUInt(28, maxImagePixels)
     }
 }
 

@@ -7,15 +7,20 @@ public struct Send: WireMessage {
     /// The seq of the message this one answers in the same conversation (0: none). Needs
     /// messageChanges; an older server ignores it and stores a plain message.
     public var replyTo: UInt64
-    public init(conversationID: UInt64, clientID: [UInt8], text: String, replyTo: UInt64 = 0) {
+    /// Capability `files`: one attachment (its `file_id`; `text` is then the caption, may be empty).
+    public var attachment: Attachment?
+    public init(conversationID: UInt64, clientID: [UInt8], text: String, replyTo: UInt64 = 0, attachment: Attachment? = nil) {
         self.conversationID = conversationID; self.clientID = clientID; self.text = text; self.replyTo = replyTo
+        self.attachment = attachment
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         conversationID = try f.uint(1, "conversation_id"); clientID = try f.bytes(2, "client_id", count: 16)
         text = try f.string(3, "text"); replyTo = try f.optionalUInt(4, "reply_to_seq")
+        attachment = try f.optionalRecord(24, "attachment")
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, conversationID); w.bytes(2, clientID); w.string(3, text); w.optionalUInt(4, replyTo)
+        if let attachment { w.record(24, attachment) }
     }
 }
 

@@ -40,14 +40,19 @@ public struct ChatMessage: WireMessage, Hashable {
     public var editedAt: UInt64 = 0
     public var deleted = false
     public var reactions: [Reaction] = []
+    /// Capability `files`: the message's attachment; `text` then reads "[file: NAME (SIZE)] caption"
+    /// so a client without the capability shows something sensible and search finds the name.
+    public var attachment: Attachment?
 
     public init(conversationID: UInt64, seq: UInt64, clientID: [UInt8], senderID: UInt64,
                 senderUsername: String, serverTime: UInt64, text: String, kind: UInt64 = 1,
-                replyTo: UInt64 = 0, editedAt: UInt64 = 0, deleted: Bool = false, reactions: [Reaction] = []) {
+                replyTo: UInt64 = 0, editedAt: UInt64 = 0, deleted: Bool = false, reactions: [Reaction] = [],
+                attachment: Attachment? = nil) {
         self.conversationID = conversationID; self.seq = seq; self.clientID = clientID
         self.senderID = senderID; self.senderUsername = senderUsername
         self.serverTime = serverTime; self.text = text; self.kind = kind
         self.replyTo = replyTo; self.editedAt = editedAt; self.deleted = deleted; self.reactions = reactions
+        self.attachment = attachment
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         conversationID = try f.uint(1, "conversation_id"); seq = try f.uint(2, "seq")
@@ -57,12 +62,14 @@ public struct ChatMessage: WireMessage, Hashable {
         let k = try f.optionalUInt(8, "kind"); kind = k == 0 ? 1 : k
         replyTo = try f.optionalUInt(9, "reply_to_seq"); editedAt = try f.optionalUInt(10, "edited_at")
         deleted = try f.bool(11, "deleted"); reactions = try f.records(12, "reactions")
+        attachment = try f.optionalRecord(24, "attachment")
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, conversationID); w.uint(2, seq); w.bytes(3, clientID); w.uint(4, senderID)
         w.string(5, senderUsername); w.uint(6, serverTime); w.optionalString(7, text)
         if kind != 1 { w.uint(8, kind) }
         w.optionalUInt(9, replyTo); w.optionalUInt(10, editedAt); w.optionalBool(11, deleted); w.records(12, reactions)
+        if let attachment { w.record(24, attachment) }
     }
 }
 

@@ -42,6 +42,10 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "Private key of --tls-cert (PEM).") var tlsKey: String?
     @Option(help: ArgumentHelp("Extra host name for the generated self-signed certificate (repeatable).", valueName: "name"))
     var tlsName: [String] = []
+    @Option(help: "Largest file accepted, in MiB.") var maxFileSize = 100
+    @Option(help: "Bytes of files one user may store, in MiB.") var fileQuota = 1024
+    @Option(help: "Unfinished uploads one user may have at once.") var maxUploads = 4
+    @Option(help: "Images with more pixels are refused before decoding.") var maxImagePixels = 32_000_000
     @Flag(help: "Print the SHA-256 fingerprint of the TLS certificate (generating it if needed) and exit.")
     var printFingerprint = false
     @Flag(help: "Serve the plain protocol without TLS (loopback and tests only).") var plaintext = false
@@ -62,6 +66,9 @@ struct ServerCommand: ParsableCommand {
         guard frameTimeout > 0, loginTimeout > 0 else { throw ValidationError("--frame-timeout and --login-timeout must be positive") }
         guard maxOutput >= 2 * maxFrame else { throw ValidationError("--max-output must be at least twice --max-frame") }
         guard (1...9).contains(zlibLevel) else { throw ValidationError("--zlib-level must be 1...9") }
+        guard maxFileSize >= 1, fileQuota >= 1, maxUploads >= 1, maxImagePixels >= 1 else {
+            throw ValidationError("--max-file-size, --file-quota, --max-uploads and --max-image-pixels must be positive")
+        }
         guard ["always", "normal"].contains(fsync) else { throw ValidationError("--fsync is 'always' or 'normal'") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
         guard pbkdf2Rounds >= 600_000 else { throw ValidationError("--pbkdf2-rounds must be at least 600000") }
@@ -95,6 +102,10 @@ struct ServerCommand: ParsableCommand {
         config.pbkdf2Rounds = pbkdf2Rounds
         config.registrationsPerAddressPerHour = registerLimit
         if let maxPasswordHashes { config.maxPasswordHashesInFlight = maxPasswordHashes }
+        config.maxFileSize = UInt64(maxFileSize) << 20
+        config.fileQuota = UInt64(fileQuota) << 20
+        config.maxUploadsInFlight = maxUploads
+        config.maxImagePixels = UInt64(maxImagePixels)
         let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

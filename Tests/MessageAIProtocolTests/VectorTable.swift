@@ -26,6 +26,8 @@ enum Vectors {
     static let assistItem = AssistItem(itemID: 5, conversationID: 8, seq: 12, kind: .action, text: "tag the 2.3 hotfix branch",
                                        who: "bob", due: "5pm", from: "alice", done: true, doneBy: "bob", doneAt: time, rev: 17,
                                        engine: "local", engineVersion: "0.1.0")
+    static let fileID: [UInt8] = (0..<16).map { UInt8(0xa0 + $0) }
+    static let sha: [UInt8] = (0..<32).map { UInt8($0 * 7 & 0xff) }
 
     static let all: [Vector] = [
         Vector(name: "hello", requestID: 1, message: Hello(maxVersion: 2, minVersion: 2, capabilities: .zlib, client: "messageai/0.2.0")),
@@ -122,6 +124,22 @@ enum Vectors {
         Vector(name: "assist-settings", requestID: 35, message: AssistSettings(
             conversationID: 8, providerOff: true, changedBy: "alice", providerAvailable: true, budgetLeft: 99)),
         Vector(name: "assist-settings-get", requestID: 36, message: AssistSettingsGet(conversationID: 8)),
+        Vector(name: "file-announce", requestID: 30, message: FileAnnounce(name: "mockup.png", size: 300_000, mediaType: "image/png", sha256: sha)),
+        Vector(name: "file-upload", requestID: 30, message: FileUpload(fileID: fileID, chunkSize: 262_144, offset: 262_144, complete: false)),
+        Vector(name: "file-chunk", requestID: 31, message: FileChunk(fileID: fileID, offset: 262_144, data: [0x89, 0x50, 0x4e, 0x47])),
+        Vector(name: "file-upload-complete", requestID: 31, message: FileUpload(fileID: fileID, chunkSize: 262_144, offset: 300_000, complete: true)),
+        Vector(name: "file-status", requestID: 32, message: FileStatus(fileID: fileID)),
+        Vector(name: "file-get", requestID: 33, message: FileGet(fileID: fileID, offset: 0, length: 0, thumbnail: true)),
+        Vector(name: "file-data", requestID: 33, message: FileData(fileID: fileID, offset: 0, data: [0xff, 0xd8, 0xff], size: 3, sha256: sha)),
+        Vector(name: "send-file", requestID: 34, message: Send(conversationID: 7, clientID: clientID, text: "v2",
+                                                              attachment: Attachment(fileID: fileID))),
+        Vector(name: "message-file", requestID: 0, message: ChatMessage(
+            conversationID: 7, seq: 43, clientID: clientID, senderID: 1, senderUsername: "alice", serverTime: time,
+            text: "[file: mockup.png (293.0 KiB)] v2",
+            attachment: Attachment(fileID: fileID, name: "mockup.png", size: 300_000, mediaType: "image/png", sha256: sha,
+                                   width: 1280, height: 800, thumbnail: [0xff, 0xd8, 0xff], caption: "v2"))),
+        Vector(name: "error-file-too-large", requestID: 30, message: ErrorFrame(
+            .fileTooLarge, "files are at most 100 MiB (this one has 120 MiB)", limit: 104_857_600, field: "size")),
     ] + changes
 
     /// Replies, reactions, edits and deletes (capability messageChanges).

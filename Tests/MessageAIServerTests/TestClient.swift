@@ -22,6 +22,8 @@ final class TestClient {
     private(set) var closedByServer = false
     var user: UserInfo?
     var token: [UInt8] = []
+    /// The server's WELCOME, once `hello` ran.
+    var welcome: Welcome?
 
     /// `receiveBuffer` shrinks the kernel's receive buffer (set before connecting), so that a
     /// client that stops reading fills up the same way on any machine.
@@ -157,6 +159,8 @@ final class TestClient {
 
     @discardableResult
     func hello(capabilities: Capabilities = [.zlib]) throws -> Welcome {
-        try request(Hello(capabilities: capabilities, client: "test/1"))
+        let w: Welcome = try request(Hello(capabilities: capabilities, client: "test/1"))
+        welcome = w
+        return w
     }
 }

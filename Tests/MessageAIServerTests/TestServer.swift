@@ -22,7 +22,8 @@ final class TestServer {
     let port: Int
     private var stopped = false
 
-    init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    /// `files`: store uploads under the scratch directory (the `files` capability is offered).
+    init(files: Bool = false, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         signal(SIGPIPE, SIG_IGN)
         directory = try ServerTestDirectory()
         // As the server process opens it.
@@ -30,6 +31,7 @@ final class TestServer {
                                 checkpoints: WALCheckpointer.Limits())
         var config = ServerConfiguration()
         config.port = 0
+        if files { config.filesDirectory = directory.path + "/files" }
         configure(&config)
         var logger = Logger(label: "test-server")
         logger.logLevel = .warning

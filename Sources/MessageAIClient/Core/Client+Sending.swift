@@ -42,8 +42,13 @@ extension Client {
 
     /// Sends the oldest queued message if the link is synced and nothing is in flight. One at
     /// a time keeps every conversation's messages in order even across rate limiting.
+    /// A file's upload runs beside the queue (one at a time, `startNextUpload`), and its SEND
+    /// joins the queue once the upload is complete: text typed during a 50 MiB upload goes out
+    /// at once, as in Signal or Slack, and waits behind one chunk on the wire at most.
     func drainOutbox() {
-        guard synced, authenticated, sendingNow == nil, let outbox, let entry = outbox.entries.first else { return }
+        guard synced, authenticated, let outbox else { return }
+        startNextUpload()
+        guard sendingNow == nil, let entry = outbox.entries.first(where: { $0.file == nil || $0.file?.uploaded == true }) else { return }
         if let until = rateLimitedUntil, until > .now() { return }
         rateLimitedUntil = nil
         if let w = link.welcome { pacer.configure(limit: w.sendLimit, windowMs: w.sendWindow, now: Output.nowMs()) }
@@ -55,14 +60,51 @@ extension Client {
         }
         pacedUntil = nil
         sendingNow = entry.clientID
-        let request: any WireMessage
         if let action = entry.changeAction {
-            request = ChangeRequest(conversationID: entry.conversationID, clientID: entry.clientIDBytes, targetSeq: entry.target ?? 0,
-                                    action: action, emoji: entry.emoji ?? "", text: entry.text)
-        } else {
-            request = Send(conversationID: entry.conversationID, clientID: entry.clientIDBytes, text: entry.text, replyTo: entry.replyTo ?? 0)
+            transmit(entry, ChangeRequest(conversationID: entry.conversationID, clientID: entry.clientIDBytes, targetSeq: entry.target ?? 0,
+                                          action: action, emoji: entry.emoji ?? "", text: entry.text))
+            return
         }
-        link.request(request) { [weak self] result in
+        let attachment = entry.file.map { Attachment(fileID: Hex.decode($0.fileID ?? "") ?? []) }
+        transmit(entry, Send(conversationID: entry.conversationID, clientID: entry.clientIDBytes, text: entry.text,
+                             replyTo: entry.replyTo ?? 0, attachment: attachment))
+    }
+
+    /// Uploads the oldest queued file not uploaded yet (resuming where the server stands).
+    private func startNextUpload() {
+        guard uploadingNow == nil, let outbox, let entry = outbox.entries.first(where: { $0.file != nil && $0.file?.uploaded != true }) else { return }
+        uploadingNow = entry.clientID
+        uploadFile(entry) { [weak self] result in
+            // A callback of an upload the link already gave up on must not end a newer one.
+            guard let self, self.outbox === outbox, self.uploadingNow == entry.clientID else { return }
+            self.uploadingNow = nil
+            // The entry as it is now (the upload recorded its file id in it).
+            let current = outbox.entries.first { $0.clientID == entry.clientID } ?? entry
+            switch result {
+            case .success(let fileID):
+                var done = current
+                done.file?.fileID = Hex.encode(fileID)
+                done.file?.uploaded = true
+                try? outbox.update(done)
+                if let file = done.file { self.output.emit(FileEvent.uploaded(done, file, fileID: fileID)) }
+                self.drainOutbox()
+            case .failure(let e) where e.code == "not_found":
+                // The partial upload expired on the server: announce it afresh.
+                var again = current
+                again.file?.fileID = nil
+                try? outbox.update(again)
+                self.retrySoon(after: 0.5)
+            case .failure(let e) where e.code == "connection_lost" || e.code == "offline" || e.code == "timeout":
+                break // stays queued; resumed after the next sync
+            case .failure(let e):
+                self.sendFailed(current, e)
+            }
+        }
+    }
+
+    private func transmit(_ entry: OutboxEntry, _ send: any WireMessage) {
+        guard let outbox else { return }
+        link.request(send) { [weak self] result in
             guard let self, self.outbox === outbox else { return true }
             self.sendingNow = nil
             switch result {
@@ -87,15 +129,21 @@ extension Client {
         guard let store, let outbox, let session else { return }
         if entry.changeAction != nil { return changeAcknowledged(entry, ack) }
         rateLimitAnnounced = false
+        // The sending connection gets no MESSAGE: its own attachment is recorded from the entry.
+        let attachment = entry.file.map {
+            Attachment(fileID: Hex.decode($0.fileID ?? "") ?? [], name: $0.name, size: $0.size, mediaType: $0.mediaType,
+                       sha256: Hex.decode($0.sha256) ?? [], caption: entry.text)
+        }
         let m = ChatMessage(conversationID: entry.conversationID, seq: ack.seq, clientID: entry.clientIDBytes,
-                            senderID: session.userID, senderUsername: session.username, serverTime: ack.serverTime, text: entry.text,
-                            replyTo: entry.replyTo ?? 0)
+                            senderID: session.userID, senderUsername: session.username, serverTime: ack.serverTime,
+                            text: attachment?.fallbackText ?? entry.text, replyTo: entry.replyTo ?? 0, attachment: attachment)
         do {
             try store.insert([m], sentHere: [entry.clientID])
             // A reply accepts a message request (the server's rule): /list stops holding it apart.
             try store.clearRequest(entry.conversationID)
             outbox.removeDeferred(clientID: entry.clientID)
             scheduleOutboxFlush()
+            if let file = entry.file { try? FileManager.default.removeItem(atPath: file.copy) }
         } catch {
             output.error(command: "", ClientError("storage", "cannot record the sent message: \(error)"))
             return
@@ -108,7 +156,7 @@ extension Client {
         onChange()
     }
 
-    private func sendFailed(_ entry: OutboxEntry, _ e: ClientError) {
+    func sendFailed(_ entry: OutboxEntry, _ e: ClientError) {
         switch e.code {
         // server_busy (password work queued) carries a retry hint like the rate limit does.
         case "rate_limited", "throttled", "server_busy":
@@ -124,14 +172,17 @@ extension Client {
         // not_a_contact: a direct conversation with a block in it; resending cannot help.
         // The message changes' refusals (codes 50-54) are final too: the user is told.
         case "too_long", "not_a_member", "not_a_contact", "not_found", "bad_request", "invalid_utf8", "invalid_argument", "client_id_reused",
-             "not_sender", "edit_window_closed", "invalid_reaction", "message_deleted", "no_such_message", "unknown_frame_type":
+             "not_sender", "edit_window_closed", "invalid_reaction", "message_deleted", "no_such_message",
+             "file_too_large", "hash_mismatch", "quota_exceeded", "image_too_large", "upload_incomplete", "unknown_frame_type", "storage":
             try? outbox?.remove(clientID: entry.clientID)
+            if let file = entry.file { try? FileManager.default.removeItem(atPath: file.copy) }
             failedMessages += 1
             output.emit(MessageStateEvent.failed(entry))
             if let action = entry.changeAction {
                 output.error(command: action.name, ClientError(e.code, "\(action.name) of #\(entry.target ?? 0) not done: \(e.message)"))
             } else {
-                output.error(command: "send", ClientError(e.code, "message not sent (\(e.message)): \(entry.text.prefix(60))"))
+                let what = entry.file.map { "file \(FileNames.safe($0.name))" } ?? String(entry.text.prefix(60))
+                output.error(command: "send", ClientError(e.code, "message not sent (\(e.message)): \(what)"))
             }
             checkWaiters()
             drainOutbox()
@@ -156,7 +207,7 @@ extension Client {
         }
     }
 
-    private func retrySoon(after seconds: Double) {
+    func retrySoon(after seconds: Double) {
         guard !retryScheduled else { return }
         retryScheduled = true
         DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { [weak self] in

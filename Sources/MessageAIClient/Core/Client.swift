@@ -31,6 +31,10 @@ public final class Client {
     var pendingRewrite: (conversationID: UInt64, text: String)?
 
     var sendingNow: String?
+    /// The outbox entry whose file is uploading (one at a time, beside the text queue).
+    var uploadingNow: String?
+    /// A file transfer under way, for the status line ("↑ name 42%"); nil when none.
+    public internal(set) var transfer: String?
     var rateLimitedUntil: DispatchTime?
     /// Sends wait for the pacer (the server's announced limit) until then.
     var pacer = SendPacer()
@@ -120,6 +124,7 @@ public final class Client {
         synced = false
         currentConversation = nil
         sendingNow = nil
+        uploadingNow = nil
         onChange()
     }
 
@@ -169,6 +174,7 @@ public final class Client {
         authenticated = false
         synced = false
         sendingNow = nil
+        uploadingNow = nil
         offlineAnnounced = true
         // Logged out, the link carries nothing the user sees, and the server closes a connection
         // that has not logged in after its login deadline (60 s): reconnecting then is routine,

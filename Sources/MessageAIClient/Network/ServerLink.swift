@@ -98,7 +98,7 @@ final class ServerLink {
             connection = c
             c.start()
             pingOutstanding = false
-            let hello = Hello(capabilities: [.zlib, .messageChanges, .assistant], client: "messageai/\(ClientConfiguration.version)")
+            let hello = Hello(capabilities: [.zlib, .messageChanges, .assistant, .files], client: "messageai/\(ClientConfiguration.version)")
             request(hello, timeout: 5, whenConnecting: true) { [weak self] result in
                 guard let self else { return true }
                 switch result {

@@ -60,6 +60,7 @@ extension LocalStore {
                                           LocalStore.shownText(m), m.serverTime, sentHere.contains(hex))
                 if inserted > 0 {
                     added.append(m)
+                    if let a = m.attachment { try insertAttachment(a, of: m) }
                     try db.run("UPDATE conversations SET last_activity=max(last_activity, ?) WHERE id=?", m.serverTime, m.conversationID)
                 }
                 try storeState(of: m)

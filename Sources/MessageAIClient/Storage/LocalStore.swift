@@ -32,8 +32,8 @@ public final class LocalStore {
     public let userID: UInt64
     /// 1: 0.1.0. 2: conversations.request (message requests, 0.2.0). 3: messages_fts (/find).
     /// 4: muted (/mute). 5: replies, reactions, edits and deletes (messages.reply_to/edited_at/
-    /// deleted, reactions, changes). 6: the assistant's items.
-    public static let schemaVersion = 6
+    /// deleted, reactions, changes). 6: the assistant's items. 7: attachments (files).
+    public static let schemaVersion = 7
 
     public init(path: String, userID: UInt64) throws {
         db = try Database(path: path)
@@ -61,6 +61,8 @@ public final class LocalStore {
             CREATE TABLE IF NOT EXISTS muted(conversation_id INTEGER PRIMARY KEY);
             """)
         try createAssistantTables()  // 5 -> 6, idempotent
+        // Idempotent, so it needs no migration step: whatever order schema steps were merged in.
+        try db.execute(LocalStore.attachmentsTable)
         try migrate()
     }
 

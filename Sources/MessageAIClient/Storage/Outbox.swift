@@ -16,15 +16,18 @@ public struct OutboxEntry: Codable, Equatable, Sendable {
     public var change: String?
     public var target: UInt64?
     public var emoji: String?
+    /// A file to upload and send with `text` as its caption (absent in older outboxes).
+    public var file: OutboxFile?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id", conversationID = "conversation_id", text, created
-        case replyTo = "reply_to", change, target, emoji
+        case replyTo = "reply_to", change, target, emoji, file
     }
 
-    public init(clientID: String, conversationID: UInt64, text: String, created: UInt64, replyTo: UInt64? = nil) {
+    public init(clientID: String, conversationID: UInt64, text: String, created: UInt64, replyTo: UInt64? = nil,
+                file: OutboxFile? = nil) {
         self.clientID = clientID; self.conversationID = conversationID; self.text = text; self.created = created
-        self.replyTo = replyTo
+        self.replyTo = replyTo; self.file = file
     }
 
     public init(clientID: String, conversationID: UInt64, change: ChangeAction, target: UInt64, text: String = "",
@@ -38,6 +41,24 @@ public struct OutboxEntry: Codable, Equatable, Sendable {
     var isValid: Bool {
         clientID.count == 32 && Hex.decode(clientID) != nil && conversationID != 0
             && (change == nil || (changeAction != nil && (target ?? 0) > 0))
+    }
+}
+
+/// A file waiting in the outbox: a private copy (so editing or deleting the original after
+/// /send-file changes nothing), its announced name, type and hash, and once announced the
+/// server's upload id (the upload resumes from the server's offset after any restart).
+public struct OutboxFile: Codable, Equatable, Sendable {
+    public var copy: String
+    public var name: String
+    public var size: UInt64
+    public var mediaType: String
+    /// 64 hex digits.
+    public var sha256: String
+    public var fileID: String?
+    /// The server holds the whole file: only the SEND is left.
+    public var uploaded: Bool?
+    enum CodingKeys: String, CodingKey {
+        case copy, name, size, mediaType = "media_type", sha256, fileID = "file_id", uploaded
     }
 }
 
@@ -83,6 +104,11 @@ public final class Outbox {
     /// Durable before it returns: the caller shows the message as sending only afterwards.
     public func append(_ entry: OutboxEntry) throws {
         try save(entries + [entry])
+    }
+
+    /// Replaces an entry (a file's upload id once announced), durably.
+    public func update(_ entry: OutboxEntry) throws {
+        try save(entries.map { $0.clientID == entry.clientID ? entry : $0 })
     }
 
     public func remove(clientID: String) throws {

@@ -110,6 +110,7 @@ public enum ClientApp {
         }
         if client.promptConnection != "online" { parts.append(client.promptConnection) }
         if let act = client.activity() { parts.append(act) }
+        if let transfer = client.transfer { parts.append(transfer) }
         if let cid = client.currentConversation {
             let typing = client.typingUsers(in: cid)
             if !typing.isEmpty { parts.append("\(typing.joined(separator: ",")) typing") }

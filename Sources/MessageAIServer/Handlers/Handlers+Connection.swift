@@ -31,11 +31,14 @@ extension ChatServer {
             return
         }
         peer.greeted = true
-        let offered = assistant == nil ? ChatServer.serverCapabilities : ChatServer.serverCapabilities.union(.assistant)
+        var offered = ChatServer.serverCapabilities
+        if assistant != nil { offered.insert(.assistant) }
+        if fileVault != nil { offered.insert(.files) }
         let common = hello.capabilities.intersection(offered)
         peer.zlib = common.contains(.zlib)
         peer.messageChanges = common.contains(.messageChanges)
         peer.assistant = common.contains(.assistant)
+        peer.files = common.contains(.files)
         var welcome = Welcome(
             version: version, capabilities: common, maxFrameLength: UInt64(configuration.maxFrameLength),
             pingInterval: configuration.pingIntervalMillis, idleTimeout: configuration.idleTimeoutMillis,
@@ -44,6 +47,7 @@ extension ChatServer {
             maxNameLength: UInt64(Validation.maxDisplayName), maxQueryLength: UInt64(ChatServer.maxQueryLength),
             sendLimit: UInt64(configuration.rateLimit), sendWindow: UInt64((configuration.rateWindowSeconds * 1000).rounded()))
         if peer.messageChanges { welcome.editWindow = configuration.editWindowMillis }
+        if peer.files { announceFileLimits(in: &welcome) }
         peer.connection.send(welcome.frame(requestID: id))
         if !hello.client.isEmpty { logger.debug("connection \(peer.id) is \(hello.client), protocol \(version)") }
     }

@@ -26,18 +26,22 @@ extension ChatServer {
 
     func send(_ peer: Peer, _ s: Send, _ id: UInt32) throws {
         let user = peer.user!
-        try checkText(s.text)
+        // With an attachment the text is its caption, which may be empty.
+        if s.attachment == nil || !s.text.isEmpty { try checkText(s.text) }
         let membership = try requireMember(s.conversationID, user.id)
         try requireNotBlocked(membership, user)
         // Replying accepts a message request (written once per conversation).
         if membership.pending { try store.acceptRequest(conversationID: s.conversationID, userID: user.id) }
+        // With an attachment the stored text is the fallback line (name, size, caption).
+        let attachment = try s.attachment.map { try sentAttachment($0, caption: s.text, peer) }
+        let storedText = attachment?.fallbackText ?? s.text
         if let wait = rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) {
             // A resend of a stored message is not new traffic: it still gets its duplicate ack
             // (a client resending its outbox after a reconnect learns at once what is stored).
             // Looked up only here, on the refusal path, so sending costs no extra query.
             let original = try store.message(senderID: user.id, clientID: s.clientID)
             guard let original, original.conversationID == s.conversationID,
-                  original.text == s.text || original.editedAt != 0 || original.deleted else {
+                  original.text == storedText || original.editedAt != 0 || original.deleted else {
                 throw ErrorFrame(.rateLimited, "sending too fast; try again in \((wait + 999) / 1000) s", retryAfter: wait)
             }
         }
@@ -50,7 +54,8 @@ extension ChatServer {
             }
         }
         let message = NewMessage(conversationID: s.conversationID, senderID: user.id, clientID: s.clientID,
-                                 text: s.text, serverTime: Clock.nowMillis(), senderUsername: user.username, replyTo: s.replyTo)
+                                 text: storedText, serverTime: Clock.nowMillis(), senderUsername: user.username, replyTo: s.replyTo,
+                                 attachment: attachment)
         pendingSends.append(PendingSend(peer: peer, requestID: id, message: message))
         if !commitScheduled {
             commitScheduled = true

@@ -57,6 +57,11 @@ public final class ChatServer {
     /// The assistant (nil with `--assistant off`) and its tables (see Assistant/).
     let assistant: Assistant?
     let assistantStore: AssistantStore?
+    /// Uploaded files (nil: file sharing is off), the serial queue that hashes and cleans them
+    /// off the hub, and the uploads being finished there (by file id).
+    let fileVault: FileVault?
+    let filesQueue = DispatchQueue(label: "messageai.files")
+    var finishingUploads: Set<[UInt8]> = []
 
     public init(configuration: ServerConfiguration, store: Store, logger: Logger = Logger(label: "messageai-server")) {
         self.configuration = configuration
@@ -72,6 +77,8 @@ public final class ChatServer {
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
         self.assistantStore = store as? AssistantStore
         self.assistant = configuration.assistant.enabled && assistantStore != nil ? Assistant(config: configuration.assistant) : nil
+        // A files directory that cannot be made turns file sharing off rather than the server.
+        self.fileVault = store is FileStore ? configuration.filesDirectory.flatMap { try? FileVault(root: $0) } : nil
     }
 
     /// Binds and starts serving; returns the port (useful with port 0).
@@ -82,6 +89,7 @@ public final class ChatServer {
             socket.start(on: queue) { [unowned self] accepted in self.accept(accepted) }
             listener = socket
             startKeepalive()
+            if fileVault != nil { scheduleUploadExpiry() }
             return socket.port
         }
     }

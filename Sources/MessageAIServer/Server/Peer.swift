@@ -16,6 +16,8 @@ final class Peer {
     var messageChanges = false
     /// Both sides announced the assistant: its frames may be sent and pushed.
     var assistant = false
+    /// Both sides announced `files`: FILE_* frames are allowed.
+    var files = false
     /// Logging in lifts the connection's small pre-login frame limit; logging out restores it.
     var user: UserRecord? {
         didSet { connection.setAuthenticated(user != nil) }

@@ -59,6 +59,23 @@ public struct ServerConfiguration: Sendable {
     public var tls: TLSFiles?
     /// How long after sending a message its sender may edit it (announced in WELCOME). Default 24 h.
     public var editWindowMillis: UInt64 = 24 * 3_600_000
+    /// Where uploaded files live (`partial/`, `blobs/`); nil: no file sharing (the `files`
+    /// capability is not offered). The executable sets DATA_DIR/files.
+    public var filesDirectory: String?
+    /// Largest file accepted (announced in WELCOME). Default 100 MiB.
+    public var maxFileSize: UInt64 = 100 << 20
+    /// Bytes of files one user may store, partial uploads counted at their announced size. Default 1 GiB.
+    public var fileQuota: UInt64 = 1 << 30
+    /// Unfinished uploads one user may have at once. Default 4.
+    public var maxUploadsInFlight = 4
+    /// Bytes per FILE_CHUNK and FILE_DATA: a SEND queued behind one waits for one chunk at most
+    /// (~1 ms on a LAN, ~20 ms on 100 Mbit/s). Default 256 KiB.
+    public var fileChunkSize = 256 * 1024
+    /// Images with more pixels are refused from their header, before decoding (a decompression
+    /// bomb costs nothing). Default 32 million, as Matrix's `max_image_pixels`.
+    public var maxImagePixels: UInt64 = 32_000_000
+    /// Partial uploads untouched this long are deleted. Default 24 h.
+    public var partialExpirySeconds: Double = 24 * 3600
     /// Text of WELCOME's `server` field.
     public var serverName = "messageai-server/0.2.0"
     /// The assistant: extraction, summaries, checks, the optional provider.

@@ -63,6 +63,7 @@ public enum ServerProcess {
             exit(1)
         }
         var configuration = options.configuration
+        if configuration.filesDirectory == nil { configuration.filesDirectory = options.dataDirectory + "/files" }
         do {
             configuration.tls = try tlsFiles(options, logger: logger)
         } catch {

@@ -11,14 +11,17 @@ extension SQLiteStore {
         guard !batch.isEmpty else { return [] }
         var usernames: [UInt64: String] = [:]
         return try db.transaction {
-            try batch.map { new in
+            try batch.map { (new: NewMessage) -> AppendOutcome in
                 let seq: UInt64
+                // The thumbnail stays in `files`: pages of messages stay small.
+                var stored = new.attachment
+                stored?.thumbnail = []
                 do {
                     guard let next = try db.queryOne("""
-                        INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time, reply_to)
-                        SELECT id, last_seq + 1, ?, ?, 1, ?, ?, ? FROM conversations WHERE id = ? RETURNING seq
-                        """, new.senderID, new.clientID, new.text, new.serverTime, new.replyTo, new.conversationID,
-                        row: { $0.uint64(0) }) else {
+                        INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time, reply_to, file_id, attachment)
+                        SELECT id, last_seq + 1, ?, ?, 1, ?, ?, ?, ?, ? FROM conversations WHERE id = ? RETURNING seq
+                        """, new.senderID, new.clientID, new.text, new.serverTime, new.replyTo, stored?.fileID, stored?.bytes,
+                        new.conversationID, row: { $0.uint64(0) }) else {
                         throw StoreError.notFound
                     }
                     seq = next
@@ -44,7 +47,8 @@ extension SQLiteStore {
                 }
                 return .stored(ChatMessage(conversationID: new.conversationID, seq: seq, clientID: new.clientID,
                                            senderID: new.senderID, senderUsername: usernames[new.senderID] ?? "",
-                                           serverTime: new.serverTime, text: new.text, replyTo: new.replyTo))
+                                           serverTime: new.serverTime, text: new.text, replyTo: new.replyTo,
+                                           attachment: new.attachment))
             }
         }
     }

@@ -125,14 +125,17 @@ public final class SQLiteStore: Store {
     }
 
     /// Messages are always read joined with their sender (`m` and `u`).
-    static let messageColumns = "m.conversation_id, m.seq, m.client_id, m.sender_id, u.username, m.server_time, m.text, m.kind, m.reply_to, m.edited_at, m.deleted"
+    static let messageColumns = "m.conversation_id, m.seq, m.client_id, m.sender_id, u.username, m.server_time, m.text, m.kind, m.reply_to, m.edited_at, m.deleted, m.attachment"
 
     /// The message's state without its reactions (`withReactions` adds them where shown).
     static func chatMessage(_ s: Statement, from c: Int32 = 0) -> ChatMessage {
-        ChatMessage(conversationID: s.uint64(c), seq: s.uint64(c + 1), clientID: s.blob(c + 2),
-                    senderID: s.uint64(c + 3), senderUsername: s.string(c + 4),
-                    serverTime: s.uint64(c + 5), text: s.string(c + 6), kind: s.uint64(c + 7),
-                    replyTo: s.uint64(c + 8), editedAt: s.uint64(c + 9), deleted: s.uint64(c + 10) != 0)
+        // The attachment column holds an Attachment record written by `append` (NULL: none).
+        let attachment = s.isNull(c + 11) ? nil : try? Attachment(from: FieldReader(s.blob(c + 11)))
+        return ChatMessage(conversationID: s.uint64(c), seq: s.uint64(c + 1), clientID: s.blob(c + 2),
+                           senderID: s.uint64(c + 3), senderUsername: s.string(c + 4),
+                           serverTime: s.uint64(c + 5), text: s.string(c + 6), kind: s.uint64(c + 7),
+                           replyTo: s.uint64(c + 8), editedAt: s.uint64(c + 9), deleted: s.uint64(c + 10) != 0,
+                           attachment: attachment)
     }
 
     /// Result limits from callers are clamped so a bad value can never ask for everything.

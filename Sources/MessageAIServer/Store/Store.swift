@@ -67,11 +67,14 @@ public struct NewMessage: Sendable {
     public var senderUsername: String?
     /// The seq this message answers (0: none); checked by the caller.
     public var replyTo: UInt64
+    /// A file's record, caption included (`text` is then its fallback text).
+    public var attachment: Attachment?
 
     public init(conversationID: UInt64, senderID: UInt64, clientID: [UInt8], text: String, serverTime: UInt64,
-                senderUsername: String? = nil, replyTo: UInt64 = 0) {
+                senderUsername: String? = nil, replyTo: UInt64 = 0, attachment: Attachment? = nil) {
         self.conversationID = conversationID; self.senderID = senderID; self.clientID = clientID
         self.text = text; self.serverTime = serverTime; self.senderUsername = senderUsername; self.replyTo = replyTo
+        self.attachment = attachment
     }
 }
 

@@ -14,6 +14,7 @@ enum Migrations {
         Migration(name: "v4_contact_consent_and_blocks", sql: SchemaV4.sql),
         Migration(name: "v5_assistant", sql: SchemaV5.sql),
         Migration(name: "v6_message_changes", sql: SchemaV6.sql),
+        Migration(name: "v7_files", sql: SchemaV7.sql),
         Migration(name: "v8_presence_status", sql: SchemaV8.sql),
     ]
 

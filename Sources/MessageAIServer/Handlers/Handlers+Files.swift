@@ -1,0 +1,239 @@
+import Crypto
+import Foundation
+import MessageAIProtocol
+
+/// FILE_ANNOUNCE, FILE_CHUNK, FILE_STATUS and FILE_GET (PROTOCOL.md, "Files"). Chunks are
+/// written on the hub (one append to the page cache, ~0.1 ms for 256 KiB); checking a whole
+/// upload runs on `filesQueue` and answers when done, without holding the connection's other
+/// requests behind it.
+extension ChatServer {
+    static let fileRoutes: [(FrameType, Route)] = [
+        Route.on(FileAnnounce.self) { s, p, m, id in try s.announceFile(p, m, id) },
+        Route.on(FileChunk.self) { s, p, m, id in try s.receiveChunk(p, m, id) },
+        Route.on(FileStatus.self) { s, p, m, id in try s.fileStatus(p, m, id) },
+        Route.on(FileGet.self) { s, p, m, id in try s.getFile(p, m, id) },
+    ]
+
+    /// The longest file name accepted, in Unicode scalars (receivers shorten it further).
+    static let maxFileName = 1_000
+
+    func announceFileLimits(in welcome: inout Welcome) {
+        welcome.maxFileSize = configuration.maxFileSize
+        welcome.fileQuota = configuration.fileQuota
+        welcome.maxUploadsInFlight = UInt64(configuration.maxUploadsInFlight)
+        welcome.fileChunkSize = UInt64(configuration.fileChunkSize)
+        welcome.maxImagePixels = configuration.maxImagePixels
+    }
+
+    /// The file store and vault, for a connection that agreed on `files`.
+    func fileAccess(_ peer: Peer) throws -> (FileStore, FileVault) {
+        guard peer.files, let vault = fileVault, let files = store as? FileStore else {
+            throw ErrorFrame(.unknownFrameType, "file sharing is not on for this connection (announce capability files in HELLO)")
+        }
+        return (files, vault)
+    }
+
+    private func uploadAnswer(_ file: FileRecord, offset: UInt64, complete: Bool) -> FileUpload {
+        FileUpload(fileID: file.id, chunkSize: UInt64(configuration.fileChunkSize), offset: offset, complete: complete)
+    }
+
+    func announceFile(_ peer: Peer, _ a: FileAnnounce, _ id: UInt32) throws {
+        let (files, vault) = try fileAccess(peer)
+        let user = peer.user!
+        let nameLength = a.name.unicodeScalars.count
+        guard nameLength > 0, !a.name.contains("\0") else { throw ErrorFrame(.invalidArgument, "a file needs a name", field: "name") }
+        guard nameLength <= Self.maxFileName else {
+            throw ErrorFrame(.tooLong, "file names are at most \(Self.maxFileName) characters", limit: UInt64(Self.maxFileName), field: "name")
+        }
+        guard a.mediaType.utf8.count <= 255 else { throw ErrorFrame(.tooLong, "media types are at most 255 bytes", limit: 255, field: "media_type") }
+        guard a.size <= configuration.maxFileSize else {
+            throw ErrorFrame(.fileTooLarge, "files are at most \(Attachment.humanSize(configuration.maxFileSize)) (this one has \(Attachment.humanSize(a.size)))",
+                             limit: configuration.maxFileSize, field: "size")
+        }
+        // The same upload again: the offset query after a reconnect.
+        if let existing = try files.file(ownerID: user.id, uploadSHA256: a.sha256, name: a.name), existing.uploadSize == a.size {
+            try answerStatus(peer, existing, id, files, vault)
+            return
+        }
+        let usage = try files.fileUsage(ownerID: user.id)
+        guard usage.bytes + a.size <= configuration.fileQuota else {
+            let left = configuration.fileQuota - min(usage.bytes, configuration.fileQuota)
+            throw ErrorFrame(.quotaExceeded, "your files would pass your storage quota of \(Attachment.humanSize(configuration.fileQuota)) (\(Attachment.humanSize(left)) left)",
+                             limit: configuration.fileQuota, field: "size")
+        }
+        var file = FileRecord(id: Self.newFileID(), ownerID: user.id, name: a.name, mediaType: a.mediaType,
+                              uploadSize: a.size, uploadSHA256: a.sha256, createdAt: Clock.nowMillis())
+        if let held = try files.completeFile(uploadSHA256: a.sha256, uploadSize: a.size) {
+            // The server has this content: no byte is sent again.
+            file.complete = true; file.size = held.size; file.sha256 = held.sha256; file.mediaType = held.mediaType
+            file.width = held.width; file.height = held.height; file.thumbnail = held.thumbnail
+            try files.createFile(file)
+            peer.reply(id, uploadAnswer(file, offset: a.size, complete: true))
+            return
+        }
+        guard usage.partials < configuration.maxUploadsInFlight else {
+            throw ErrorFrame(.tooManyUploads, "at most \(configuration.maxUploadsInFlight) uploads may be unfinished at once; finish one first",
+                             limit: UInt64(configuration.maxUploadsInFlight))
+        }
+        try vault.createPartial(file.id)
+        try files.createFile(file)
+        if a.size == 0 { finishUpload(peer, file, id, files, vault); return }
+        peer.reply(id, uploadAnswer(file, offset: 0, complete: false))
+    }
+
+    func fileStatus(_ peer: Peer, _ s: FileStatus, _ id: UInt32) throws {
+        let (files, vault) = try fileAccess(peer)
+        guard let file = try files.file(id: s.fileID), file.ownerID == peer.user!.id else {
+            throw ErrorFrame(.notFound, "no such upload", field: "file_id")
+        }
+        try answerStatus(peer, file, id, files, vault)
+    }
+
+    /// Where an upload stands; one that has all its bytes but is not complete (the server
+    /// stopped while checking it) is checked now.
+    private func answerStatus(_ peer: Peer, _ file: FileRecord, _ id: UInt32, _ files: FileStore, _ vault: FileVault) throws {
+        if file.complete { peer.reply(id, uploadAnswer(file, offset: file.uploadSize, complete: true)); return }
+        let offset = vault.partialSize(file.id)
+        if offset >= file.uploadSize && !finishingUploads.contains(file.id) {
+            finishUpload(peer, file, id, files, vault)
+            return
+        }
+        peer.reply(id, uploadAnswer(file, offset: min(offset, file.uploadSize), complete: false))
+    }
+
+    func receiveChunk(_ peer: Peer, _ c: FileChunk, _ id: UInt32) throws {
+        let (files, vault) = try fileAccess(peer)
+        guard let file = try files.file(id: c.fileID), file.ownerID == peer.user!.id else {
+            throw ErrorFrame(.notFound, "no such upload (expired, refused, or never announced): announce the file again", field: "file_id")
+        }
+        if file.complete { peer.reply(id, uploadAnswer(file, offset: file.uploadSize, complete: true)); return }
+        let offset = vault.partialSize(file.id)
+        // Any other offset is not written: the answer says where to go on from.
+        guard c.offset == offset, !finishingUploads.contains(file.id) else {
+            peer.reply(id, uploadAnswer(file, offset: offset, complete: false))
+            return
+        }
+        guard c.data.count <= configuration.fileChunkSize else {
+            throw ErrorFrame(.tooLong, "chunks are at most \(configuration.fileChunkSize) bytes", limit: UInt64(configuration.fileChunkSize), field: "data")
+        }
+        guard offset + UInt64(c.data.count) <= file.uploadSize else {
+            throw ErrorFrame(.invalidArgument, "the chunk runs past the announced size of \(file.uploadSize) bytes", field: "data")
+        }
+        try vault.append(file.id, c.data)
+        let received = offset + UInt64(c.data.count)
+        // A decompression bomb is refused as soon as its header is in, not after 100 MiB.
+        if offset == 0, let image = ImageProcessor.header(path: vault.partialPath(file.id)),
+           UInt64(image.width) * UInt64(image.height) > configuration.maxImagePixels {
+            discardUpload(file, files, vault)
+            throw imageTooLarge(pixels: UInt64(image.width) * UInt64(image.height))
+        }
+        if received == file.uploadSize {
+            finishUpload(peer, file, id, files, vault)
+        } else {
+            peer.reply(id, uploadAnswer(file, offset: received, complete: false))
+        }
+    }
+
+    private func imageTooLarge(pixels: UInt64) -> ErrorFrame {
+        ErrorFrame(.imageTooLarge, "images are at most \(configuration.maxImagePixels / 1_000_000) million pixels (this one has \(pixels / 1_000_000) million); nothing was stored",
+                   limit: configuration.maxImagePixels)
+    }
+
+    private func discardUpload(_ file: FileRecord, _ files: FileStore, _ vault: FileVault) {
+        try? files.deleteFile(id: file.id)
+        vault.removePartial(file.id)
+    }
+
+    /// Checks the whole upload on `filesQueue`, then records it and answers on the hub.
+    private func finishUpload(_ peer: Peer, _ file: FileRecord, _ id: UInt32, _ files: FileStore, _ vault: FileVault) {
+        finishingUploads.insert(file.id)
+        let maxPixels = configuration.maxImagePixels
+        filesQueue.async { [self] in
+            let result = vault.finish(file, maxImagePixels: maxPixels)
+            queue.async { [self] in
+                output.turn {
+                    finishingUploads.remove(file.id)
+                    switch result {
+                    case .stored(let content):
+                        do {
+                            try files.completeFile(id: file.id, content)
+                            vault.removePartial(file.id)
+                            peer.reply(id, uploadAnswer(file, offset: file.uploadSize, complete: true))
+                        } catch {
+                            report(error, for: Frame(type: .fileChunk, requestID: id, payload: []), to: peer)
+                        }
+                    case .hashMismatch:
+                        discardUpload(file, files, vault)
+                        peer.fail(id, ErrorFrame(.hashMismatch, "the bytes received do not have the announced SHA-256; nothing was kept, upload the file again",
+                                                 field: "sha256"))
+                    case .imageTooLarge(let pixels):
+                        discardUpload(file, files, vault)
+                        peer.fail(id, imageTooLarge(pixels: pixels))
+                    case .failed(let why):
+                        // The partial stays: the next FILE_STATUS tries again.
+                        logger.error("finishing an upload failed: \(why)")
+                        peer.fail(id, ErrorFrame(.internalError, "the server could not store the file; try again later"))
+                    }
+                }
+            }
+        }
+    }
+
+    func getFile(_ peer: Peer, _ g: FileGet, _ id: UInt32) throws {
+        let (files, vault) = try fileAccess(peer)
+        // Unknown, partial and forbidden look the same: an id reveals nothing.
+        guard let file = try files.file(id: g.fileID), file.complete, try files.canRead(fileID: file.id, userID: peer.user!.id) else {
+            throw ErrorFrame(.notFound, "no such file", field: "file_id")
+        }
+        let chunk = configuration.fileChunkSize
+        let length = g.length == 0 || g.length > UInt64(chunk) ? chunk : Int(g.length)
+        if g.thumbnail {
+            guard !file.thumbnail.isEmpty else { throw ErrorFrame(.notFound, "this file has no thumbnail", field: "thumbnail") }
+            let all = file.thumbnail
+            let start = Int(min(g.offset, UInt64(all.count)))
+            let piece = Array(all[start..<min(all.count, start + length)])
+            peer.reply(id, FileData(fileID: file.id, offset: UInt64(start), data: piece, size: UInt64(all.count),
+                                    sha256: ChatServer.sha256(all)))
+            return
+        }
+        guard g.offset <= file.size else { throw ErrorFrame(.invalidArgument, "offset past the end of the file (\(file.size) bytes)", field: "offset") }
+        let data = try vault.read(file.sha256, offset: g.offset, length: Int(min(UInt64(length), file.size - g.offset)))
+        peer.reply(id, FileData(fileID: file.id, offset: g.offset, data: data, size: file.size, sha256: file.sha256))
+    }
+
+    /// Removes partial uploads untouched for the expiry (at start and every hour).
+    func expirePartialUploads() {
+        guard let vault = fileVault, let files = store as? FileStore, let partials = try? files.partialFiles() else { return }
+        let active = finishingUploads
+        for id in vault.expire(partials.filter { !active.contains($0.id) }, olderThan: configuration.partialExpirySeconds) {
+            try? files.deleteFile(id: id)
+        }
+    }
+
+    /// Runs the expiry now and then every hour (hub queue).
+    func scheduleUploadExpiry() {
+        expirePartialUploads()
+        queue.asyncAfter(deadline: .now() + 3600) { [weak self] in self?.scheduleUploadExpiry() }
+    }
+
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
+
+    static func newFileID() -> [UInt8] {
+        var g = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in UInt8.random(in: 0...255, using: &g) }
+    }
+}
+
+extension ChatServer {
+    /// The sender's complete upload named by a SEND, as the message will carry it.
+    func sentAttachment(_ sent: Attachment, caption: String, _ peer: Peer) throws -> Attachment {
+        let (files, _) = try fileAccess(peer)
+        guard let file = try files.file(id: sent.fileID), file.ownerID == peer.user!.id, file.complete else {
+            throw ErrorFrame(.uploadIncomplete, "that file is not (completely) uploaded by you; finish the upload, then send", field: "attachment")
+        }
+        var attachment = file.attachment
+        attachment.caption = caption
+        attachment.thumbnail = file.thumbnail
+        return attachment
+    }
+}

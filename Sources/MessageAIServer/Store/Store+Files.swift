@@ -1,0 +1,63 @@
+import MessageAIProtocol
+
+/// One upload (see SchemaV7). `size`, `sha256` and the image fields are set when complete.
+public struct FileRecord: Equatable, Sendable {
+    public var id: [UInt8]
+    public var ownerID: UInt64
+    public var name: String
+    public var mediaType: String
+    public var uploadSize: UInt64
+    public var uploadSHA256: [UInt8]
+    public var complete = false
+    public var size: UInt64 = 0
+    public var sha256: [UInt8] = []
+    public var width: UInt64 = 0
+    public var height: UInt64 = 0
+    public var thumbnail: [UInt8] = []
+    public var createdAt: UInt64
+
+    public init(id: [UInt8], ownerID: UInt64, name: String, mediaType: String, uploadSize: UInt64,
+                uploadSHA256: [UInt8], createdAt: UInt64) {
+        self.id = id; self.ownerID = ownerID; self.name = name; self.mediaType = mediaType
+        self.uploadSize = uploadSize; self.uploadSHA256 = uploadSHA256; self.createdAt = createdAt
+    }
+
+    /// The record a message carries (no caption, no thumbnail: the sender adds the one, the
+    /// live push the other).
+    public var attachment: Attachment {
+        Attachment(fileID: id, name: name, size: size, mediaType: mediaType, sha256: sha256, width: width, height: height)
+    }
+}
+
+/// What a file's upload turned into once checked (images: cleaned, measured, thumbnailed).
+public struct StoredContent: Equatable, Sendable {
+    public var size: UInt64
+    public var sha256: [UInt8]
+    public var mediaType: String
+    public var width: UInt64 = 0
+    public var height: UInt64 = 0
+    public var thumbnail: [UInt8] = []
+    public init(size: UInt64, sha256: [UInt8], mediaType: String, width: UInt64 = 0, height: UInt64 = 0, thumbnail: [UInt8] = []) {
+        self.size = size; self.sha256 = sha256; self.mediaType = mediaType
+        self.width = width; self.height = height; self.thumbnail = thumbnail
+    }
+}
+
+/// Files: a separate protocol so that test doubles of `Store` need not know about them.
+public protocol FileStore: AnyObject {
+    func createFile(_ file: FileRecord) throws
+    func file(id: [UInt8]) throws -> FileRecord?
+    /// The user's own upload of this content under this name (resuming, idempotent announce).
+    func file(ownerID: UInt64, uploadSHA256: [UInt8], name: String) throws -> FileRecord?
+    /// Any complete file announced with this hash and size (dedupe).
+    func completeFile(uploadSHA256: [UInt8], uploadSize: UInt64) throws -> FileRecord?
+    func completeFile(id: [UInt8], _ content: StoredContent) throws
+    func deleteFile(id: [UInt8]) throws
+    /// Bytes the user's files take (complete: as served; partial: as announced) and the number
+    /// of unfinished uploads.
+    func fileUsage(ownerID: UInt64) throws -> (bytes: UInt64, partials: Int)
+    /// All partial uploads (expiry looks at their files' ages).
+    func partialFiles() throws -> [FileRecord]
+    /// The uploader, or a current member of a conversation holding a message that refers to it.
+    func canRead(fileID: [UInt8], userID: UInt64) throws -> Bool
+}
