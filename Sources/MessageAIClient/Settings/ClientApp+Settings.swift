@@ -38,6 +38,7 @@ extension Client {
         notifier.bell = config.bell
         output.colour = Palette.enabled(config.color, json: config.json)
         output.timestampFormat = config.timestampFormat
+        draftCheck = config.draftCheck ?? DraftCheckMode.standard(interactive: config.interactive)
         onChange()
     }
 }

@@ -65,6 +65,11 @@ public enum Settings {
               "program run with a notification's text as its one argument, e.g. notify-send (not for muted conversations)"),
         .text("timestamps", \.timestampFormat, "a date pattern such as HH:mm, HH:mm:ss or h:mm a, or off",
               "how message times are shown (Unicode date pattern; off: no times)", check: TimestampFormat.isValid),
+        SettingSpec(key: "check", help: "check a draft typed at the prompt before it is sent (clarity, tone): off; warn (show why, send); confirm (hold a flagged draft, Enter sends it); auto (confirm at a terminal, off for piped input)",
+                    allowed: "off, warn, confirm or auto",
+                    normalise: { v in let l = v.lowercased(); return l == "auto" || DraftCheckMode(rawValue: l) != nil ? l : nil },
+                    apply: { c, v in c.draftCheck = DraftCheckMode(rawValue: v) },
+                    read: { $0.draftCheck?.rawValue ?? "auto" }),
     ]
 
     static let byKey: [String: SettingSpec] = Dictionary(table.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })

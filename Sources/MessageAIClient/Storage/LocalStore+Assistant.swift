@@ -30,6 +30,7 @@ extension LocalStore {
                     INSERT INTO assistant_items(item_id, conversation_id, seq, kind, text, who, due, sender, done, done_by, done_at,
                         rev, engine, engine_version) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                     ON CONFLICT(item_id) DO UPDATE SET done=excluded.done, done_by=excluded.done_by, done_at=excluded.done_at,
+                        text=excluded.text, who=excluded.who, due=excluded.due,
                         rev=excluded.rev WHERE excluded.rev > assistant_items.rev
                     """, i.itemID, i.conversationID, i.seq, i.kind.rawValue, i.text, i.who, i.due, i.from, i.done, i.doneBy,
                     i.doneAt, i.rev, i.engine, i.engineVersion)
@@ -45,7 +46,7 @@ extension LocalStore {
         try db.query("""
             SELECT item_id, conversation_id, seq, kind, text, who, due, sender, done, done_by, done_at, rev, engine, engine_version
             FROM assistant_items
-            WHERE (?1 = 0 OR conversation_id = ?1) AND (?2 = 0 OR kind = ?2)
+            WHERE (?1 = 0 OR conversation_id = ?1) AND (?2 = 0 OR kind = ?2) AND text <> ''
               AND (kind = 2 OR ?3 = 1 OR (done = 0 AND (?3 = 0 OR lower(who) = lower(?4)
                    OR (who = 'everyone' AND lower(sender) != lower(?4)))))
             ORDER BY item_id DESC LIMIT ?5

@@ -65,6 +65,10 @@ extension ChatServer {
         forEachConnection(of: try store.memberIDs(conversationID: c.conversationID)) { p in
             if p !== peer { p.pushChange(change, frame: frame) }
         }
+        // A deleted message's assistant items were withdrawn with it: every device drops them.
+        if action == .delete, let items = try? assistantStore?.items(conversationID: c.conversationID, seq: c.targetSeq) {
+            pushItems(items, except: nil)
+        }
     }
 
     /// The message a change or a reply names: it exists in that conversation and is not deleted.

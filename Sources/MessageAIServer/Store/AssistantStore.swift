@@ -41,7 +41,10 @@ public protocol AssistantStore: AnyObject {
     func items(userID: UInt64, conversationID: UInt64?, filter: AssistItemFilter, kind: AssistItemKind?, limit: Int) throws -> [AssistItem]
     /// Items of the user's conversations with rev > `sinceRev`, ascending by rev.
     func itemsChanged(userID: UInt64, sinceRev: UInt64, limit: Int) throws -> [AssistItem]
-    /// The item if the user is a member of its conversation.
+    /// The items extracted from one message, withdrawn ones (empty text: the message was
+    /// deleted) included.
+    func items(conversationID: UInt64, seq: UInt64) throws -> [AssistItem]
+    /// The item if the user is a member of its conversation and it was not withdrawn.
     func item(id: UInt64, visibleTo userID: UInt64) throws -> AssistItem?
     /// Marks the item done by the user (or open again); a new rev only when it changed.
     func setItemDone(id: UInt64, by userID: UInt64, done: Bool, now: UInt64) throws -> (item: AssistItem, changed: Bool)

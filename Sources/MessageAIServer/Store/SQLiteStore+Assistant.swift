@@ -28,8 +28,10 @@ extension SQLiteStore: AssistantStore {
                     INSERT OR IGNORE INTO assistant_items (conversation_id, seq, kind, ordinal, text, who, due, sender_id, rev,
                         engine, engine_version, created_at)
                     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12
-                    WHERE ?3 != 1 OR NOT EXISTS (SELECT 1 FROM assistant_items WHERE conversation_id = ?1 AND kind = 1 AND done = 0
-                                                 AND lower(who) = lower(?6) AND lower(text) = lower(?5))
+                    WHERE (?3 != 1 OR NOT EXISTS (SELECT 1 FROM assistant_items WHERE conversation_id = ?1 AND kind = 1 AND done = 0
+                                                  AND lower(who) = lower(?6) AND lower(text) = lower(?5)))
+                      -- A message deleted before its extraction finished keeps no items.
+                      AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?1 AND seq = ?2 AND deleted = 1)
                     """, it.conversationID, it.seq, it.kind.rawValue, it.ordinal, it.text, it.who, it.due, it.senderID, rev + 1,
                     it.engine, it.engineVersion, now)
                 if added > 0 { rev += 1; ids.append(db.lastInsertRowID) }
@@ -43,6 +45,7 @@ extension SQLiteStore: AssistantStore {
         try db.query("""
             SELECT \(Self.itemColumns)
             WHERE i.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?1)
+              AND i.text <> ''
               AND (?2 = 0 OR i.conversation_id = ?2)
               AND (?3 = 0 OR i.kind = ?3)
               AND (i.kind = 2 OR ?4 = 1 OR (i.done = 0 AND (?4 = 0
@@ -63,8 +66,14 @@ extension SQLiteStore: AssistantStore {
     public func item(id: UInt64, visibleTo userID: UInt64) throws -> AssistItem? {
         try db.queryOne("""
             SELECT \(Self.itemColumns)
-            WHERE i.id = ?1 AND i.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?2)
+            WHERE i.id = ?1 AND i.text <> '' AND i.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?2)
             """, id, userID) { Self.assistItem($0) }
+    }
+
+    public func items(conversationID: UInt64, seq: UInt64) throws -> [AssistItem] {
+        try db.query("SELECT \(Self.itemColumns) WHERE i.conversation_id = ? AND i.seq = ? ORDER BY i.id", conversationID, seq) {
+            Self.assistItem($0)
+        }
     }
 
     public func setItemDone(id: UInt64, by userID: UInt64, done: Bool, now: UInt64) throws -> (item: AssistItem, changed: Bool) {

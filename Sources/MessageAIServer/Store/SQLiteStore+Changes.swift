@@ -97,12 +97,18 @@ extension SQLiteStore {
         }
     }
 
-    /// Assistant items (action items, decisions) quoting a deleted message go with it, when
-    /// the assistant's table exists in this database.
+    /// Assistant items (action items, decisions) quoting a deleted message go with it: each is
+    /// withdrawn (its text, owner and due emptied, its rev raised, so every device learns it by
+    /// push or ASSIST_SYNC and drops it), and cached summaries over the message are dropped.
     private func deleteAssistantItems(_ cid: UInt64, _ seq: UInt64) throws {
-        // TODO(changes): the `v5_assistant` schema was not on main when this was written; once
-        // it is, delete its rows for (cid, seq) here by their real column names.
-        _ = (cid, seq)
+        let ids = try db.query("SELECT id FROM assistant_items WHERE conversation_id = ? AND seq = ? AND text <> '' ORDER BY id",
+                               cid, seq) { $0.uint64(0) }
+        var rev = try assistantCursor()
+        for id in ids {
+            rev += 1
+            try db.run("UPDATE assistant_items SET text = '', who = '', due = '', rev = ? WHERE id = ?", rev, id)
+        }
+        try db.run("DELETE FROM assistant_summaries WHERE conversation_id = ? AND from_seq <= ? AND to_seq >= ?", cid, seq, seq)
     }
 
     /// After a delete: FTS5 keeps deleted entries in old index segments until they are merged,
