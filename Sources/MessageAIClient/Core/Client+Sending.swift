@@ -42,6 +42,12 @@ extension Client {
         if let wait = pacer.take(now: Output.nowMs()) {
             let seconds = Double(wait) / 1000
             pacedUntil = .now() + seconds
+            if !paceAnnounced {
+                // Once per burst: why messages wait, without a line per message.
+                paceAnnounced = true
+                output.emit(Notice.happened("sending at the server's pace (\(SendPacer.describe(pacer))); \(outbox.entries.count) queued",
+                                            conversation: entry.conversationID))
+            }
             retrySoon(after: seconds)
             return
         }
@@ -72,6 +78,7 @@ extension Client {
     private func acknowledged(_ entry: OutboxEntry, _ ack: SendAck) {
         guard let store, let outbox, let session else { return }
         rateLimitAnnounced = false
+        if outbox.entries.count <= 1 { paceAnnounced = false }
         let m = ChatMessage(conversationID: entry.conversationID, seq: ack.seq, clientID: entry.clientIDBytes,
                             senderID: session.userID, senderUsername: session.username, serverTime: ack.serverTime, text: entry.text)
         do {
