@@ -52,7 +52,7 @@ final class OfflineTests: ServerBackedTestCase {
         for t in texts { alice.send(t) }
         alice.waitForStdout("(sending)", count: texts.count)
         // The client paces its sends to the limit WELCOME announced: the rest wait in the outbox.
-        alice.waitForStdout("sending at the server's pace (5 messages per 10 min)")
+        alice.waitForStdout("sending at the server's rate limit (5 messages per 10 min)")
         alice.kill9()
         let left = outboxEntries("alice")
         XCTAssertGreaterThan(left.count, 0, "the rate limit holds messages in the outbox")

@@ -45,7 +45,7 @@ extension Client {
             if !paceAnnounced {
                 // Once per burst: why messages wait, without a line per message.
                 paceAnnounced = true
-                output.emit(Notice.happened("sending at the server's pace (\(SendPacer.describe(pacer))); \(outbox.entries.count) queued",
+                output.emit(Notice.happened("sending at the server's rate limit (\(SendPacer.describe(pacer))); \(outbox.entries.count) queued",
                                             conversation: entry.conversationID))
             }
             retrySoon(after: seconds)
