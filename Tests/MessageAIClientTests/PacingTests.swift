@@ -23,6 +23,8 @@ final class PacingTests: ServerBackedTestCase {
         XCTAssertFalse(r.out.contains("rate limited") || r.err.contains("rate limited"),
                        "paced sends do not meet the server's limit: \(r.err.suffix(300))")
         XCTAssertFalse(r.err.contains("still queued"), r.err)
+        let paced = lines.filter { ($0["text"] as? String)?.hasPrefix("sending at the server's rate limit (20 messages per 1 s)") == true }
+        XCTAssertEqual(paced.count, 1, "the wait is explained once, not per message")
         print("200 paced sends at 20/s took \(String(format: "%.1f", took)) s")
 
         // bob has all 200, once each, in the order they were typed.

@@ -30,7 +30,7 @@ final class StoreChangesTests: XCTestCase {
 
         let store = try SQLiteStore(path: dir.databasePath)
         defer { store.close() }
-        XCTAssertEqual(try store.appliedMigrations().last, "v6_message_changes")
+        XCTAssertTrue(try store.appliedMigrations().contains("v6_message_changes"))
         let kept = try store.messages(conversationID: 1, afterSeq: 0, limit: 10)
         XCTAssertEqual(kept.map(\.text), texts)
         XCTAssertEqual(kept.map(\.seq), [1, 2, 3])
@@ -74,6 +74,34 @@ final class StoreChangesTests: XCTestCase {
         XCTAssertEqual(try store.search(userID: ann.id, query: "zanzibarquokka", conversationID: nil, offset: 0, limit: 1000).count, 300)
         store.close()
         XCTAssertFalse(contains("zanzibarquokka plans"), "nor after the store checkpoints on close")
+    }
+
+    /// A deleted message's assistant items are withdrawn: listed nowhere, synced to devices
+    /// with empty text and a new rev, and never stored again by a late extraction.
+    func testDeleteWithdrawsTheMessagesAssistantItems() throws {
+        let dir = try TempDirectory()
+        let store = try SQLiteStore(path: dir.databasePath)
+        defer { store.close() }
+        let ann = try store.makeUser("ann"), ben = try store.makeUser("ben")
+        let (dm, _) = try store.directConversation(ann.id, ben.id, now: 1)
+        let asked = try store.send(ann, dm.id, "ben, please tag the branch by 5pm").message
+        let kept = try store.send(ann, dm.id, "ben, please write the notes").message
+        func item(_ seq: UInt64, _ text: String) -> NewAssistItem {
+            NewAssistItem(conversationID: dm.id, seq: seq, kind: .action, ordinal: 0, text: text, who: "ben", due: "5pm",
+                          senderID: ann.id, engine: "local", engineVersion: "test")
+        }
+        let stored = try store.insertItems([item(asked.seq, "tag the branch"), item(kept.seq, "write the notes")], now: 2)
+        XCTAssertEqual(stored.count, 2)
+        let cursor = try store.assistantCursor()
+        guard case .stored = try store.apply(NewChange(conversationID: dm.id, actorID: ann.id, clientID: newClientID(),
+                                                       targetSeq: asked.seq, action: .delete, serverTime: 3)) else { return XCTFail() }
+        XCTAssertEqual(try store.items(userID: ben.id, conversationID: nil, filter: .all, kind: nil, limit: 10).map(\.text), ["write the notes"])
+        let changed = try store.itemsChanged(userID: ben.id, sinceRev: cursor, limit: 10)
+        XCTAssertEqual(changed.map(\.seq), [asked.seq], "the withdrawal reaches devices by ASSIST_SYNC")
+        XCTAssertEqual(changed.first?.text, "")
+        XCTAssertEqual(changed.first?.who, "")
+        XCTAssertNil(try store.item(id: stored[0].itemID, visibleTo: ben.id), "a withdrawn item cannot be marked done")
+        XCTAssertEqual(try store.insertItems([item(asked.seq, "tag the release")], now: 4), [], "a late extraction stores nothing")
     }
 
     func testReactionsAreOnePerEmojiPerMemberAndOrdered() {

@@ -55,6 +55,12 @@ extension Client {
         if let wait = pacer.take(now: Output.nowMs()) {
             let seconds = Double(wait) / 1000
             pacedUntil = .now() + seconds
+            if !paceAnnounced {
+                // Once per burst: why messages wait, without a line per message.
+                paceAnnounced = true
+                output.emit(Notice.happened("sending at the server's rate limit (\(SendPacer.describe(pacer))); \(outbox.entries.count) queued",
+                                            conversation: entry.conversationID))
+            }
             retrySoon(after: seconds)
             return
         }
@@ -129,6 +135,7 @@ extension Client {
         guard let store, let outbox, let session else { return }
         if entry.changeAction != nil { return changeAcknowledged(entry, ack) }
         rateLimitAnnounced = false
+        if outbox.entries.count <= 1 { paceAnnounced = false }
         // The sending connection gets no MESSAGE: its own attachment is recorded from the entry.
         let attachment = entry.file.map {
             Attachment(fileID: Hex.decode($0.fileID ?? "") ?? [], name: $0.name, size: $0.size, mediaType: $0.mediaType,

@@ -39,6 +39,7 @@ public final class Client {
     /// Sends wait for the pacer (the server's announced limit) until then.
     var pacer = SendPacer()
     var pacedUntil: DispatchTime?
+    var paceAnnounced = false
     var rateLimitAnnounced = false
     var retryScheduled = false
     var offlineAnnounced = false

@@ -23,6 +23,13 @@ struct SendPacer {
         at = now
     }
 
+    /// "5 messages per 10 min", "20 messages per 1 s".
+    static func describe(_ p: SendPacer) -> String {
+        let s = Double(p.windowMs) / 1000
+        let window = s >= 120 && s.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(s / 60)) min" : (s == s.rounded() ? "\(Int(s)) s" : String(format: "%.1f s", s))
+        return "\(p.limit) messages per \(window)"
+    }
+
     /// Takes a token for one SEND (nil), or says how long until there is one (ms).
     mutating func take(now: UInt64) -> UInt64? {
         guard limit > 0, windowMs > 0 else { return nil }

@@ -8,6 +8,8 @@ public enum ClientApp {
     nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
     /// What the pre-send check found in the draft being held, for its report.
     nonisolated(unsafe) private static var pendingFindings: [DraftCheck.Finding] = []
+    /// Ages "seen 5m ago" in the prompt while nothing else changes it.
+    nonisolated(unsafe) private static var promptTimer: DispatchSourceTimer?
 
     public static func run(_ configuration: ClientConfiguration) -> Never {
         signal(SIGPIPE, SIG_IGN)
@@ -46,6 +48,12 @@ public enum ClientApp {
             // The prompt reads the store; piped mode has no prompt, so skip the work.
             client.onPromptChange = { editor.setPrompt(prompt(client)) }
             runner.onIdle = { editor.setPrompt(prompt(client)) }
+            // setPrompt redraws only when the text changed: at most once a minute here.
+            let timer = DispatchSource.makeTimerSource(queue: .main)
+            timer.schedule(deadline: .now() + 30, repeating: 30)
+            timer.setEventHandler { editor.setPrompt(prompt(client)) }
+            timer.resume()
+            promptTimer = timer
         }
         runner.onExit = { code in
             editor.stop()
@@ -109,6 +117,8 @@ public enum ClientApp {
             parts.append((client.username ?? "not logged in") + (client.ownAway.map { $0.isEmpty ? " (away)" : " (away: \($0))" } ?? ""))
         }
         if client.promptConnection != "online" { parts.append(client.promptConnection) }
+        // One's own away mark stays in sight in a conversation too (irssi's "zZzZ").
+        if client.currentConversation != nil, client.ownAway != nil { parts.append("you're away") }
         if let act = client.activity() { parts.append(act) }
         if let transfer = client.transfer { parts.append(transfer) }
         if let cid = client.currentConversation {
