@@ -174,7 +174,7 @@ final class FileExpiryTests: FileTestCase {
         // Two days old, as far as the file system can tell.
         let old = Date(timeIntervalSinceNow: -2 * 24 * 3600)
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: vault.partialPath(stale.fileID))
-        FileManager.default.createFile(atPath: vault.partialDirectory + "/orphan", contents: Data([1]))
+        XCTAssertTrue(FileManager.default.createFile(atPath: vault.partialDirectory + "/orphan", contents: Data([1])))
         server.server.queue.sync { server.server.expirePartialUploads() }
         XCTAssertEqual(try ann.requestError(FileStatus(fileID: stale.fileID)).errorCode, .notFound)
         XCTAssertFalse(FileManager.default.fileExists(atPath: vault.partialPath(stale.fileID)))
