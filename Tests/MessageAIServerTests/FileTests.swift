@@ -164,3 +164,22 @@ final class FileTests: FileTestCase {
 enum FileServer {
     static func randomID() -> [UInt8] { ChatServer.newFileID() }
 }
+
+/// Partial uploads left alone past the expiry are deleted, row and bytes; fresh ones stay.
+final class FileExpiryTests: FileTestCase {
+    func testStalePartialUploadsAreDeleted() throws {
+        let stale = try ann.upload(Self.randomBytes(200_000, seed: 8), name: "stale.bin", stopAfter: 1)
+        let fresh = try ann.upload(Self.randomBytes(200_000, seed: 9), name: "fresh.bin", stopAfter: 1)
+        let vault = try XCTUnwrap(server.server.fileVault)
+        // Two days old, as far as the file system can tell.
+        let old = Date(timeIntervalSinceNow: -2 * 24 * 3600)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: vault.partialPath(stale.fileID))
+        XCTAssertTrue(FileManager.default.createFile(atPath: vault.partialDirectory + "/orphan", contents: Data([1])))
+        server.server.queue.sync { server.server.expirePartialUploads() }
+        XCTAssertEqual(try ann.requestError(FileStatus(fileID: stale.fileID)).errorCode, .notFound)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: vault.partialPath(stale.fileID)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: vault.partialDirectory + "/orphan"))
+        let status: FileUpload = try ann.request(FileStatus(fileID: fresh.fileID))
+        XCTAssertEqual(status.offset, 64 * 1024, "a recent partial keeps its bytes")
+    }
+}
