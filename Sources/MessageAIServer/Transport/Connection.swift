@@ -39,8 +39,12 @@ final class Connection {
     /// Input stopped because this connection used its turn; a continuation is queued.
     private var yielding = false
     private var readSourceSuspended = false
+    /// Made the first time the socket is full (most connections never fill theirs): an idle
+    /// connection then holds one DispatchSource, not two (BENCHMARKS.md, W3).
     private var writeSource: DispatchSourceWrite?
     private var writeSourceSuspended = true
+    /// Sources made; the transport closes once as many were cancelled.
+    private var madeSources = 0
     /// Registered with the scheduler for the end of this turn.
     private var flushRequested = false
     private var output = OutputBuffer()
@@ -89,16 +93,23 @@ final class Connection {
 
     func start() {
         let rs = DispatchSource.makeReadSource(fileDescriptor: transport.fileDescriptor, queue: queue)
-        let ws = DispatchSource.makeWriteSource(fileDescriptor: transport.fileDescriptor, queue: queue)
         rs.setEventHandler { [weak self] in self?.readAvailable() }
-        ws.setEventHandler { [weak self] in _ = self?.flush() }
-        // Strong captures on purpose: the connection must outlive its sources' cancellation.
+        // Strong capture on purpose: the connection must outlive its sources' cancellation.
         rs.setCancelHandler { self.sourceCancelled() }
-        ws.setCancelHandler { self.sourceCancelled() }
         readSource = rs
-        writeSource = ws
+        madeSources = 1
         rs.resume()
-        // The write source stays suspended while there is nothing to write.
+    }
+
+    /// The write source, made on first use; it stays suspended while there is nothing to write.
+    private func makeWriteSource() -> DispatchSourceWrite {
+        if let ws = writeSource { return ws }
+        let ws = DispatchSource.makeWriteSource(fileDescriptor: transport.fileDescriptor, queue: queue)
+        ws.setEventHandler { [weak self] in _ = self?.flush() }
+        ws.setCancelHandler { self.sourceCancelled() }
+        writeSource = ws
+        madeSources += 1
+        return ws
     }
 
     // MARK: Input
@@ -298,9 +309,9 @@ final class Connection {
     }
 
     private func resumeWriteSource() {
-        if writeSourceSuspended, !isClosed, let ws = writeSource {
+        if writeSourceSuspended, !isClosed {
             writeSourceSuspended = false
-            ws.resume()
+            makeWriteSource().resume()
         }
     }
 
@@ -381,7 +392,7 @@ final class Connection {
 
     private func sourceCancelled() {
         cancelledSources += 1
-        if cancelledSources == 2 {
+        if cancelledSources == madeSources {
             transport.close()
             readSource = nil
             writeSource = nil
