@@ -13,6 +13,10 @@ enum ClarityRules {
             let t = Tokenizer.tokens(s)
             let triggers = found.filter { $0.sentence == si }
             if triggers.contains(where: { $0.trigger.owner == .sender }) { continue }
+            // A rude remark that asks for nothing ("Great, the build is red again", "Who approved
+            // this mess?") points at what everyone is looking at: its problem is the tone, which
+            // the tone check names; a request in it is still checked.
+            if triggers.isEmpty, !ToneRules.flags(MessageToJudge(from: m.from, to: m.to, text: s, context: m.context)).isEmpty { continue }
             if let f = pronounFlag(t, m, si, sentences) { flags.append(f) }
             else if let f = referenceFlag(t, m, si, sentences) { flags.append(f) }
             if let f = ownerFlag(t, m, triggers) { flags.append(f) }
