@@ -134,7 +134,7 @@ public final class CommandRunner {
             if left > 0 {
                 client.output.write("\(left) message(s) still queued in the outbox; they are sent on the next start\n", .err)
                 if client.output.json {
-                    client.output.emit("error", ["command": "", "code": "queued", "message": "\(left) message(s) still queued"], plain: nil)
+                    client.output.emit(ErrorEvent(command: "", ClientError("queued", "\(left) message(s) still queued")))
                 }
             }
             let ok = failures == 0 && left == 0 && client.failedMessages == 0

@@ -24,12 +24,17 @@ public final class Invocation {
         index < args.count ? args[index...].joined(separator: " ") : ""
     }
 
-    /// Emits `type` (default "ok", with "command") and finishes successfully.
+    /// Emits `event` as the command's answer and finishes successfully.
+    func succeed(_ event: ClientEvent) {
+        output.emit(event)
+        finish(nil)
+    }
+
+    /// Answers with a `Reply` of `type` (default "ok", which also carries "command").
     func succeed(_ type: String = "ok", _ fields: [String: Any] = [:], plain: String?) {
         var f = fields
         if type == "ok" { f["command"] = name }
-        output.emit(type, f, plain: plain)
-        finish(nil)
+        succeed(Reply(type, f, text: plain))
     }
 
     func fail(_ error: ClientError) { finish(error) }

@@ -4,14 +4,6 @@ import Foundation
 /// notice per message, an activity list in the prompt (irssi's `[Act: ...]`), a recap when a
 /// conversation is opened, and the current conversation kept across restarts.
 extension Client {
-    /// `* [team] carol: first words… (2 unread, /next)`: one line, whatever the message's length.
-    func notice(for m: StoredMessage, conversation name: String, unread: Int) -> String {
-        let firstLine = m.text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let more = firstLine.count > 40 || firstLine.count < m.text.count
-        let snippet = String(firstLine.prefix(40)) + (more ? "…" : "")
-        return "* [\(name)] \(m.sender): \(snippet) (\(unread) unread, /next)"
-    }
-
     /// `Act: team 2, carol 1`: conversations with unread messages, most recent first.
     public func activity() -> String? {
         let active = elsewhereUnread()

@@ -33,22 +33,17 @@ extension Client {
         guard let added = try? store.insert([m], sentHere: sentHere ? [Hex.encode(m.clientID)] : []), !added.isEmpty else { return }
         if (try? store.conversation(m.conversationID)) == nil { refreshConversations() }
         let name = conversationName(m.conversationID, fallback: m.senderUsername)
-        let stored = StoredMessage(m, sentHere: sentHere)
-        var fields = messageFields(stored, conversation: name)
+        let line = self.line(StoredMessage(m, sentHere: sentHere), conversation: name)
         if m.senderID == me.userID {
-            output.emit("message", fields, styled: styledLine(stored, conversation: name))
+            output.emit(MessageEvent.shown(line))
             return
         }
         if m.conversationID == currentConversation {
-            output.emit("message", fields, styled: styledLine(stored, conversation: name))
+            output.emit(MessageEvent.shown(line))
             markRead(m.conversationID)
         } else {
             let unread = (try? store.unread(in: m.conversationID)) ?? 0
-            fields["unread"] = unread
-            // In the REPL a message elsewhere is a one-line notice, so it does not read as
-            // part of the conversation on screen; scripts keep the full line.
-            output.emit("message", fields, plain: config.interactive ? notice(for: stored, conversation: name, unread: unread)
-                                                                         : messageLine(stored, conversation: name))
+            output.emit(MessageEvent.elsewhere(line, unread: unread, notice: config.interactive))
             _ = try? store.raiseMarker(m.conversationID, userID: me.userID, username: me.username, delivered: m.seq, read: 0)
             link.sendNoReply(Mark(conversationID: m.conversationID, deliveredSeq: m.seq))
             let isGroup = (try? store.conversation(m.conversationID))??.kind == .group
@@ -67,8 +62,7 @@ extension Client {
         if r.userID == store.userID { onChange(); return }
         let after = (try? store.recipientsReached(r.conversationID)) ?? (delivered: 0, read: 0)
         if announce {
-            output.emit("receipt", ["conversation_id": r.conversationID, "user": r.username,
-                                    "delivered_seq": r.deliveredSeq, "read_seq": r.readSeq], plain: nil)
+            output.emit(ReceiptEvent(receipt: r))
         }
         guard after.delivered > before.delivered || after.read > before.read,
               let own = try? store.ownMessages(in: r.conversationID, after: min(before.delivered, before.read), upTo: after.delivered)
@@ -89,12 +83,12 @@ extension Client {
         try? store.upsert(c)
         let name = conversationName(c.conversationID, fallback: c.name)
         if before == nil && c.kind == .group {
-            output.emit("notice", ["conversation_id": c.conversationID, "text": "you are in the group \(name)"],
-                        plain: "* you are in the group \(name) (\(c.members.map(\.username).joined(separator: ", ")))")
+            output.emit(Notice("you are in the group \(name)", conversation: c.conversationID,
+                               line: "* you are in the group \(name) (\(c.members.map(\.username).joined(separator: ", ")))"))
         }
         if let before, c.kind == .group {
             for text in Client.groupChanges(from: before, to: c) {
-                output.emit("notice", ["conversation_id": c.conversationID, "text": text], plain: "* " + text)
+                output.emit(Notice.happened(text, conversation: c.conversationID))
             }
         }
         if before == nil && c.request { announceMessageRequest(c) }
@@ -113,14 +107,12 @@ extension Client {
     }
 
     private func handlePresence(_ p: Presence) {
-        var fields: [String: Any] = ["user": p.user.username, "online": p.online]
-        if p.lastSeen > 0 { fields["last_seen"] = p.lastSeen }
-        output.emit("presence", fields, plain: "* \(p.user.username) is \(p.online ? "online" : "offline")")
+        output.emit(PeopleEvent.presence(user: p.user.username, online: p.online, lastSeen: p.lastSeen))
     }
 
     private func handleTyping(_ t: TypingEvent) {
         typing[t.conversationID, default: [:]][t.user.username] = .now() + Double(max(t.ttl, 1000)) / 1000
-        output.emit("typing", ["conversation_id": t.conversationID, "user": t.user.username], plain: nil)
+        output.emit(PeopleEvent.typing(conversationID: t.conversationID, user: t.user.username))
         onChange()
         DispatchQueue.main.asyncAfter(deadline: .now() + Double(max(t.ttl, 1000)) / 1000 + 0.05) { [weak self] in self?.onChange() }
     }
@@ -151,35 +143,23 @@ extension Client {
 
     // MARK: Formatting
 
+    /// A message as a line of this client: with its reference in the REPL, coloured for this user.
+    func line(_ m: StoredMessage, conversation: String) -> MessageLine {
+        MessageLine(message: m, conversation: conversation, showsRef: config.interactive, me: username)
+    }
+
     func messageFields(_ m: StoredMessage, conversation: String) -> [String: Any] {
-        ["conversation_id": m.conversationID, "conversation": conversation, "seq": m.seq, "sender": m.sender,
-         "text": m.text, "server_time": m.serverTime, "client_id": m.clientID]
+        line(m, conversation: conversation).jsonFields
     }
 
-    /// `messageLine` in parts for `Output.emit(styled:)`: the sender in its colour, one's own
-    /// messages grey, a message that mentions this user (@name or the name) bold yellow.
-    func styledLine(_ m: StoredMessage, conversation: String) -> [(String, String?)] {
-        let ref = config.interactive && m.seq > 0 ? "#\(m.seq) " : ""
-        let head = "[\(conversation)] \(Output.clock(m.serverTime)) \(ref)"
-        if let me = username, m.sender == me { return [(head + m.sender + ": " + m.text, Palette.own)] }
-        let mentioned = username.map { me in
-            m.text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).contains { $0 == me.lowercased() }
-        } ?? false
-        return [(head, nil), (m.sender, Palette.user(m.sender)), (": ", nil), (m.text, mentioned ? Palette.mention : nil)]
-    }
-
-    /// `[CONVERSATION] HH:MM SENDER: TEXT`; in the REPL with the message's reference
-    /// (`[alice] 10:42 #17 alice: hi`) for /info and /history before.
+    /// `[CONVERSATION] HH:MM SENDER: TEXT` (see `MessageLine`).
     func messageLine(_ m: StoredMessage, conversation: String) -> String {
-        let ref = config.interactive && m.seq > 0 ? "#\(m.seq) " : ""
-        return "[\(conversation)] \(Output.clock(m.serverTime)) \(ref)\(m.sender): \(m.text)"
+        line(m, conversation: conversation).text
     }
 
     func reportState(_ m: StoredMessage, _ state: MessageState) {
         let name = conversationName(m.conversationID, fallback: "")
-        let snippet = m.text.count > 40 ? String(m.text.prefix(40)) + "..." : m.text
-        output.emit("state", ["conversation_id": m.conversationID, "client_id": m.clientID, "seq": m.seq, "state": state.rawValue],
-                    plain: showsTransitions ? "[\(name)] \(state.rawValue): \(snippet)" : nil)
+        output.emit(MessageStateEvent.changed(m, state, conversation: name, shown: showsTransitions))
         if !showsTransitions { onChange() }
     }
 }

@@ -22,9 +22,7 @@ extension Client {
             return .failure(ClientError("storage", "cannot write the outbox: \(error)"))
         }
         let name = conversationName(cid, fallback: "")
-        output.emit("state", ["conversation_id": cid, "client_id": entry.clientID, "seq": 0, "state": "sending", "text": text],
-                    styled: [("[\(name)] \(Output.clock(entry.created)) \(session.username): \(text)", Palette.own),
-                             (showsTransitions ? " (sending)" : "", nil)])
+        output.emit(MessageStateEvent.queued(entry, conversation: name, sender: session.username, marked: showsTransitions))
         drainOutbox()
         return .success(entry)
     }
@@ -89,8 +87,7 @@ extension Client {
             rateLimitedUntil = .now() + wait
             if !rateLimitAnnounced {
                 rateLimitAnnounced = true
-                output.emit("notice", ["conversation_id": entry.conversationID, "text": "rate limited, retrying in \(Int(wait.rounded(.up))) s"],
-                            plain: "* rate limited, retrying in \(Int(wait.rounded(.up))) s")
+                output.emit(Notice.happened("rate limited, retrying in \(Int(wait.rounded(.up))) s", conversation: entry.conversationID))
             }
             retrySoon(after: wait)
         // client_id_reused cannot be cured by resending the same entry: the id names another
@@ -99,7 +96,7 @@ extension Client {
         case "too_long", "not_a_member", "not_a_contact", "not_found", "bad_request", "invalid_utf8", "invalid_argument", "client_id_reused":
             try? outbox?.remove(clientID: entry.clientID)
             failedMessages += 1
-            output.emit("state", ["conversation_id": entry.conversationID, "client_id": entry.clientID, "seq": 0, "state": "failed"], plain: nil)
+            output.emit(MessageStateEvent.failed(entry))
             output.error(command: "send", ClientError(e.code, "message not sent (\(e.message)): \(entry.text.prefix(60))"))
             drainOutbox()
         default:

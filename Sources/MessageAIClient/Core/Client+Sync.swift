@@ -57,16 +57,11 @@ extension Client {
             let name = conversationName(cid, fallback: unread.last?.senderUsername ?? "")
             let summary = unread.count > config.summaryThreshold
             for m in unread {
-                let stored = StoredMessage(m, sentHere: false)
-                if summary {
-                    output.emit("message", messageFields(stored, conversation: name), plain: nil)
-                } else {
-                    output.emit("message", messageFields(stored, conversation: name), styled: styledLine(stored, conversation: name))
-                }
+                let line = self.line(StoredMessage(m, sentHere: false), conversation: name)
+                output.emit(summary ? MessageEvent.summarised(line) : MessageEvent.shown(line))
             }
             if summary {
-                output.emit("notice", ["conversation_id": cid, "text": "\(name): \(unread.count) new messages"],
-                            plain: "\(name): \(unread.count) new messages")
+                output.emit(Notice("\(name): \(unread.count) new messages", conversation: cid))
             }
             if cid != currentConversation { notices.append("\(name): \(unread.count) new") }
         }

@@ -152,8 +152,7 @@ public final class Client {
         // that has not logged in after its login deadline (60 s): reconnecting then is routine,
         // so the terminal is not told about it every minute (--json still gets the events).
         quietOutage = session == nil
-        output.emit("connection", ["state": "offline", "reason": reason],
-                    plain: quietOutage ? nil : "* connection lost (\(reason)); reconnecting")
+        output.emit(ConnectionEvent.lost(reason: reason, shown: !quietOutage))
         onChange()
     }
 
@@ -161,17 +160,16 @@ public final class Client {
         if state == .connecting && offlineAnnounced && !reconnectingAnnounced {
             // Once per outage, not per attempt: the plain line about the loss said it already.
             reconnectingAnnounced = true
-            output.emit("connection", ["state": "reconnecting"], plain: nil)
+            output.emit(ConnectionEvent.reconnecting)
         }
         if state == .online {
             offlineAnnounced = false
             reconnectingAnnounced = false
-            output.emit("connection", ["state": "online"], plain: quietOutage ? nil : "* connected to \(config.host):\(config.port)")
+            output.emit(ConnectionEvent.online(server: "\(config.host):\(config.port)", shown: !quietOutage))
             quietOutage = false
         } else if state == .offline && !offlineAnnounced {
             offlineAnnounced = true
-            output.emit("connection", ["state": "offline", "reason": link.lastError],
-                        plain: "* offline: \(link.lastError); retrying in the background")
+            output.emit(ConnectionEvent.offline(reason: link.lastError))
         }
         refreshShownConnection()
         onChange()

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Where results and events go: plain lines, or with --json one JSON object per line (each
-/// with a "type"). Errors go to stderr; in JSON mode also to stdout as type "error".
-/// The REPL replaces `write` so text appears above the line being typed. Main queue only.
+/// Where events go: through `TerminalRenderer` as lines, or with --json through
+/// `JSONLinesRenderer` as one JSON object per line. Errors go to stderr; in JSON mode also to
+/// stdout as type "error". The REPL replaces `write` so text appears above the line being
+/// typed. Main queue only.
 public final class Output {
     public enum Stream { case out, err }
 
@@ -10,56 +11,33 @@ public final class Output {
     /// Writes complete lines (each ending in "\n").
     public var write: (String, Stream) -> Void = Output.plainWrite
 
-    /// Colour in plain lines (`--color`); set once at start.
+    /// Colour in terminal lines (`--color`); set once at start.
     public var colour = false
 
     public init(json: Bool) { self.json = json }
 
-    /// An event whose plain line is made of parts, each sanitised on its own and coloured
-    /// (an SGR code from `Palette`) when colour is on.
-    public func emit(_ type: String, _ fields: [String: Any], styled parts: [(String, String?)]) {
-        guard !json else { emit(type, fields, plain: nil); return }
-        let line = parts.map { text, sgr -> String in
-            let safe = text.split(separator: "\n", omittingEmptySubsequences: false).map { Output.printable(String($0)) }
-                .joined(separator: "\n")
-            guard colour, let sgr, !safe.isEmpty else { return safe }
-            return "\u{1B}[\(sgr)m" + safe.replacingOccurrences(of: "\n", with: "\u{1B}[0m\n\u{1B}[\(sgr)m") + "\u{1B}[0m"
-        }.joined()
-        write(line + "\n", .out)
+    /// The renderer for stdout.
+    public var renderer: EventRenderer { json ? JSONLinesRenderer() : TerminalRenderer(colour: colour) }
+
+    public func emit(_ event: ClientEvent) {
+        if let text = renderer.render(event) { write(text, .out) }
     }
 
-    /// An event or result. `plain` nil: nothing in plain mode.
+    /// Old-style untyped output, kept so branches written before typed events still build;
+    /// new output is a `ClientEvent`.
     public func emit(_ type: String, _ fields: [String: Any] = [:], plain: String?) {
-        if json {
-            var obj = fields
-            obj["type"] = type
-            write(Output.encode(obj) + "\n", .out)
-        } else if let plain {
-            // Every plain line may carry other people's text (names, messages): sanitise here once.
-            write(plain.split(separator: "\n", omittingEmptySubsequences: false).map { Output.printable(String($0)) }
-                .joined(separator: "\n") + "\n", .out)
-        }
+        emit(Reply(type, fields, text: plain))
     }
 
     /// A line for people only (help text, hints); JSON mode gets it as a notice.
     public func say(_ text: String) {
-        emit("notice", ["text": text], plain: text)
+        emit(Notice(text))
     }
 
     public func error(command: String, _ e: ClientError) {
-        let prefix = command.isEmpty ? "" : "\(command): "
-        if json {
-            write(Output.encode(["type": "error", "command": command, "code": e.code, "message": e.message]) + "\n", .out)
-        }
-        write(Output.printable("error: \(prefix)\(e.message)") + "\n", .err)
-    }
-
-    static func encode(_ obj: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys, .withoutEscapingSlashes]),
-              let s = String(data: data, encoding: .utf8) else {
-            return #"{"type":"error","code":"internal","message":"unencodable event"}"#
-        }
-        return s
+        let event = ErrorEvent(command: command, e)
+        if json { emit(event) }
+        write(Output.printable(event.stderrLine) + "\n", .err)
     }
 
     static func plainWrite(_ text: String, _ stream: Stream) {

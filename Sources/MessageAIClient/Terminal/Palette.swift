@@ -20,6 +20,15 @@ public enum Palette {
     /// Red, green, yellow, blue, magenta, cyan and their bright forms, minus those used above.
     private static let userColours = ["31", "32", "34", "35", "36", "91", "92", "94", "95", "96"]
 
+    /// The SGR code for a segment's tint.
+    static func code(_ tint: Segment.Tint) -> String {
+        switch tint {
+        case .own: return own
+        case .mention: return mention
+        case .user(let name): return user(name)
+        }
+    }
+
     /// FNV-1a of the lowercased name: stable across runs (Swift's hashValue is seeded per process).
     static func user(_ name: String) -> String {
         var h: UInt32 = 2_166_136_261

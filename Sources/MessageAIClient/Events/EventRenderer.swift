@@ -1,0 +1,47 @@
+import Foundation
+
+/// Turns an event into the text written to stdout: complete lines, or nil for nothing.
+public protocol EventRenderer {
+    func render(_ event: ClientEvent) -> String?
+}
+
+/// --json: one object per line, keys sorted, "type" added to the event's keys.
+public struct JSONLinesRenderer: EventRenderer {
+    public init() {}
+
+    public func render(_ event: ClientEvent) -> String? {
+        var object = event.jsonFields
+        object["type"] = event.type
+        return JSONLinesRenderer.encode(object) + "\n"
+    }
+
+    static func encode(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
+              let s = String(data: data, encoding: .utf8) else {
+            return #"{"type":"error","code":"internal","message":"unencodable event"}"#
+        }
+        return s
+    }
+}
+
+/// Lines for people. Every segment may carry other people's text (names, messages), so each is
+/// sanitised here, line by line; with colour on, a tinted segment is wrapped in its SGR code and
+/// the colour is closed before every newline so a multi-line message does not bleed.
+public struct TerminalRenderer: EventRenderer {
+    public var colour: Bool
+
+    public init(colour: Bool) { self.colour = colour }
+
+    public func render(_ event: ClientEvent) -> String? {
+        guard let segments = event.terminalLine else { return nil }
+        return segments.map(render).joined() + "\n"
+    }
+
+    func render(_ segment: Segment) -> String {
+        let safe = segment.text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { Output.printable(String($0)) }.joined(separator: "\n")
+        guard colour, let tint = segment.tint, !safe.isEmpty else { return safe }
+        let sgr = Palette.code(tint)
+        return "\u{1B}[\(sgr)m" + safe.replacingOccurrences(of: "\n", with: "\u{1B}[0m\n\u{1B}[\(sgr)m") + "\u{1B}[0m"
+    }
+}
