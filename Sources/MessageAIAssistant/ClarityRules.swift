@@ -4,17 +4,25 @@ import Foundation
 /// no antecedent or two, a bare definite reference to something never named, a request with no
 /// owner or a deliberately vague time. The sender's own commitments and short replies pass.
 enum ClarityRules {
-    static func flags(_ m: MessageToJudge) -> [Flag] {
+    static func flags(_ m: MessageToJudge) -> [Flag] { flags(m, found: ActionRules.found(m)) }
+
+    /// With the message's asks and commitments already found (the engine finds them once).
+    static func flags(_ m: MessageToJudge, found: [ActionRules.Found]) -> [Flag] {
         let sentences = Sentences.split(m.text)
         if Acknowledgements.isShortReply(m.text) { return [] }
-        let found = ActionRules.found(m)
         var flags: [Flag] = []
         for (si, s) in sentences.enumerated() {
             let t = Tokenizer.tokens(s)
             let triggers = found.filter { $0.sentence == si }
             if triggers.contains(where: { $0.trigger.owner == .sender }) { continue }
-            if let f = pronounFlag(t, m, si, sentences) { flags.append(f) }
-            else if let f = referenceFlag(t, m, si, sentences) { flags.append(f) }
+            // A rude remark that asks for nothing ("Great, the build is red again", "Who approved
+            // this mess?") points at what everyone is looking at: its problem is the tone, which
+            // the tone check names; a request in it is still checked.
+            // (Judged only when there is a reference to flag: the tone rules are the costlier part.)
+            if let f = pronounFlag(t, m, si, sentences) ?? referenceFlag(t, m, si, sentences),
+               !triggers.isEmpty || ToneRules.flags(MessageToJudge(from: m.from, to: m.to, text: s, context: m.context)).isEmpty {
+                flags.append(f)
+            }
             if let f = ownerFlag(t, m, triggers) { flags.append(f) }
         }
         var seen = Set<String>()

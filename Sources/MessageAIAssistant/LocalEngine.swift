@@ -11,8 +11,9 @@ public struct LocalEngine: AssistantEngine {
     public init() {}
 
     public func judge(_ message: MessageToJudge) -> Judgement {
-        Judgement(actions: ActionRules.items(message), clarity: ClarityRules.flags(message), tone: ToneRules.flags(message),
-                  decision: DecisionRules.decision(message), engine: info)
+        let found = ActionRules.found(message)
+        return Judgement(actions: found.map(\.item), clarity: ClarityRules.flags(message, found: found), tone: ToneRules.flags(message),
+                         decision: DecisionRules.decision(message), engine: info)
     }
 
     public func summarize(_ thread: ThreadToSummarize) -> ThreadSummary {

@@ -42,8 +42,12 @@ enum OpenActions {
                 entries.append(Entry(item: item, message: i))
             }
         }
-        let done = entries.filter { reportedDone($0, judged) }
-        return (entries.filter { !reportedDone($0, judged) }.map(\.item), done.map(\.item))
+        // Each later message's statements, split and lower-cased once for every entry to read.
+        let said = judged.map { m in
+            Sentences.split(m.text).filter { !$0.contains("?") }.map { Said(words: Words.all($0), lower: $0.lowercased(), content: Set(Words.content($0))) }
+        }
+        let isDone = entries.map { reportedDone($0, judged, said) }
+        return (entries.indices.filter { !isDone[$0] }.map { entries[$0].item }, entries.indices.filter { isDone[$0] }.map { entries[$0].item })
     }
 
     static func moreSpecific(_ a: String?, than b: String?) -> Bool {
@@ -85,19 +89,21 @@ enum OpenActions {
 
     /// Done when a later message reports the verb in the past ("tagged", "sent") or says "done"
     /// about the same thing, or the owner answers "Done." right after.
-    static func reportedDone(_ e: Entry, _ judged: [MessageToJudge]) -> Bool {
+    struct Said { var words: [String]; var lower: String; var content: Set<String> }
+
+    static func reportedDone(_ e: Entry, _ judged: [MessageToJudge], _ said: [[Said]]) -> Bool {
         let verb = firstWord(e.item.what)
         let object = Set(Words.content(e.item.what).dropFirst())
-        for m in judged.dropFirst(e.message + 1) {
-            for s in Sentences.split(m.text) where !s.contains("?") {
-                let words = Words.all(s)
-                let lowerS = " " + s.lowercased() + " "
+        for (k, m) in judged.enumerated().dropFirst(e.message + 1) {
+            for s in said[k] {
+                let words = s.words
+                let lowerS = " " + s.lower + " "
                 let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) }
                     || [" is in the ", " are in the ", " is in our ", " are in our ", " is up ", " is out "].contains { lowerS.hasBytes($0) }
                 guard saysDone else { continue }
-                let lower = s.lowercased()
+                let lower = s.lower
                 if ["not done", "not yet", "isn't done", "will be", "once", "when", "after", "until", "before"].contains(where: { lower.hasBytes($0) }) { continue }
-                let overlap = !object.isDisjoint(with: Set(Words.content(s)))
+                let overlap = !object.isDisjoint(with: s.content)
                 let byOwner = m.from.lowercased() == e.item.who
                 if overlap || (byOwner && words.count <= 8) || (words.count <= 3 && words.contains { Verbs.isPast($0, of: verb) }) { return true }
             }

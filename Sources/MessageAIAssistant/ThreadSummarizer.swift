@@ -46,11 +46,17 @@ enum ThreadSummarizer {
 /// One line of a summary: its text, its content words and where it goes (thread order, with the
 /// decisions, open work and open questions last, where a reader looks for them).
 struct SummaryLine {
-    var text: String
-    var order: Int
-    var salience: Double = 1
-    var stems: Set<String> { Set(Words.content(text)) }
-    var cost: Int { Words.all(text).count }
+    let text: String
+    let order: Int
+    let salience: Double
+    /// Counted once: the picker compares every line with what is covered on every round.
+    let stems: Set<String>
+    let cost: Int
+
+    init(text: String, order: Int, salience: Double = 1) {
+        self.text = text; self.order = order; self.salience = salience
+        stems = Set(Words.content(text)); cost = Words.all(text).count
+    }
 }
 
 /// Budgeted maximum coverage: required lines first while they fit, then greedily the line with

@@ -34,3 +34,18 @@ final class ClarityTests: XCTestCase {
         XCTAssertFalse(judge("It would be nice to have dark mode in the app one day.").clarityFlag)
     }
 }
+
+/// A rude remark that asks for nothing gets the tone hint alone; a request in it is still checked.
+final class ClarityInRudeRemarksTests: XCTestCase {
+    func testTheToneHintAloneForARemarkTheClarityHintsForARequest() {
+        for text in ["Great, the build is red again.", "Who approved this mess?", "Honestly this PR is sloppy."] {
+            let j = judge(text)
+            XCTAssertTrue(j.toneFlag, text)
+            XCTAssertFalse(j.clarityFlag, text)
+        }
+        let ask = judge("Seriously? Can you revert that?")
+        XCTAssertTrue(ask.toneFlag)
+        XCTAssertTrue(ask.clarityFlag, "'that' in the request is still unresolved")
+        XCTAssertTrue(judge("The numbers look off, can you double-check them?").clarityFlag, "a neutral request is checked as before")
+    }
+}

@@ -31,17 +31,9 @@ enum DraftCheck {
     /// Prints the reasons above the prompt (a `draft_check` event in --json). `outcome`: held,
     /// sent or not_sent.
     static func report(_ client: Client, _ text: String, _ found: [Finding], outcome: String) {
-        let how: String
-        switch outcome {
-        case "held": how = "Enter sends it as is, or edit it first; Ctrl-C cancels"
-        case "sent": how = "sent anyway (/check mode confirm to be asked first)"
-        default: how = "not sent (--check confirm holds flagged drafts in scripts)"
-        }
-        let reasons = found.map { "  \($0.task): \($0.flag.reason)" }
-        client.output.emit("draft_check", ["text": text, "outcome": outcome, "mode": client.draftCheck.rawValue,
-                                           "flags": found.map { ["task": $0.task, "kind": $0.flag.kind.rawValue, "reason": $0.flag.reason] },
-                                           "engine": AssistantCommands.engine.info.name],
-                           plain: (["check: this draft may need a second look:"] + reasons + ["  " + how]).joined(separator: "\n"))
+        client.output.emit(DraftCheckEvent(text: text, outcome: outcome, mode: client.draftCheck.rawValue,
+                                           findings: found.map { .init(task: $0.task, kind: $0.flag.kind.rawValue, reason: $0.flag.reason) },
+                                           engine: AssistantCommands.engine.info.name))
     }
 
     /// The runner's part, for a message line: `warn` reports and sends; `confirm` without a
@@ -62,13 +54,6 @@ enum DraftCheck {
             guard let m = DraftCheckMode(rawValue: inv.args[1].lowercased()) else { inv.fail(.usage("/check mode [off | warn | confirm]")); return }
             inv.client.draftCheck = m
         }
-        let m = inv.client.draftCheck
-        let what: String
-        switch m {
-        case .off: what = "drafts are sent without a check"
-        case .warn: what = "a flagged draft is sent with its reasons shown"
-        case .confirm: what = "a flagged draft typed here waits: Enter sends it as is, edit it, or Ctrl-C cancels"
-        }
-        inv.succeed("check_mode", ["mode": m.rawValue], plain: "pre-send check: \(m.rawValue) (\(what))")
+        inv.succeed(CheckModeEvent(mode: inv.client.draftCheck))
     }
 }
