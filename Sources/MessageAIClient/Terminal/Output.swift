@@ -66,26 +66,11 @@ public final class Output {
         (u.value < 0x20 && u != "\t") || (0x7F...0x9F).contains(u.value)
     }
 
-    /// One formatter each for the life of the process: building one per printed line is
-    /// wasted work on a long history. Main queue only, like all output.
-    private static let clockFormat = formatter("HH:mm")
-    private static let dayFormat = formatter("yyyy-MM-dd")
-
-    private static func formatter(_ pattern: String) -> DateFormatter {
-        let f = DateFormatter()
-        f.dateFormat = pattern
-        return f
-    }
-
     /// HH:MM in local time.
-    static func clock(_ ms: UInt64) -> String {
-        clockFormat.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
-    }
+    static func clock(_ ms: UInt64) -> String { LocalClock.clock(ms) }
 
     /// YYYY-MM-DD in local time, for date separators.
-    static func day(_ ms: UInt64) -> String {
-        dayFormat.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
-    }
+    static func day(_ ms: UInt64) -> String { LocalClock.day(ms) }
 
     static func nowMs() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
 }
