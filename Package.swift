@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "messageai-bench",
             dependencies: [
-                "MessageAIProtocol", "MessageAITLS", "MessageAILoad",
+                "MessageAIProtocol", "MessageAITLS", "MessageAILoad", "MessageAISocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

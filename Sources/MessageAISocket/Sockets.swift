@@ -27,22 +27,41 @@ public enum Sockets {
         }
         var lastError = "no address"
         for address in addresses {
-            let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            if fd < 0 { lastError = String(cString: strerror(errno)); continue }
-            setNonBlocking(fd)
-            let started = address.withSockaddr { Glibc.connect(fd, $0, $1) }
-            if started == 0 || waitConnected(fd, timeoutMs, &lastError) {
-                setNoDelay(fd)
-                return .success(fd)
+            switch open(address, nonBlocking: true) {
+            case .failure(let e): lastError = e.message
+            case .success(let fd):
+                if waitConnected(fd, timeoutMs, &lastError) { return .success(fd) }
+                close(fd)
             }
-            close(fd)
         }
         let shown = host.contains(":") ? "[\(host)]" : host
         return .failure(SocketError("cannot connect to \(shown):\(port): \(lastError)"))
     }
 
+    /// A TCP socket of `address`'s family (close-on-exec, TCP_NODELAY) with its connect
+    /// started. `nonBlocking`: the socket is non-blocking from the start and the connect may
+    /// still be in progress (wait for it to be writable); otherwise it is connected on return
+    /// and stays blocking.
+    public static func open(_ address: SocketAddress, nonBlocking: Bool) -> Result<Int32, SocketError> {
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
+        let fd = socket(address.family, type, 0)
+        guard fd >= 0 else { return .failure(SocketError("socket: \(String(cString: strerror(errno)))")) }
+        setNoDelay(fd)
+        let rc = address.withSockaddr { Glibc.connect(fd, $0, $1) }
+        if rc != 0 && !(nonBlocking && errno == EINPROGRESS) {
+            let e = errno
+            close(fd)
+            return .failure(SocketError(String(cString: strerror(e))))
+        }
+        return .success(fd)
+    }
+
+    /// The first address of `host` (resolved now), opened as `open` does.
+    public static func open(host: String, port: UInt16, nonBlocking: Bool) -> Result<Int32, SocketError> {
+        SocketAddress.resolve(host, port: port).flatMap { addresses in open(addresses[0], nonBlocking: nonBlocking) }
+    }
+
     private static func waitConnected(_ fd: Int32, _ timeoutMs: Int32, _ error: inout String) -> Bool {
-        guard errno == EINPROGRESS else { error = String(cString: strerror(errno)); return false }
         var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
         let n = poll(&p, 1, timeoutMs)
         if n <= 0 { error = n == 0 ? "timed out" : String(cString: strerror(errno)); return false }
