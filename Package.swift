@@ -33,6 +33,10 @@ let package = Package(
         // TLS for both ends: OpenSSL contexts, non-blocking sessions, fingerprints (see TLSContext.swift).
         .target(name: "MessageAITLS", dependencies: ["CSSL"], swiftSettings: swift5),
 
+        // Socket addresses (IPv4 and IPv6), resolution, connect and options, shared by the
+        // server, the client and the load tools.
+        .target(name: "MessageAISocket", swiftSettings: swift5),
+
         // The SQLite wrapper shared by the server's store and the client's local cache.
         .target(name: "MessageAISQLite", dependencies: ["CSQLite"], swiftSettings: swift5),
 
@@ -47,12 +51,12 @@ let package = Package(
 
         // Load and fuzz helpers shared by the tests and the benchmark: a seeded generator and
         // the flooding client (sockets, threads), so neither keeps its own copy.
-        .target(name: "MessageAILoad", dependencies: ["MessageAIProtocol"], swiftSettings: swift5),
+        .target(name: "MessageAILoad", dependencies: ["MessageAIProtocol", "MessageAISocket"], swiftSettings: swift5),
 
         .target(
             name: "MessageAIServer",
             dependencies: [
-                "MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAIAssistant", "MessageAIAssistantProvider", "CVips",
+                "MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAISocket", "MessageAIAssistant", "MessageAIAssistantProvider", "CVips",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -60,7 +64,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "MessageAIClient",
-            dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAIAssistant", "CEditline",
+            dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAISocket", "MessageAIAssistant", "CEditline",
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swift5),
 
@@ -82,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "messageai-bench",
             dependencies: [
-                "MessageAIProtocol", "MessageAITLS", "MessageAILoad",
+                "MessageAIProtocol", "MessageAITLS", "MessageAILoad", "MessageAISocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -102,6 +106,6 @@ let package = Package(
             exclude: ["fake_chat_server.py"], swiftSettings: swift5),
         .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol", "MessageAILoad"], swiftSettings: swift5),
         .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite", "MessageAITLS", "MessageAILoad", "MessageAIAssistantProvider"], swiftSettings: swift5),
-        .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient", "MessageAITLS"], swiftSettings: swift5),
+        .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient", "MessageAITLS", "MessageAISocket"], swiftSettings: swift5),
     ]
 )

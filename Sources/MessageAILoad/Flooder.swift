@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import MessageAIProtocol
+import MessageAISocket
 
 /// A hostile client on its own thread, shared by the flood test and the benchmark's W6: connects, says HELLO (and RESUMEs when given a
 /// token), then writes random and mutated frames as fast as the socket takes them, reading and
@@ -63,17 +64,8 @@ public final class Flooder: @unchecked Sendable {
     }
 
     private func connect() -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        inet_pton(AF_INET, host, &addr.sin_addr)
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard rc == 0 else { Glibc.close(fd); return nil }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        guard case .success(let fd) = Sockets.open(host: host, port: port, nonBlocking: false) else { return nil }
+        Sockets.setNonBlocking(fd)
         return fd
     }
 

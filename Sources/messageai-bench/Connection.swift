@@ -1,3 +1,4 @@
+import MessageAISocket
 import Glibc
 import MessageAIProtocol
 import MessageAITLS
@@ -46,8 +47,10 @@ final class Connection {
 
     /// Starts a non-blocking connect to host:port (loopback only; checked by the caller).
     init(host: String, port: UInt16, index: Int = 0) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno))) (open-file limit?)") }
+        switch Sockets.open(host: host, port: port, nonBlocking: true) {
+        case .success(let opened): fd = opened
+        case .failure(let e): throw BenchError("connect to \(host):\(port): \(e.message) (open-file limit?)")
+        }
         self.index = index
         let socketFD = fd
         if let context = benchTLSContext {
@@ -59,20 +62,6 @@ final class Connection {
         }
         inputCapacity = 64 * 1024
         input = .allocate(byteCount: inputCapacity, alignment: 16)
-        var one: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        inet_pton(AF_INET, host, &addr.sin_addr)
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        if rc != 0 && errno != EINPROGRESS {
-            let e = errno
-            Glibc.close(fd); input.deallocate()
-            throw BenchError("connect to \(host):\(port): \(String(cString: strerror(e)))")
-        }
     }
 
     deinit {

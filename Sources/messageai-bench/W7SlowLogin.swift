@@ -1,3 +1,4 @@
+import MessageAISocket
 import Glibc
 import MessageAIProtocol
 
@@ -44,17 +45,12 @@ struct W7SlowLogin {
         defer { for fd in fds { Glibc.close(fd) } }
         let head = header(length: declared, type: type)
         for _ in 0..<n {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_port = target.port.bigEndian
-            inet_pton(AF_INET, target.host, &addr.sin_addr)
-            let rc = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            let fd: Int32
+            switch Sockets.open(host: target.host, port: target.port, nonBlocking: false) {
+            case .success(let opened): fd = opened
+            case .failure(let e): throw BenchError("connect: \(e.message)")
             }
-            guard rc == 0 else { Glibc.close(fd); throw BenchError("connect: \(String(cString: strerror(errno)))") }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            Sockets.setNonBlocking(fd)
             // The header and all of the payload but its last 64 bytes (or 16 bytes of a frame
             // too large to be legal), then one byte per pace.
             let first = head + [UInt8](repeating: 0x41, count: declared > maxLegal ? 16 : declared - 8 - 64)

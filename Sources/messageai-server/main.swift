@@ -14,7 +14,7 @@ struct ServerCommand: ParsableCommand {
             """,
         version: "messageai-server 0.2.0")
 
-    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Address to listen on: IPv4 or IPv6 (::1).") var host = "127.0.0.1"
     @Option(help: "TCP port; 0 picks a free one.") var port = 7878
     @Option(help: "Directory of the database (default $XDG_DATA_HOME/messageai-server or ~/.local/share/messageai-server).")
     var dataDir: String?

@@ -14,18 +14,14 @@ extension Client {
             return
         }
         link.connectNow()
-        let deadline = DispatchTime.now() + config.connectWait
-        func check() {
-            if link.state == .online && (!needsSession || authenticated) { then(nil); return }
+        // Woken by the link's state changes and the login (both call onChange), not polled.
+        let ready = { [unowned self] in link.state == .online && (!needsSession || authenticated) }
+        wait(upTo: config.connectWait, until: { [unowned self] in ready() || (needsSession && session == nil) }) { [unowned self] _ in
+            if ready() { then(nil); return }
             if needsSession && session == nil { then(.notLoggedIn); return }
-            if DispatchTime.now() >= deadline {
-                let why = link.lastError.isEmpty ? "" : " (\(link.lastError))"
-                then(ClientError("offline", "not connected to the server\(why); try again when it is reachable"))
-                return
-            }
-            DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { check() }
+            let why = link.lastError.isEmpty ? "" : " (\(link.lastError))"
+            then(ClientError("offline", "not connected to the server\(why); try again when it is reachable"))
         }
-        check()
     }
 
     /// Sends `message` when ready; the answer frame, or the failure (server ERROR included).

@@ -1,4 +1,5 @@
 import Foundation
+import MessageAISocket
 
 /// Everything the `messageai` command line sets. Defaults are what a user gets with no flags.
 public struct ClientConfiguration {
@@ -71,11 +72,6 @@ public struct ClientConfiguration {
 
     /// Parses `HOST:PORT` (also `[v6]:PORT`); nil when malformed.
     public static func parseServer(_ s: String) -> (String, UInt16)? {
-        guard let colon = s.lastIndex(of: ":") else { return nil }
-        var host = String(s[..<colon])
-        guard let port = UInt16(s[s.index(after: colon)...]), port != 0 else { return nil }
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { return nil }
-        return (host, port)
+        SocketAddress.parse(s).map { ($0.host, $0.port) }
     }
 }

@@ -116,25 +116,21 @@ public final class LocalStore {
         }
         guard let (cid, kind, name, last, request) = rows.first else { return nil }
         let members = try db.query("SELECT user_id, username, display_name FROM members WHERE conversation_id=? ORDER BY username", cid) { UserInfo(userID: $0.uint64(0), username: $0.string(1), displayName: $0.string(2)) }
+        return conversation(cid, kind: kind, name: name, members: members, lastActivity: last, request: request)
+    }
+
+    /// A conversation from its row and members: a direct one is named after the other member.
+    func conversation(_ id: UInt64, kind: UInt64, name: String, members: [UserInfo], lastActivity: UInt64, request: Bool) -> StoredConversation {
         let k = ConversationKind(rawValue: kind) ?? .group
         var shown = name
         if k == .direct {
             shown = members.first(where: { $0.userID != userID })?.username ?? (name.isEmpty ? "direct" : name)
         }
-        return StoredConversation(id: cid, kind: k, name: shown, members: members, lastActivity: last, request: request)
+        return StoredConversation(id: id, kind: k, name: shown, members: members, lastActivity: lastActivity, request: request)
     }
 
     public func conversationIDs() throws -> [UInt64] {
         try db.query("SELECT id FROM conversations ORDER BY last_activity DESC, id DESC") { $0.uint64(0) }
-    }
-
-    /// Most recent activity first, as /list shows them.
-    public func summaries() throws -> [ConversationSummary] {
-        try conversationIDs().compactMap { id in
-            guard let c = try conversation(id) else { return nil }
-            let last = try db.query("SELECT text FROM messages WHERE conversation_id=? ORDER BY seq DESC LIMIT 1", id) { $0.string(0) }.first ?? ""
-            return ConversationSummary(conversation: c, unread: try unread(in: id), lastText: last)
-        }
     }
 
     /// Finds a conversation by numeric id, group name or the other member of a direct one

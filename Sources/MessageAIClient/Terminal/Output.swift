@@ -72,15 +72,14 @@ public final class Output {
         set {
             guard newValue != Output.clockPattern else { return }
             Output.clockPattern = newValue
-            Output.clockFormat = Output.formatter(newValue.lowercased() == "off" ? "HH:mm" : newValue)
+            let custom = newValue.lowercased() != "off" && newValue != "HH:mm"
+            Output.clockFormat = custom ? Output.formatter(newValue) : nil
         }
     }
     private static var clockPattern = "HH:mm"
-
-    /// One formatter each for the life of the process (or until the pattern changes): building
-    /// one per printed line is wasted work on a long history. Main queue only, like all output.
-    private static var clockFormat = formatter("HH:mm")
-    private static let dayFormat = formatter("yyyy-MM-dd")
+    /// The formatter of a custom pattern, made once per pattern (not per printed line); nil for
+    /// the default HH:mm, which `LocalClock` writes directly.
+    private static var clockFormat: DateFormatter?
 
     private static func formatter(_ pattern: String) -> DateFormatter {
         let f = DateFormatter()
@@ -88,17 +87,24 @@ public final class Output {
         return f
     }
 
-    /// The time in the `timestamps` pattern (HH:MM by default), local time; "" when off.
+    /// The time in the `timestamps` pattern (HH:MM by default), local time as TZ says; "" when off.
     static func clock(_ ms: UInt64) -> String {
         if clockPattern.lowercased() == "off" { return "" }
-        return clockFormat.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        guard let f = clockFormat else { return LocalClock.clock(ms) }
+        return formatted(ms, f)
     }
 
     /// In a fixed pattern, whatever the setting (last seen in /profile).
     static func clock(_ ms: UInt64, pattern: String) -> String {
-        fixedFormats[pattern, default: formatter(pattern)].string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        pattern == "HH:mm" ? LocalClock.clock(ms) : formatted(ms, formatter(pattern))
     }
-    private static let fixedFormats = ["HH:mm": formatter("HH:mm")]
+
+    /// A custom pattern in the zone's offset as the C library reads TZ at that instant
+    /// (Foundation reads POSIX zones such as TZ=UTC-9 with the wrong sign).
+    private static func formatted(_ ms: UInt64, _ f: DateFormatter) -> String {
+        f.timeZone = TimeZone(secondsFromGMT: Int(LocalClock.local(ms).tm_gmtoff))
+        return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
 
     /// The time and a space, or nothing when times are off (so lines keep single spaces).
     static func clock(_ ms: UInt64, trailingSpace: Bool) -> String {
@@ -107,9 +113,7 @@ public final class Output {
     }
 
     /// YYYY-MM-DD in local time, for date separators.
-    static func day(_ ms: UInt64) -> String {
-        dayFormat.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
-    }
+    static func day(_ ms: UInt64) -> String { LocalClock.day(ms) }
 
     public static func nowMs() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
 }

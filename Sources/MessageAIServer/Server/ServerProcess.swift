@@ -83,7 +83,9 @@ public enum ServerProcess {
         } else {
             logger.warning("serving PLAINTEXT (--plaintext): passwords and messages cross the network unencrypted")
         }
-        fputs("listening on \(options.configuration.host):\(port)\n", stderr)
+        // An IPv6 address in brackets, as --server takes it: `listening on [::1]:7878`.
+        let host = options.configuration.host
+        fputs("listening on \(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)\n", stderr)
         fflush(stderr)
 
         let signalQueue = DispatchQueue(label: "messageai.signals")

@@ -1,10 +1,11 @@
 import Dispatch
+import MessageAISocket
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A non-blocking listening TCP socket whose accepts arrive through a DispatchSource.
-/// IPv4 only: the product listens on 127.0.0.1 (or a namespace address) by design.
+/// A non-blocking listening TCP socket whose accepts arrive through a DispatchSource, on an
+/// IPv4 or IPv6 address (`127.0.0.1`, `::1` or `[::1]`, `localhost`).
 final class ListeningSocket {
     struct Accepted {
         let fd: Int32
@@ -16,7 +17,7 @@ final class ListeningSocket {
         case system(String, Int32)
         var description: String {
             switch self {
-            case .badAddress(let host): return "cannot listen on '\(host)': not an IPv4 address"
+            case .badAddress(let host): return "cannot listen on '\(host)': not an IPv4 or IPv6 address"
             case let .system(call, err): return "\(call) failed: \(String(cString: strerror(err)))"
             }
         }
@@ -29,29 +30,24 @@ final class ListeningSocket {
     private var paused = false
 
     init(host: String, port: Int, backlog: Int32 = 4096) throws {
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        let h = host == "localhost" ? "127.0.0.1" : host
-        guard inet_pton(AF_INET, h, &addr.sin_addr) == 1 else { throw SetupError.badAddress(host) }
+        // localhost: its IPv4 address, as before (a name resolving to both must pick one).
+        guard case .success(let addresses) = SocketAddress.resolve(host == "localhost" ? "127.0.0.1" : host, port: UInt16(port), passive: true),
+              let address = addresses.first else { throw SetupError.badAddress(host) }
 
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SetupError.system("socket", errno) }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let bound = address.withSockaddr { bind(fd, $0, $1) }
         guard bound == 0 else { let e = errno; Glibc.close(fd); throw SetupError.system("bind", e) }
         guard listen(fd, backlog) == 0 else { let e = errno; Glibc.close(fd); throw SetupError.system("listen", e) }
 
-        var actual = sockaddr_in()
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        var actual = SocketAddress()
+        _ = withUnsafeMutablePointer(to: &actual.storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &actual.length) }
         }
         self.fd = fd
-        self.port = Int(UInt16(bigEndian: actual.sin_port))
+        self.port = Int(actual.port)
     }
 
     /// Starts accepting on `queue`; `handler` gets each new non-blocking socket with TCP_NODELAY set.
@@ -61,10 +57,9 @@ final class ListeningSocket {
         source.setEventHandler { [unowned self] in
             // Drain the backlog; bounded so one burst cannot starve the queue.
             for _ in 0..<256 {
-                var peer = sockaddr_in()
-                var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-                let client = withUnsafeMutablePointer(to: &peer) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &len) }
+                var peer = SocketAddress()
+                let client = withUnsafeMutablePointer(to: &peer.storage) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &peer.length) }
                 }
                 if client < 0 {
                     let e = errno
@@ -80,14 +75,10 @@ final class ListeningSocket {
                     }
                     return // EAGAIN: drained
                 }
-                _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+                Sockets.setNonBlocking(client)
                 _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-                var one: Int32 = 1
-                // Small frames must not wait for a delayed ACK (Nagle).
-                setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-                var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-                inet_ntop(AF_INET, &peer.sin_addr, &text, socklen_t(text.count))
-                handler(Accepted(fd: client, address: String(cString: text)))
+                Sockets.setNoDelay(client)
+                handler(Accepted(fd: client, address: peer.host))
             }
         }
         source.setCancelHandler { Glibc.close(fd) }

@@ -98,17 +98,19 @@ final class Child {
     deinit { if process.isRunning { kill(pid, SIGKILL) } }
 }
 
-/// A real `messageai-server` on 127.0.0.1 with its own data directory.
+/// A real `messageai-server` on 127.0.0.1 (or `host`) with its own data directory.
 final class ServerProcess {
     let dataDir: String
+    let host: String
     private(set) var port: UInt16 = 0
     private(set) var child: Child?
     let extraArgs: [String]
     /// The SHA-256 fingerprint of the server's self-signed certificate (TLS, the default).
     private(set) var fingerprint = ""
 
-    init(dataDir: String, extraArgs: [String] = []) throws {
+    init(dataDir: String, extraArgs: [String] = [], host: String = "127.0.0.1") throws {
         self.dataDir = dataDir
+        self.host = host
         self.extraArgs = extraArgs
         if !extraArgs.contains("--plaintext") {
             // As an admin would: generate the certificate and hand its fingerprint to users.
@@ -126,11 +128,11 @@ final class ServerProcess {
     /// Starts (again) on `port`, 0 for a free one; returns once it listens.
     func start(port wanted: UInt16, extra: [String]? = nil) throws {
         let c = try Child(try Binaries.path("messageai-server"),
-                          ["--host", "127.0.0.1", "--port", String(wanted), "--data-dir", dataDir, "--log-level", "error"] + (extra ?? extraArgs))
+                          ["--host", host, "--port", String(wanted), "--data-dir", dataDir, "--log-level", "error"] + (extra ?? extraArgs))
         child = c
         var found: UInt16 = 0
         eventually(30, "the server's listening line; stderr:\n\(c.stderr)") {
-            if let r = c.stderr.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+            if let r = c.stderr.range(of: #"listening on \S+:(\d+)"#, options: .regularExpression) {
                 found = UInt16(c.stderr[r].split(separator: ":").last ?? "") ?? 0
             }
             return found != 0
@@ -147,7 +149,7 @@ final class ServerProcess {
         child = nil
     }
 
-    var address: String { "127.0.0.1:\(port)" }
+    var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     deinit { if let c = child, c.process.isRunning { kill(c.pid, SIGKILL) } }
 }

@@ -10,10 +10,11 @@ class ServerBackedTestCase: XCTestCase {
     /// Prefix of the test's temp directory (shows which suite left it behind).
     class var directoryName: String { "client" }
     class var serverArguments: [String] { [] }
+    class var serverHost: String { "127.0.0.1" }
 
     override func setUpWithError() throws {
         root = temporaryDirectory(Self.directoryName)
-        server = try ServerProcess(dataDir: root + "/server", extraArgs: Self.serverArguments)
+        server = try ServerProcess(dataDir: root + "/server", extraArgs: Self.serverArguments, host: Self.serverHost)
         clients = ClientRunner(server: server, root: root)
     }
 
