@@ -32,6 +32,12 @@ final class Assistant {
     static let maxRecentConversations = 50_000
     /// Local answers running at once; past it a request is refused with server_busy.
     static let maxLocalAnswers = 16
+    /// An item's text is cut to this many characters, so a page of 500 items stays far below
+    /// the frame limit however long the messages were.
+    static let maxItemText = 500
+    /// Message text one summary reads, newest first (UTF-8 bytes): its answer then always fits
+    /// in a frame, and a local summary of 500 long messages stays in milliseconds.
+    static let maxSummaryBytes = 256 * 1024
 
     init(config: AssistantConfiguration) {
         self.config = config
@@ -65,12 +71,12 @@ final class Assistant {
         }
         var out: [NewAssistItem] = []
         for (i, a) in j.actions.enumerated() {
-            out.append(NewAssistItem(conversationID: m.conversationID, seq: m.seq, kind: .action, ordinal: i, text: a.what,
+            out.append(NewAssistItem(conversationID: m.conversationID, seq: m.seq, kind: .action, ordinal: i, text: String(a.what.prefix(maxItemText)),
                                      who: owner(a.who), due: a.due ?? "", senderID: m.senderID,
                                      engine: j.engine.name, engineVersion: j.engine.version))
         }
         if let d = j.decision {
-            out.append(NewAssistItem(conversationID: m.conversationID, seq: m.seq, kind: .decision, ordinal: 0, text: d,
+            out.append(NewAssistItem(conversationID: m.conversationID, seq: m.seq, kind: .decision, ordinal: 0, text: String(d.prefix(maxItemText)),
                                      senderID: m.senderID, engine: j.engine.name, engineVersion: j.engine.version))
         }
         return out
