@@ -6,15 +6,15 @@ import MessageAIProtocol
 /// The server's assistant: the engines, the queues they run on, and the hub-side bookkeeping.
 ///
 /// Threading: the counters and `recent` belong to the hub queue (like all of ChatServer's
-/// state). Engines run on `extractQueue` (serial: one message after another, in commit order,
-/// so a busy assistant costs one core at most) and `answerQueue` (summaries, checks, rewrites:
+/// state). Engines run on `extractQueue` (one thread at nice 10: one message after another, in
+/// commit order, so a busy assistant costs one core at most, and the hub wins the CPU) and `answerQueue` (summaries, checks, rewrites:
 /// concurrent, bounded by `answersInFlight`). Their results hop back to the hub, which alone
 /// touches the store and the connections.
 final class Assistant {
     let config: AssistantConfiguration
     let local = LocalEngine()
     let provider: ProviderEngine?
-    let extractQueue = DispatchQueue(label: "messageai.assistant.extract", qos: .utility)
+    let extractQueue = ExtractionThread()
     let answerQueue = DispatchQueue(label: "messageai.assistant.answers", qos: .userInitiated, attributes: .concurrent)
 
     /// Messages handed to `extractQueue` and not yet stored (hub).
@@ -43,6 +43,8 @@ final class Assistant {
         self.config = config
         self.provider = config.provider.map { ProviderEngine($0, fallback: LocalEngine()) }
     }
+
+    deinit { extractQueue.stop() }
 
     /// Records `line` as the newest message of the conversation; returns the context before it.
     func context(adding line: ChatLine, to conversationID: UInt64) -> [ChatLine] {
