@@ -6,15 +6,15 @@ import MessageAIProtocol
 /// The server's assistant: the engines, the queues they run on, and the hub-side bookkeeping.
 ///
 /// Threading: the counters and `recent` belong to the hub queue (like all of ChatServer's
-/// state). Engines run on `extractQueue` (serial: one message after another, in commit order,
-/// so a busy assistant costs one core at most) and `answerQueue` (summaries, checks, rewrites:
+/// state). Engines run on `extractQueue` (one thread at nice 10: one message after another, in
+/// commit order, so a busy assistant costs one core at most, and the hub wins the CPU) and `answerQueue` (summaries, checks, rewrites:
 /// concurrent, bounded by `answersInFlight`). Their results hop back to the hub, which alone
 /// touches the store and the connections.
 final class Assistant {
     let config: AssistantConfiguration
     let local = LocalEngine()
     let provider: ProviderEngine?
-    let extractQueue = DispatchQueue(label: "messageai.assistant.extract", qos: .utility)
+    let extractQueue = ExtractionThread()
     let answerQueue = DispatchQueue(label: "messageai.assistant.answers", qos: .userInitiated, attributes: .concurrent)
 
     /// Messages handed to `extractQueue` and not yet stored (hub).
@@ -32,11 +32,19 @@ final class Assistant {
     static let maxRecentConversations = 50_000
     /// Local answers running at once; past it a request is refused with server_busy.
     static let maxLocalAnswers = 16
+    /// An item's text is cut to this many characters, so a page of 500 items stays far below
+    /// the frame limit however long the messages were.
+    static let maxItemText = 500
+    /// Message text one summary reads, newest first (UTF-8 bytes): its answer then always fits
+    /// in a frame, and a local summary of 500 long messages stays in milliseconds.
+    static let maxSummaryBytes = 256 * 1024
 
     init(config: AssistantConfiguration) {
         self.config = config
         self.provider = config.provider.map { ProviderEngine($0, fallback: LocalEngine()) }
     }
+
+    deinit { extractQueue.stop() }
 
     /// Records `line` as the newest message of the conversation; returns the context before it.
     func context(adding line: ChatLine, to conversationID: UInt64) -> [ChatLine] {
@@ -65,12 +73,12 @@ final class Assistant {
         }
         var out: [NewAssistItem] = []
         for (i, a) in j.actions.enumerated() {
-            out.append(NewAssistItem(conversationID: m.conversationID, seq: m.seq, kind: .action, ordinal: i, text: a.what,
+            out.append(NewAssistItem(conversationID: m.conversationID, seq: m.seq, kind: .action, ordinal: i, text: String(a.what.prefix(maxItemText)),
                                      who: owner(a.who), due: a.due ?? "", senderID: m.senderID,
                                      engine: j.engine.name, engineVersion: j.engine.version))
         }
         if let d = j.decision {
-            out.append(NewAssistItem(conversationID: m.conversationID, seq: m.seq, kind: .decision, ordinal: 0, text: d,
+            out.append(NewAssistItem(conversationID: m.conversationID, seq: m.seq, kind: .decision, ordinal: 0, text: String(d.prefix(maxItemText)),
                                      senderID: m.senderID, engine: j.engine.name, engineVersion: j.engine.version))
         }
         return out

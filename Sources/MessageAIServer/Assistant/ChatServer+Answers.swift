@@ -73,12 +73,15 @@ extension ChatServer {
             return
         }
         let participants = try store.members(conversationID: r.conversationID).map { $0.username.lowercased() }
+        // The newest messages that fit `maxSummaryBytes`; `covered` says how many that was.
+        var bytes = 0
+        let kept = messages.reversed().prefix { m in bytes += m.text.utf8.count; return bytes <= Assistant.maxSummaryBytes }.reversed()
         let thread = ThreadToSummarize(participants: participants,
-                                       messages: messages.map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) })
+                                       messages: kept.map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) })
         try answerOffHub(peer, assistant, provider: refusal == "", { engine.summarize(thread) }) { [self] s in
             var result = AssistSummaryResult(
                 conversationID: r.conversationID, fromSeq: first.seq, toSeq: last.seq, messageCount: UInt64(messages.count),
-                covered: UInt64(s.coveredMessages), summary: s.summary, keyPoints: s.keyPoints, decisions: s.decisions,
+                covered: UInt64(min(s.coveredMessages, kept.count)), summary: s.summary, keyPoints: s.keyPoints, decisions: s.decisions,
                 actions: s.actions.map(AssistAction.init), openQuestions: s.openQuestions,
                 engine: s.engine.name, engineVersion: s.engine.version, fallbackReason: s.engine.fallbackReason ?? notice)
             // A fallback is not cached under the provider's key: the provider may answer next time.
