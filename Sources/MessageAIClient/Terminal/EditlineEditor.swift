@@ -183,6 +183,7 @@ public final class EditlineEditor: LineEditor {
 
     public func prefill(_ text: String) {
         guard active, secret == nil, pendingPaste == nil else { return }
+        clearInputRows()
         _ = text.withCString { rl_insert_text($0) }
         rl_forced_update_display()
     }

@@ -1,0 +1,50 @@
+import XCTest
+
+/// /edit alone and /delete's confirmation in a real pseudo-terminal, against a real server.
+final class ReplChangesTests: ServerBackedTestCase {
+    override class var directoryName: String { "repl-changes" }
+
+    private func startRepl(_ user: String, _ pty: PseudoTerminal) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Binaries.path("messageai"))
+        p.arguments = ["--server", server.address, "--data-dir", clients.dir(user), "--no-bell"] + server.clientTLSArgs
+        var env = ProcessInfo.processInfo.environment
+        env["TERM"] = "xterm"
+        p.environment = env
+        p.standardInput = pty.slave
+        p.standardOutput = pty.slave
+        p.standardError = pty.slave
+        try p.run()
+        return p
+    }
+
+    func testEditAlonePutsTheLastMessageOnTheLineAndDeleteAsksFirst() throws {
+        try clients.register("alice", "bob")
+        XCTAssertEqual(try clients.run("alice", ["/dm bob", "see you at teh café ☕", "/wait sent"]).status, 0)
+        let pty = try PseudoTerminal()
+        let alice = try startRepl("alice", pty)
+        defer { if alice.isRunning { kill(alice.processIdentifier, SIGKILL) } }
+        // The REPL reopens the last conversation: [bob|online|#1 ✓ sent]>
+        eventually(60, "the online prompt; got: \(pty.output)") { pty.output.contains("[bob|online") }
+        pty.type("/edit\r")
+        eventually(60, "the last message on the input line; got: \(pty.output.debugDescription)") {
+            pty.output.contains("/edit #1 see you at teh café ☕")
+        }
+        // The user fixes the typo where the cursor is, at the end: erases "teh café ☕" (10
+        // characters) and types the fix.
+        pty.type(String(repeating: "\u{7F}", count: 10) + "the café ☕\r")
+        eventually(60, "bob sees the edit") {
+            ((try? clients.run("bob", ["/dm alice", "/history"]).out) ?? "").contains("alice: see you at the café ☕ (edited)")
+        }
+
+        pty.type("/delete #1\r")
+        eventually(60, "the confirmation question; got: \(pty.output)") { pty.output.contains("Type /delete #1 again to confirm") }
+        XCTAssertFalse(((try? clients.run("bob", ["/dm alice", "/history"]).out) ?? "").contains("message deleted"), "not before confirming")
+        pty.type("/delete #1\r")
+        eventually(60, "bob sees the delete") {
+            ((try? clients.run("bob", ["/dm alice", "/history"]).out) ?? "").contains("alice: message deleted")
+        }
+        pty.type("/quit\r")
+        eventually(60, "the REPL to exit") { !alice.isRunning }
+    }
+}
