@@ -122,14 +122,15 @@ final class ChangesTests: XCTestCase {
 
     func testEditAfterTheWindowIsRefused() throws {
         server.stop()
-        server = try TestServer { $0.rateLimit = 100_000; $0.editWindowMillis = 50 }
+        server = try TestServer { $0.rateLimit = 100_000; $0.editWindowMillis = 2_000 }
         let users = try TestUsers.register(["ann", "ben"], port: server.port, capabilities: [.zlib, .messageChanges])
         let dm = try users[0].openDM(with: "ben")
         let sent = try users[0].sendText("typo", in: dm.conversationID)
         XCTAssertEqual(try change(users[0], dm.conversationID, sent.seq, .edit, text: "fixed in time").duplicate, false)
-        // Wait for the clock, with a deadline: the window is 50 ms after the server time.
-        let deadline = Date().addingTimeInterval(5)
-        while UInt64(Date().timeIntervalSince1970 * 1000) <= sent.serverTime + 60, Date() < deadline { usleep(5_000) }
+        // The condition is the wall clock passing the window's end (2 s after the server time:
+        // long enough that the first edit lands inside it on a loaded machine), with a deadline.
+        let deadline = Date().addingTimeInterval(15)
+        while UInt64(Date().timeIntervalSince1970 * 1000) <= sent.serverTime + 2_050, Date() < deadline { usleep(20_000) }
         let e = try users[0].requestError(ChangeRequest(conversationID: dm.conversationID, clientID: TestClient.newClientID(),
                                                         targetSeq: sent.seq, action: .edit, text: "too late"))
         XCTAssertEqual(e.errorCode, .editWindowClosed)
