@@ -24,8 +24,13 @@ final class ReplChangesTests: ServerBackedTestCase {
         let pty = try PseudoTerminal()
         let alice = try startRepl("alice", pty)
         defer { if alice.isRunning { kill(alice.processIdentifier, SIGKILL) } }
-        // The REPL reopens the last conversation: [bob|online|#1 ✓ sent]>
-        eventually(60, "the online prompt; got: \(pty.output)") { pty.output.contains("[bob|online") }
+        // The REPL reopens the last conversation; the prompt names the connection only when it
+        // is not online: [bob|#1 ✓ sent]> once connected, [bob|connecting...]> before.
+        eventually(60, "the online prompt") {
+            guard let r = pty.output.range(of: "[bob", options: .backwards) else { return false }
+            let rest = pty.output[r.upperBound...]
+            return rest.contains("]") && !["|connecting", "|offline", "|reconnecting"].contains { rest.hasPrefix($0) }
+        }
         pty.type("/edit\r")
         eventually(60, "the last message on the input line; got: \(pty.output.debugDescription)") {
             pty.output.contains("/edit #1 see you at teh café ☕")
