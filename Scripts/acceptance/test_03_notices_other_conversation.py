@@ -70,7 +70,7 @@ def test_notice_in_the_interactive_repl(world):
     bob = pty_client.PtyClient(world.client_exe, server.address, world.tmp / "clients" / "bob",
                                world.logs / "pty-bob.log")
     try:
-        bob.expect(re.compile(r"online"), timeout=20)
+        bob.expect(re.compile(r"\[carol[^|\]]*\]>"), timeout=20)  # the prompt names the connection only when not online
         bob.line("/open carol")
         bob.type("half typed")
         alice.cmd("/dm bob")
