@@ -4,20 +4,6 @@ import XCTest
 final class ReplChangesTests: ServerBackedTestCase {
     override class var directoryName: String { "repl-changes" }
 
-    private func startRepl(_ user: String, _ pty: PseudoTerminal) throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Binaries.path("messageai"))
-        p.arguments = ["--server", server.address, "--data-dir", clients.dir(user), "--no-bell"] + server.clientTLSArgs
-        var env = ProcessInfo.processInfo.environment
-        env["TERM"] = "xterm"
-        p.environment = env
-        p.standardInput = pty.slave
-        p.standardOutput = pty.slave
-        p.standardError = pty.slave
-        try p.run()
-        return p
-    }
-
     func testEditAlonePutsTheLastMessageOnTheLineAndDeleteAsksFirst() throws {
         try clients.register("alice", "bob")
         XCTAssertEqual(try clients.run("alice", ["/dm bob", "see you at teh café ☕", "/wait sent"]).status, 0)

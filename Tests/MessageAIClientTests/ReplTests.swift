@@ -4,20 +4,6 @@ import XCTest
 final class ReplTests: ServerBackedTestCase {
     override class var directoryName: String { "repl" }
 
-    private func startRepl(_ user: String, _ pty: PseudoTerminal) throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Binaries.path("messageai"))
-        p.arguments = ["--server", server.address, "--data-dir", clients.dir(user), "--no-bell"] + server.clientTLSArgs
-        var env = ProcessInfo.processInfo.environment
-        env["TERM"] = "xterm"
-        p.environment = env
-        p.standardInput = pty.slave
-        p.standardOutput = pty.slave
-        p.standardError = pty.slave
-        try p.run()
-        return p
-    }
-
     /// The text after the first occurrence of `marker` that follows `offset`.
     private func after(_ marker: String, in text: String, from offset: String.Index) -> Substring? {
         guard let r = text.range(of: marker, range: offset..<text.endIndex) else { return nil }

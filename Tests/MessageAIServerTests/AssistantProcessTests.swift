@@ -5,18 +5,7 @@ import XCTest
 /// The assistant's flags on the real executable: the API key file must be private, the key is
 /// never printed, and `--assistant off` takes the capability away.
 final class AssistantProcessTests: XCTestCase {
-    private func run(_ arguments: [String]) throws -> (status: Int32, out: String) {
-        let p = Process()
-        p.executableURL = ChildServer.executable
-        p.arguments = arguments
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
+    private func run(_ arguments: [String]) throws -> (status: Int32, out: String) { try ChildServer.run(arguments) }
 
     func testAKeyFileOthersCanReadIsRefusedAndTheKeyIsNeverPrinted() throws {
         let dir = try ServerTestDirectory()

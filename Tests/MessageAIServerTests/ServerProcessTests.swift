@@ -124,16 +124,5 @@ final class ServerProcessTests: XCTestCase {
         XCTAssertEqual(next.terminate(), 0)
     }
 
-    private func run(_ arguments: [String]) throws -> (status: Int32, out: String) {
-        let p = Process()
-        p.executableURL = ChildServer.executable
-        p.arguments = arguments
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
+    private func run(_ arguments: [String]) throws -> (status: Int32, out: String) { try ChildServer.run(arguments) }
 }

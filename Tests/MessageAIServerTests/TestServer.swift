@@ -118,6 +118,21 @@ extension TestClient {
 
 /// The `messageai-server` executable as a child process (for kill -9 and CLI tests).
 final class ChildServer {
+    /// Runs the server executable with `arguments` to its end (a flag check, --version...):
+    /// its exit status and what it printed on stdout and stderr together.
+    static func run(_ arguments: [String]) throws -> (status: Int32, out: String) {
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = arguments
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     let process = Process()
     private let stderrPipe = Pipe()
     private let stdoutPipe = Pipe()

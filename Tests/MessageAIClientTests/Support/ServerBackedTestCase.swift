@@ -24,4 +24,20 @@ class ServerBackedTestCase: XCTestCase {
         server?.stop()
         try? FileManager.default.removeItem(atPath: root)
     }
+
+    /// The interactive client of `user` in the pseudo-terminal `pty` (TERM=xterm), against this
+    /// case's server.
+    func startRepl(_ user: String, _ pty: PseudoTerminal) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Binaries.path("messageai"))
+        p.arguments = ["--server", server.address, "--data-dir", clients.dir(user), "--no-bell"] + server.clientTLSArgs
+        var env = ProcessInfo.processInfo.environment
+        env["TERM"] = "xterm"
+        p.environment = env
+        p.standardInput = pty.slave
+        p.standardOutput = pty.slave
+        p.standardError = pty.slave
+        try p.run()
+        return p
+    }
 }
