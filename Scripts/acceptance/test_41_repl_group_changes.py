@@ -24,5 +24,7 @@ def test_rename_add_and_leave_are_shown(world):
     carol.cmd("/open Launch team")
     carol.cmd("/group leave")
     bob.wait_text("* [Launch team] carol left")
+    # Alice's copy of the notice travels on her own connection: wait for it, then check it came once.
+    alice.wait_event(lambda e: e.get("type") == "notice" and "carol left" in e.get("text", ""), 20, what="the 'carol left' notice")
     notices = [e["text"] for e in alice.events.snapshot() if e.get("type") == "notice" and "carol left" in e.get("text", "")]
     assert notices == ["[Launch team] carol left"], notices
