@@ -54,6 +54,7 @@ extension LocalStore {
                            c.text, c.serverTime, cid, target)
             case .delete:
                 try db.run("UPDATE messages SET text='', deleted=1 WHERE conversation_id=? AND seq=?", cid, target)
+                try db.run("DELETE FROM attachments WHERE conversation_id=? AND seq=?", cid, target)
                 // Its assistant items go with it (the server withdraws them too).
                 try db.run("UPDATE assistant_items SET text='', who='', due='' WHERE conversation_id=? AND seq=?", cid, target)
                 try db.run("DELETE FROM reactions WHERE conversation_id=? AND seq=?", cid, target)

@@ -77,7 +77,9 @@ extension SQLiteStore {
             return true
         case .delete:
             try replaceIndexedText(cid, target, with: nil)
-            try db.run("UPDATE messages SET text = '', deleted = 1 WHERE conversation_id = ? AND seq = ?", cid, target)
+            // Its attachment goes too: the message no longer grants its members the file.
+            try db.run("UPDATE messages SET text = '', deleted = 1, file_id = NULL, attachment = NULL WHERE conversation_id = ? AND seq = ?",
+                       cid, target)
             try db.run("DELETE FROM reactions WHERE conversation_id = ? AND seq = ?", cid, target)
             try deleteAssistantItems(cid, target)
             return true
