@@ -44,6 +44,7 @@ final class ReplTests: ServerBackedTestCase {
 
         pty.type("/quit\r")
         eventually(15, "the REPL to exit") { !bob.isRunning }
+        guard !bob.isRunning else { return XCTFail("still running after /quit; the screen: \(pty.output)") }
         XCTAssertEqual(bob.terminationStatus, 0, pty.output)
     }
 
@@ -62,11 +63,18 @@ final class ReplTests: ServerBackedTestCase {
         pty.type("/op\tali\t\r")
         eventually(10, "the conversation opened; got: \(pty.output)") { pty.output.contains("now in [alice]") }
         pty.type("/hist\t\r")
-        // /open already shows the recent messages; the history prints the message a second time.
-        eventually(10, "the history; got: \(pty.output)") { pty.output.components(separatedBy: "alice: hello").count >= 3 }
+        // /open already shows the recent messages (and the sync may have announced it); the
+        // history's own output starts with its day header, and the command is over once the
+        // message follows it.
+        eventually(10, "the history") {
+            guard let header = pty.output.range(of: "--- ", options: .backwards) else { return false }
+            return pty.output[header.upperBound...].contains("alice: hello")
+        }
 
         pty.type("\u{04}")
         eventually(15, "exit at Ctrl-D") { !bob.isRunning }
+        // Reading the status of a process still running traps: check it only once it ended.
+        guard !bob.isRunning else { return XCTFail("still running after Ctrl-D; the screen: \(pty.output)") }
         XCTAssertEqual(bob.terminationStatus, 1, "the unknown command makes the exit status non-zero")
         XCTAssertTrue(FileManager.default.fileExists(atPath: clients.dir("bob") + "/history"), "input history is saved")
     }
@@ -90,6 +98,7 @@ extension ReplTests {
         eventually(10, "whoami; got: \(pty.output)") { pty.output.contains("bob (online)") }
         pty.type("/quit\r")
         eventually(15, "exit") { !bob.isRunning }
+        guard !bob.isRunning else { return XCTFail("still running after /quit; the screen: \(pty.output)") }
         XCTAssertEqual(bob.terminationStatus, 0, pty.output)
     }
 }
