@@ -120,6 +120,10 @@ public final class EditlineEditor: LineEditor {
     /// other code points, a short paste): the read source only fires for unread bytes.
     func readKeys() {
         guard active else { return }
+        // The read source can fire for bytes another read already took (the paste check reads
+        // ahead; a burst is drained below): libedit would then wait for a key on the main
+        // queue, and the network, the output and Ctrl-D itself would wait with it.
+        guard KeyReader.hasPending || KeyReader.readableNow() else { return }
         step()
         while active && KeyReader.hasPending { step() }
         if active { onEdit(LineText.current().before + LineText.current().after) }

@@ -48,8 +48,14 @@ enum KeyReader {
         _ = rl_add_defun("messageai-nothing", keyReaderNothing, nothing)
     }
 
+    /// fd 0 has something to read right now (bytes, or the end of input), without waiting.
+    static func readableNow() -> Bool {
+        var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) > 0
+    }
+
     /// Keys or bytes are waiting that the read source will not announce (already read from fd 0).
-    static var hasPending: Bool { !keys.isEmpty || position < bytes.count }
+    static var hasPending: Bool { !keys.isEmpty || position < bytes.count || endOfFile }
 
     /// Hands libedit `key` next (Ctrl-U to clear the line, say) before anything typed.
     static func inject(_ key: Int32) { keys.insert(key, at: 0) }
@@ -93,6 +99,10 @@ enum KeyReader {
 
     fileprivate static func getc() -> Int32 {
         if !keys.isEmpty { return keys.removeFirst() }
+        // An end of input that a look-ahead read already met (a Ctrl-D typed while the terminal
+        // was in cooked mode reads as 0 bytes) is handed on now: waiting for more bytes would
+        // block the main queue on a key that was already typed.
+        if endOfFile && position >= bytes.count { endOfFile = false; return 0x04 }
         guard let b = next(timeoutMs: -1) else {
             // Handed on as the Ctrl-D it was, so libedit ends input on an empty line.
             if endOfFile { endOfFile = false; return 0x04 }
