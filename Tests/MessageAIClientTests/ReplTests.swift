@@ -64,10 +64,10 @@ final class ReplTests: ServerBackedTestCase {
         eventually(10, "the conversation opened; got: \(pty.output)") { pty.output.contains("now in [alice]") }
         pty.type("/hist\t\r")
         // /open already shows the recent messages (and the sync may have announced it); the
-        // history's own output starts with its day header, and the command is over once the
-        // message follows it.
+        // history's own output starts with its day header (not the recap's "--- 1 unread ---"),
+        // and the command is over once the message follows it.
         eventually(10, "the history") {
-            guard let header = pty.output.range(of: "--- ", options: .backwards) else { return false }
+            guard let header = pty.output.range(of: "--- 20", options: .backwards) else { return false }  // "--- 2026-11-23 ---"
             return pty.output[header.upperBound...].contains("alice: hello")
         }
 
