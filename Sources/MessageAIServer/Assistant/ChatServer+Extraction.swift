@@ -63,10 +63,7 @@ extension ChatServer {
         let byConversation = Dictionary(grouping: items, by: \.conversationID)
         for (cid, list) in byConversation {
             let frame = AssistItems(items: list, cursor: cursor).frame(requestID: 0)
-            let members = (try? store.memberIDs(conversationID: cid)) ?? []
-            forEachConnection(of: members) { p in
-                if p !== except, p.assistant { p.connection.send(frame) }
-            }
+            for p in (try? audience(of: cid)) ?? [] where p !== except && p.assistant { p.connection.send(frame) }
         }
     }
 }

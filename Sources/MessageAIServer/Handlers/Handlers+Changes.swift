@@ -62,9 +62,8 @@ extension ChatServer {
         }
         peer.reply(id, SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: change.seq, serverTime: change.serverTime))
         let frame = change.frame(requestID: 0)
-        forEachConnection(of: try store.memberIDs(conversationID: c.conversationID)) { p in
-            if p !== peer { p.pushChange(change, frame: frame) }
-        }
+        // The fan-out cache the message path uses (AudienceCache), not a member query per change.
+        for p in try audience(of: c.conversationID) where p !== peer { p.pushChange(change, frame: frame) }
         // A deleted message's assistant items were withdrawn with it: every device drops them.
         if action == .delete, let items = try? assistantStore?.items(conversationID: c.conversationID, seq: c.targetSeq) {
             pushItems(items, except: nil)
