@@ -40,7 +40,7 @@ final class ImagePreviewReplTests: ServerBackedTestCase {
     private func sendImage(_ from: String, _ conversation: String, name: String) throws -> String {
         let path = root + "/" + name
         try TestImage.write(path)
-        let r = try clients.run(from, ["/open \(conversation)", "/send-file \(path) look at this"])
+        let r = try clients.run(from, ["/open \(conversation)", "/send-file \"\(path)\" look at this"])
         XCTAssertEqual(r.status, 0, r.err)
         return path
     }
@@ -89,7 +89,12 @@ final class ImagePreviewReplTests: ServerBackedTestCase {
         eventually(20, "gina's attachment event; got: \(gina.output.debugDescription)") {
             gina.output.contains("\"type\":\"attachment\"")
         }
-        let event = try XCTUnwrap(jsonLines(gina.output.replacingOccurrences(of: "\r", with: "")).first { $0["type"] as? String == "attachment" })
+        // Each JSON line is printed above the prompt, after the prompt's redraw codes.
+        let objects = gina.output.components(separatedBy: "\r\n").compactMap { line -> [String: Any]? in
+            guard let start = line.firstIndex(of: "{"), let end = line.lastIndex(of: "}") else { return nil }
+            return jsonLines(String(line[start...end])).first
+        }
+        let event = try XCTUnwrap(objects.first { $0["type"] as? String == "attachment" }, gina.output.debugDescription)
         XCTAssertEqual(event["name"] as? String, "first.png")
         XCTAssertGreaterThan(event["thumbnail_bytes"] as? Int ?? 0, 0, "the live message carried the thumbnail")
 
