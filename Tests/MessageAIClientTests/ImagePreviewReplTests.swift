@@ -64,6 +64,11 @@ final class ImagePreviewReplTests: ServerBackedTestCase {
         frank.type("/set preview off\r")
         eventually(10, "the setting; got: \(frank.output.debugDescription)") { frank.output.contains("preview = off (saved") }
 
+        // Bob is typing when the image arrives.
+        let bob = repls["bob"]!.1
+        bob.type("half typed words")
+        eventually(5, "the echo of the typed text") { bob.output.contains("half typed words") }
+
         _ = try sendImage("alice", "team", name: "first.png")
         let line = "first.png"
         for (user, check) in [("bob", { (s: Substring) in s.contains(Self.kitty) }),
@@ -75,6 +80,13 @@ final class ImagePreviewReplTests: ServerBackedTestCase {
                 after(line, pty).map(check) ?? false
             }
         }
+        // The drawing went above the prompt: the half-typed line is back after it, and Enter
+        // sends all of it.
+        eventually(10, "the line redrawn after the image; got: \(bob.output.debugDescription)") {
+            bob.output.components(separatedBy: Self.kitty).last?.contains("half typed words") ?? false
+        }
+        bob.type("\r")
+        eventually(15, "bob's message; got: \(bob.output.debugDescription)") { after(line, bob)?.contains("bob: half typed words") ?? false }
         // Each terminal got its own kind only.
         let bobSaw = try XCTUnwrap(after(line, repls["bob"]!.1))
         XCTAssertFalse(Self.hasBlocks(bobSaw), "kitty gets the image, not block art as well")
