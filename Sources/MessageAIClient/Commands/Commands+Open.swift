@@ -15,7 +15,10 @@ extension FileCommands {
                 let path = namedCopy(cache, a)
                 showImage(client, a, path) {
                     guard let opener = Opener.program() else {
-                        inv.fail("no_opener", "no program to open files here (install xdg-utils, or set OPENER to a program); the file is at \(path)")
+                        let wanted = ProcessInfo.processInfo.environment["OPENER"] ?? ""
+                        inv.fail("no_opener", (wanted.isEmpty ? "no program to open files here (install xdg-utils, or set OPENER to a program)"
+                                                              : "OPENER names no program found on PATH (it takes one program, not a command line)")
+                                              + "; the file is at \(path)")
                         return
                     }
                     guard Opener.run(opener.path, path, exited: { status in
