@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // libvips: image dimensions, metadata removal and thumbnails on the server (files).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // libchafa (+ libvips to decode): image previews in the client's terminal (ImagePreview.swift).
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libvips-dev"])]),
 
         // TLS for both ends: OpenSSL contexts, non-blocking sessions, fingerprints (see TLSContext.swift).
         .target(name: "MessageAITLS", dependencies: ["CSSL"], swiftSettings: swift5),
@@ -64,7 +66,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "MessageAIClient",
-            dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAISocket", "MessageAIAssistant", "CEditline",
+            dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAISocket", "MessageAIAssistant", "CEditline", "CVips", "CChafa",
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swift5),
 

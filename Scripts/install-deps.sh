@@ -3,7 +3,7 @@
 # libedit-dev and libsqlite3-dev). Runs as root on CI; elsewhere it uses sudo if it has to.
 set -euo pipefail
 need=()
-for p in libedit-dev zlib1g-dev libsqlite3-dev libssl-dev libvips-dev pkg-config; do
+for p in libedit-dev zlib1g-dev libsqlite3-dev libssl-dev libvips-dev libchafa-dev pkg-config; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -11,6 +11,7 @@ if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}" >&2
   $sudo apt-get update -qq
   # No recommends: libvips-dev alone would pull in ~150 packages with them (documentation,
-  # tools); the headers and libraries it depends on are all it needs.
+  # tools); the headers and libraries it depends on are all it needs. libchafa-dev (the
+  # client's terminal image previews) needs only libchafa0 and GLib.
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi

@@ -13,7 +13,8 @@ enum ConversationCommands {
         CommandSpec("/group leave", "/group leave", "leave the current group", server: true, run: groupLeave),
         CommandSpec("/group members", "/group members", "list the members of the current conversation", sync: true, run: groupMembers),
         CommandSpec("/list", "/list", "conversations with unread counts, most recent first (works offline)", sync: true, run: list),
-        CommandSpec("/open", "/open NAME-OR-USER-OR-ID", "make a conversation the current one and mark it read",
+        CommandSpec("/open", "/open NAME-OR-USER-OR-ID | /open [file] FILE-ID",
+                    "make a conversation the current one and mark it read; with a file id (as /files shows it) or \"file ID|#SEQ\", open the file with the system's opener ($OPENER, else xdg-open) and show an image in the terminal",
                     sync: true, args: 1...Int.max, run: open),
         CommandSpec("/next", "/next", "open the next conversation with unread messages (the prompt's Act: list)",
                     sync: true, run: next),
@@ -133,6 +134,14 @@ enum ConversationCommands {
         let client = inv.client
         if let c = try? client.store?.findConversation(key) {
             enter(inv, c.id, c.name)
+            return
+        }
+        // Not a conversation: "file ID|#SEQ", or a file id /files printed (hex, 4+ digits,
+        // matching a file this device knows). A name always wins over a file id.
+        if inv.args.count == 2, inv.args[0].lowercased() == "file" { FileCommands.openFile(inv, inv.args[1]); return }
+        if inv.args.count == 1, key.count >= 4, key.allSatisfy(\.isHexDigit),
+           let files = try? client.store?.attachments(matching: key, conversationID: nil), !files.isEmpty {
+            FileCommands.openFile(inv, key)
             return
         }
         let prefixed = ((try? client.store?.summaries()) ?? [])?.map(\.conversation)

@@ -32,15 +32,21 @@ enum FileCommands {
         inv.succeed("ok", ["count": all.count], plain: nil)
     }
 
-    static func save(_ inv: Invocation) {
-        guard let store = inv.client.store, let found = try? store.attachments(matching: inv.args[0], conversationID: inv.client.currentConversation) else {
-            inv.fail(.notLoggedIn); return
+    /// The one attachment `key` (a file id prefix or #SEQ) names, or nil after failing `inv`.
+    static func attachment(_ inv: Invocation, _ key: String) -> StoredAttachment? {
+        guard let store = inv.client.store, let found = try? store.attachments(matching: key, conversationID: inv.client.currentConversation) else {
+            inv.fail(.notLoggedIn); return nil
         }
         guard found.count == 1, let a = found.first else {
-            inv.fail(found.isEmpty ? ClientError("not_found", "no file \(inv.args[0]) here: /files lists them")
-                                   : ClientError("ambiguous", "\(inv.args[0]) matches \(found.count) files: give more of the id"))
-            return
+            inv.fail(found.isEmpty ? ClientError("not_found", "no file \(key) here: /files lists them")
+                                   : ClientError("ambiguous", "\(key) matches \(found.count) files: give more of the id"))
+            return nil
         }
+        return a
+    }
+
+    static func save(_ inv: Invocation) {
+        guard let a = attachment(inv, inv.args[0]) else { return }
         let safe = FileNames.safe(a.attachment.name)
         let destination: String
         if inv.args.count == 2 {

@@ -57,9 +57,25 @@ enum MessageCommands {
         guard let store = client.store, let messages = try? store.messages(in: cid, limit: limit, before: before) else {
             inv.fail(.notLoggedIn); return
         }
+        // Thumbnails the page lacks are fetched (and kept) first when the terminal shows them.
+        let seqs = (messages.first?.seq ?? 0)...(messages.last?.seq ?? 0)
+        let attachments = client.previewMode == .none || messages.isEmpty ? [] : (try? store.attachments(in: cid, seqs: seqs)) ?? []
+        client.fetchThumbnails(attachments) { withThumbnails in
+            let images = Dictionary(withThumbnails.map { ($0.seq, $0.attachment) }, uniquingKeysWith: { a, _ in a })
+            showHistory(inv, cid, limit, before, messages, images: images)
+        }
+    }
+
+    /// The page, each image's thumbnail drawn under its line (`images` is empty unless the
+    /// terminal shows previews): the lines before an image go out first, then its drawing.
+    private static func showHistory(_ inv: Invocation, _ cid: UInt64, _ limit: Int, _ before: UInt64,
+                                    _ messages: [StoredMessage], images: [UInt64: Attachment]) {
+        let client = inv.client
+        guard let store = client.store else { inv.fail(.notLoggedIn); return }
         let name = client.conversationName(cid, fallback: "")
         var rows: [[String: Any]] = []
         var lines: [String] = []
+        var shownAny = false
         var lastDay = ""
         for m in messages {
             let state = m.senderID == store.userID ? ((try? store.state(of: m.seq, in: cid)) ?? .sent).rawValue : ""
@@ -69,6 +85,12 @@ enum MessageCommands {
             let day = Output.day(m.serverTime)
             if day != lastDay { lines.append("--- \(day) ---"); lastDay = day }
             lines.append(client.messageLine(m, conversation: name, suffix: state.isEmpty ? "" : " (\(state))"))
+            if let a = images[m.seq], let art = client.thumbnailArt(a) {
+                inv.output.emit(Reply("history", [:], text: lines.joined(separator: "\n")))
+                inv.output.drawImage(art)
+                lines = []
+                shownAny = true
+            }
         }
         for e in before == 0 ? client.outbox?.entries(in: cid) ?? [] : [] {
             rows.append(["seq": 0, "sender": client.session?.username ?? "", "text": e.text, "server_time": e.created,
@@ -79,7 +101,7 @@ enum MessageCommands {
             let older = (messages.first?.seq ?? 0) > 1
             if older && !client.output.json { lines.append("(older: /history \(limit) before \(messages.first!.seq))") }
             inv.succeed("history", ["conversation_id": cid, "conversation": name, "messages": rows, "has_more": older],
-                        plain: lines.isEmpty ? "no messages in [\(name)] yet" : lines.joined(separator: "\n"))
+                        plain: !lines.isEmpty ? lines.joined(separator: "\n") : shownAny ? nil : "no messages in [\(name)] yet")
         }
     }
 

@@ -41,12 +41,12 @@ extension Client {
         if m.senderID == me.userID {
             output.emit(MessageEvent.shown(line))
             checkWaiters()
-            if let a = m.attachment { output.emit(FileEvent.arrived(m, a)) }
+            if let a = m.attachment { output.emit(FileEvent.arrived(m, a)); showThumbnail(a) }
             return
         }
         if m.conversationID == currentConversation {
             output.emit(MessageEvent.shown(line))
-            if let a = m.attachment { output.emit(FileEvent.arrived(m, a)) }
+            if let a = m.attachment { output.emit(FileEvent.arrived(m, a)); showThumbnail(a) }
             markRead(m.conversationID)
         } else {
             let unread = (try? store.unread(in: m.conversationID)) ?? 0

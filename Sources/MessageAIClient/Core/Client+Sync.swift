@@ -11,6 +11,7 @@ extension Client {
         let positions = (try? store.syncPositions()) ?? []
         var fresh: [UInt64: [ChatMessage]] = [:]
         var order: [UInt64] = []
+        var images: [ChatMessage] = []
         link.request(SyncRequest(positions: positions), timeout: 60) { [weak self] result in
             guard let self, self.store === store else { return true }
             switch result {
@@ -24,6 +25,7 @@ extension Client {
                 for c in batch.conversations { try? store.upsert(c) }
                 let sentHere = Set(self.outbox?.entries.map(\.clientID) ?? [])
                 let added = (try? store.insert(batch.messages, sentHere: sentHere)) ?? []
+                images += added.filter { ($0.attachment?.width ?? 0) > 0 }
                 for m in added where m.senderID != store.userID {
                     if fresh[m.conversationID] == nil { order.append(m.conversationID) }
                     fresh[m.conversationID, default: []].append(m)
@@ -39,6 +41,7 @@ extension Client {
                 self.pushMarkers()
                 self.fetchPresence()
                 self.drainOutbox()
+                self.prefetchThumbnails(of: images)
                 self.onChange()
                 return true
             case .success(let frame):

@@ -27,6 +27,8 @@ public final class Client {
     public internal(set) var failedMessages = 0
     /// The pre-send check (`--check`, `/check mode`): confirm at a terminal, off for scripts.
     public var draftCheck: DraftCheckMode = .off
+    /// How images reach this terminal, from the `preview` setting, --json and the terminal.
+    public internal(set) var previewMode = ImagePreview.Mode.none
     /// The last /rewrite suggestion, sent only by /take (never replaces what the user typed).
     var pendingRewrite: (conversationID: UInt64, text: String)?
 
@@ -79,6 +81,7 @@ public final class Client {
     public init(config: ClientConfiguration, output: Output) {
         self.config = config
         draftCheck = config.draftCheck ?? DraftCheckMode.standard(interactive: config.interactive)
+        previewMode = ImagePreview.mode(setting: config.preview, json: config.json)
         self.output = output
         link = ServerLink(settings: .init(host: config.host, port: config.port,
                                           backoffBase: config.backoffBase, backoffCap: config.backoffCap, tls: config.tls))

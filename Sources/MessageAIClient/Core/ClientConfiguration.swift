@@ -45,6 +45,10 @@ public struct ClientConfiguration {
     /// How message times are shown: a Unicode date pattern, or "off" (`timestamps` setting).
     /// Default HH:mm.
     public var timestampFormat = "HH:mm"
+    /// Images in the terminal (`preview` setting): on (the terminal's best way: kitty, iTerm2,
+    /// sixels, else block art), blocks (always block art) or off. Never with --json or piped
+    /// output. Default on.
+    public var preview = PreviewSetting.on
     /// The config file (`--config`). Default `$XDG_CONFIG_HOME/messageai/config`, else
     /// `~/.config/messageai/config`.
     public var settingsPath = SettingsFile.defaultPath()

@@ -17,6 +17,8 @@ public enum FileEvent: ClientEvent {
     case listed(StoredAttachment, cached: Bool)
     /// /save wrote the file to `path`.
     case saved(StoredAttachment, path: String)
+    /// /open handed the cached file at `path` to `opener`.
+    case opened(StoredAttachment, path: String, opener: String)
 
     public var type: String {
         switch self {
@@ -25,6 +27,7 @@ public enum FileEvent: ClientEvent {
         case .uploaded, .listed: return "file"
         case .arrived: return "attachment"
         case .saved: return "saved"
+        case .opened: return "opened"
         }
     }
 
@@ -58,6 +61,13 @@ public enum FileEvent: ClientEvent {
             out["seq"] = s.seq
             out["path"] = path
             return out
+        case let .opened(s, path, opener):
+            var out = FileEvent.fields(s.attachment)
+            out["conversation_id"] = s.conversationID
+            out["seq"] = s.seq
+            out["path"] = path
+            out["opener"] = opener
+            return out
         }
     }
 
@@ -70,13 +80,16 @@ public enum FileEvent: ClientEvent {
         case let .uploaded(_, f, _):
             return Segment.line("* uploaded \(FileNames.safe(f.name)) (\(Attachment.humanSize(f.size)))")
         case let .arrived(_, a):
-            return Segment.line("  ↳ /save \(Hex.encode(a.fileID).prefix(8))  \(FileEvent.describe(a))")
+            let id = Hex.encode(a.fileID).prefix(8)
+            return Segment.line("  ↳ /save \(id) or /open \(id)  \(FileEvent.describe(a))")
         case let .listed(s, cached):
             let caption = s.attachment.caption.isEmpty ? "" : " — " + s.attachment.caption
             return Segment.line("#\(s.seq) \(s.fileIDHex.prefix(8)) \(FileEvent.describe(s.attachment)) from \(s.sender)"
                                 + caption + (cached ? " [cached]" : ""))
         case let .saved(s, path):
             return Segment.line("saved \(FileNames.safe(s.attachment.name)) (\(Attachment.humanSize(s.attachment.size))) to \(path)")
+        case let .opened(s, path, opener):
+            return Segment.line("opened \(FileNames.safe(s.attachment.name)) (\(Attachment.humanSize(s.attachment.size))) with \(opener): \(path)")
         }
     }
 

@@ -39,6 +39,7 @@ extension Client {
         output.colour = Palette.enabled(config.color, json: config.json)
         output.timestampFormat = config.timestampFormat
         draftCheck = config.draftCheck ?? DraftCheckMode.standard(interactive: config.interactive)
+        previewMode = ImagePreview.mode(setting: config.preview, json: config.json)
         onChange()
     }
 }

@@ -26,6 +26,18 @@ extension LocalStore {
                    m.conversationID, m.seq, a.fileID, m.senderUsername, a.bytes)
     }
 
+    /// Replaces the record of the attachment on message `s.seq` (a thumbnail fetched after
+    /// a history page or a sync, kept for offline /history).
+    func updateAttachment(_ s: StoredAttachment) throws {
+        try db.run("UPDATE attachments SET record=? WHERE conversation_id=? AND seq=?", s.attachment.bytes, s.conversationID, s.seq)
+    }
+
+    /// The attachments on messages `seqs` of a conversation (a /history page), oldest first.
+    public func attachments(in conversationID: UInt64, seqs: ClosedRange<UInt64>) throws -> [StoredAttachment] {
+        try db.query("SELECT conversation_id, seq, sender, record FROM attachments WHERE conversation_id=? AND seq BETWEEN ? AND ? ORDER BY seq",
+                     conversationID, seqs.lowerBound, seqs.upperBound, row: LocalStore.attachmentRow).compactMap { $0 }
+    }
+
     private static func attachmentRow(_ r: Statement) -> StoredAttachment? {
         guard let a = try? Attachment(from: FieldReader(r.blob(3))) else { return nil }
         return StoredAttachment(conversationID: r.uint64(0), seq: r.uint64(1), sender: r.string(2), attachment: a)

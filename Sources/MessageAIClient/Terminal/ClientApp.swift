@@ -153,7 +153,10 @@ public enum ClientApp {
         }
         switch (first, words.count) {
         case ("/group", 1): return CommandTable.all.compactMap { $0.name.hasPrefix("/group ") ? String($0.name.dropFirst(7)) : nil }
-        case ("/open", _): return conversations.map(\.name)
+        case ("/open", _):
+            // Conversations, then the short ids of this conversation's files (/open ID opens one).
+            let files = client.currentConversation.flatMap { try? store.attachments(in: $0) } ?? []
+            return conversations.map(\.name) + files.map { String($0.fileIDHex.prefix(8)) }
         case ("/help", 1): return CommandTable.words
         case ("/dm", 1), ("/add", 1), ("/remove", 1), ("/profile", 1), ("/search", 1), ("/group", _): return users
         default: return []

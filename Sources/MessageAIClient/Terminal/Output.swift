@@ -34,6 +34,14 @@ public final class Output {
         emit(Notice(text))
     }
 
+    /// Terminal output that `ImagePreview` made from pixels (escape sequences and block
+    /// characters, ending in a newline): written as is, above the prompt, never in JSON mode.
+    /// It holds nobody's text, which is why it may skip the renderer's sanitising.
+    public func drawImage(_ art: String) {
+        guard !json, !art.isEmpty else { return }
+        write(art, .out)
+    }
+
     public func error(command: String, _ e: ClientError) {
         let event = ErrorEvent(command: command, e)
         if json { emit(event) }

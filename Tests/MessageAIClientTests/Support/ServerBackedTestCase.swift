@@ -26,13 +26,14 @@ class ServerBackedTestCase: XCTestCase {
     }
 
     /// The interactive client of `user` in the pseudo-terminal `pty` (TERM=xterm), against this
-    /// case's server.
-    func startRepl(_ user: String, _ pty: PseudoTerminal) throws -> Process {
+    /// case's server. `environment` overrides variables (nil removes one); `extra` adds flags.
+    func startRepl(_ user: String, _ pty: PseudoTerminal, environment: [String: String?] = [:], extra: [String] = []) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Binaries.path("messageai"))
-        p.arguments = ["--server", server.address, "--data-dir", clients.dir(user), "--no-bell"] + server.clientTLSArgs
+        p.arguments = ["--server", server.address, "--data-dir", clients.dir(user), "--no-bell"] + server.clientTLSArgs + extra
         var env = ProcessInfo.processInfo.environment
         env["TERM"] = "xterm"
+        for (key, value) in environment { env[key] = value }
         p.environment = env
         p.standardInput = pty.slave
         p.standardOutput = pty.slave
