@@ -145,7 +145,7 @@ final class ServerProcess {
     func stop() {
         guard let c = child, c.process.isRunning else { return }
         kill(c.pid, SIGTERM)
-        c.waitExit(timeout: 15)
+        c.waitExit(timeout: 30)   // a loaded machine can take this long to checkpoint and close
         child = nil
     }
 
