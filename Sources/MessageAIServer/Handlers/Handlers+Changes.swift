@@ -68,6 +68,19 @@ extension ChatServer {
         if action == .delete, let items = try? assistantStore?.items(conversationID: c.conversationID, seq: c.targetSeq) {
             pushItems(items, except: nil)
         }
+        if action == .delete { scheduleScrub() }
+    }
+
+    /// Takes a delete's words out of the index and the WAL in bounded steps, one per turn of
+    /// the hub, so that every other connection is served between them (`Store.scrubStep`).
+    /// A step that fails (disk full) leaves the scrub owed: the next delete or start resumes it.
+    func scheduleScrub() {
+        guard !scrubScheduled else { return }
+        scrubScheduled = true
+        queue.async { [self] in
+            scrubScheduled = false
+            do { if try store.scrubStep() { scheduleScrub() } } catch { logger.error("scrubbing deleted text failed: \(error)") }
+        }
     }
 
     /// The message a change or a reply names: it exists in that conversation and is not deleted.
