@@ -5,9 +5,10 @@ import MessageAISQLite
 // (with secure_delete zeroing the freed pages) and a TRUNCATE checkpoint leave no copy of the
 // text in the database file or its WAL. SQLite 3.40 (Debian 12) has no FTS5 `secure-delete`.
 extension SQLiteStore {
-    /// Pages one step writes at most: a few milliseconds of work, whatever the index's size.
-    /// (One `optimize` rewrote the whole index inside the delete's request on the hub.)
-    static let scrubPagesPerStep = 64
+    /// Pages one step writes, about: a step took 2-7 ms (median) on an index of 100,000
+    /// messages, where one `optimize` of the whole index took 176-348 ms inside the delete's
+    /// request on the hub (BENCHMARKS.md, issue 13).
+    static let scrubPagesPerStep = 16
 
     /// One step of the merge; the TRUNCATE checkpoint after the last (on the checkpointer's
     /// thread when there is one). False when no scrub is owed or this step finished it.
