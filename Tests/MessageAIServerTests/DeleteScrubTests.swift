@@ -9,9 +9,9 @@ final class DeleteScrubTests: XCTestCase {
     func testADeletedMessageLeavesTheServersFilesWhileTheServerKeepsAnswering() throws {
         let server = try TestServer { $0.rateLimit = 100_000 }
         defer { server.stop() }
-        let users = try TestUsers.register(["ann", "ben"], port: server.port, capabilities: [.messageChanges])
+        let users = try TestUsers.register(["ann", "ben", "cat"], port: server.port, capabilities: [.messageChanges])
         let (ann, ben) = (users[0], users[1])
-        let g: Conversation = try ann.request(GroupCreate(name: "plans", usernames: ["ben"]))
+        let g: Conversation = try ann.request(GroupCreate(name: "plans", usernames: ["ben", "cat"]))
         let cid = g.conversationID
         func send(_ c: TestClient, _ text: String) throws -> SendAck {
             try c.request(Send(conversationID: cid, clientID: TestClient.newClientID(), text: text))

@@ -1,3 +1,4 @@
+import Dispatch
 import MessageAIProtocol
 
 /// CHANGE: reactions, edits and deletes (capability messageChanges), and the reply check of
@@ -73,14 +74,23 @@ extension ChatServer {
 
     /// Takes a delete's words out of the index and the WAL in bounded steps, one per turn of
     /// the hub, so that every other connection is served between them (`Store.scrubStep`).
-    /// A step that fails (disk full) leaves the scrub owed: the next delete or start resumes it.
-    func scheduleScrub() {
-        guard !scrubScheduled else { return }
+    /// A step that fails (disk full) leaves the scrub owed (the store also resumes it at start):
+    /// it is tried again after a pause.
+    func scheduleScrub(after delay: DispatchTimeInterval = .never) {
+        guard !scrubScheduled, !isShuttingDown else { return }
         scrubScheduled = true
-        queue.async { [self] in
+        let step = { [self] in
             scrubScheduled = false
-            do { if try store.scrubStep() { scheduleScrub() } } catch { logger.error("scrubbing deleted text failed: \(error)") }
+            // After shutdown the store may be closed; the scrub stays owed and ends at next start.
+            guard !isShuttingDown else { return }
+            do {
+                if try store.scrubStep() { scheduleScrub() }
+            } catch {
+                logger.error("scrubbing deleted text failed: \(error)")
+                scheduleScrub(after: .seconds(5))
+            }
         }
+        if delay == .never { queue.async(execute: step) } else { queue.asyncAfter(deadline: .now() + delay, execute: step) }
     }
 
     /// The message a change or a reply names: it exists in that conversation and is not deleted.

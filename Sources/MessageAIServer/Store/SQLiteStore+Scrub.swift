@@ -13,12 +13,12 @@ extension SQLiteStore {
     /// One step of the merge; the TRUNCATE checkpoint after the last (on the checkpointer's
     /// thread when there is one). False when no scrub is owed or this step finished it.
     public func scrubStep() throws -> Bool {
-        guard scrubPending else { return false }
-        let before = sqlite3_total_changes64(db.handle)
+        guard scrubPending, let handle = db.handle else { return false }
+        let before = sqlite3_total_changes64(handle)
         // A negative count merges segments of every level, as `optimize` does, ~N pages at a
         // time; FTS5 counts 2+ changes when it found work (its documented test for a no-op).
         try db.run("INSERT INTO messages_fts (messages_fts, rank) VALUES ('merge', ?)", -Self.scrubPagesPerStep)
-        if sqlite3_total_changes64(db.handle) - before >= 2 { return true }
+        if sqlite3_total_changes64(handle) - before >= 2 { return true }
         // One segment left: every deleted entry met its tombstone.
         try db.run("DELETE FROM pending_scrub")
         scrubPending = false
