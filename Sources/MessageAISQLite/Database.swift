@@ -100,13 +100,15 @@ public final class Database {
     /// join the outer transaction.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         if isInTransaction { return try body() }
-        try execute("BEGIN IMMEDIATE")
+        // Cached statements, not `execute`: sqlite3_exec parses its SQL every time (~15 mallocs
+        // per BEGIN or COMMIT with Debian's SQLite, which has no lookaside allocator).
+        try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
+            if isInTransaction { _ = try? run("ROLLBACK") }
             throw error
         }
     }

@@ -67,6 +67,8 @@ final class StoreChangesTests: XCTestCase {
         XCTAssertTrue(contains("riday"), "the index holds the word before the delete")
         guard case .stored = try store.apply(NewChange(conversationID: dm.id, actorID: ann.id, clientID: newClientID(),
                                                        targetSeq: gone.seq, action: .delete, serverTime: 3)) else { return XCTFail() }
+        // The server runs the scrub's steps on the hub after answering the delete, as this does.
+        try store.finishScrub()
         XCTAssertFalse(contains("zanzibarquokka plans"), "not in the database file or its WAL")
         XCTAssertFalse(contains("riday"), "nor in the full-text index's pages")
         XCTAssertTrue(contains("keepsakewombat stays"))
@@ -74,6 +76,37 @@ final class StoreChangesTests: XCTestCase {
         XCTAssertEqual(try store.search(userID: ann.id, query: "zanzibarquokka", conversationID: nil, offset: 0, limit: 1000).count, 300)
         store.close()
         XCTAssertFalse(contains("zanzibarquokka plans"), "nor after the store checkpoints on close")
+    }
+
+    /// A scrub still owed when the store stops (a crash between the delete's commit and the
+    /// scrub's last step) is finished when the store opens again, before anything is served.
+    func testAScrubCutShortIsFinishedAtTheNextOpen() throws {
+        let dir = try TempDirectory()
+        let files = [dir.databasePath, dir.databasePath + "-wal"]
+        func contains(_ word: String) -> Bool {
+            files.contains { (FileManager.default.contents(atPath: $0) ?? Data()).range(of: Data(word.utf8)) != nil }
+        }
+        do {
+            let store = try SQLiteStore(path: dir.databasePath)
+            let ann = try store.makeUser("ann"), ben = try store.makeUser("ben")
+            let (dm, _) = try store.directConversation(ann.id, ben.id, now: 1)
+            let gone = try store.send(ann, dm.id, "xylophonequagga meets on thursday").message
+            for i in 0..<300 { _ = try store.send(ben, dm.id, "filler message \(i)") }
+            try store.indexPendingMessages()
+            for i in 0..<300 { _ = try store.send(ben, dm.id, "more filler \(i)") }
+            try store.indexPendingMessages()
+            guard case .stored = try store.apply(NewChange(conversationID: dm.id, actorID: ann.id, clientID: newClientID(),
+                                                           targetSeq: gone.seq, action: .delete, serverTime: 3)) else { return XCTFail() }
+            store.close() // no scrub step ran
+        }
+        // "thursday" is in no other message: its index term (prefix-compressed, hence "ursday").
+        XCTAssertTrue(contains("ursday"), "the old index segment still holds the word")
+        let store = try SQLiteStore(path: dir.databasePath)
+        XCTAssertFalse(contains("ursday"), "the scrub was finished at open")
+        XCTAssertFalse(try store.scrubStep(), "and is no longer owed")
+        XCTAssertEqual(try store.search(userID: 1, query: "message", conversationID: nil, offset: 0, limit: 1000).count, 300,
+                       "the merged index still finds every kept message")
+        store.close()
     }
 
     /// A deleted message's assistant items are withdrawn: listed nowhere, synced to devices

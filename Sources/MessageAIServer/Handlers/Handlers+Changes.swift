@@ -1,3 +1,4 @@
+import Dispatch
 import MessageAIProtocol
 
 /// CHANGE: reactions, edits and deletes (capability messageChanges), and the reply check of
@@ -68,6 +69,28 @@ extension ChatServer {
         if action == .delete, let items = try? assistantStore?.items(conversationID: c.conversationID, seq: c.targetSeq) {
             pushItems(items, except: nil)
         }
+        if action == .delete { scheduleScrub() }
+    }
+
+    /// Takes a delete's words out of the index and the WAL in bounded steps, one per turn of
+    /// the hub, so that every other connection is served between them (`Store.scrubStep`).
+    /// A step that fails (disk full) leaves the scrub owed (the store also resumes it at start):
+    /// it is tried again after a pause.
+    func scheduleScrub(after delay: DispatchTimeInterval = .never) {
+        guard !scrubScheduled, !isShuttingDown else { return }
+        scrubScheduled = true
+        let step = { [self] in
+            scrubScheduled = false
+            // After shutdown the store may be closed; the scrub stays owed and ends at next start.
+            guard !isShuttingDown else { return }
+            do {
+                if try store.scrubStep() { scheduleScrub() }
+            } catch {
+                logger.error("scrubbing deleted text failed: \(error)")
+                scheduleScrub(after: .seconds(5))
+            }
+        }
+        if delay == .never { queue.async(execute: step) } else { queue.asyncAfter(deadline: .now() + delay, execute: step) }
     }
 
     /// The message a change or a reply names: it exists in that conversation and is not deleted.

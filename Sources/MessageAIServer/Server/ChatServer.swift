@@ -51,6 +51,8 @@ public final class ChatServer {
     /// Messages committed since the full-text index last caught up (see `indexMessages`).
     var unindexedMessages = 0
     var indexScheduled = false
+    /// A step of scrubbing a deleted message's words is queued (`scheduleScrub`).
+    var scrubScheduled = false
     /// Transactions and messages committed by group commit (for logs and tests).
     var commitStats = (transactions: 0, messages: 0)
     private(set) var isShuttingDown = false

@@ -68,34 +68,37 @@ final class Peer {
     /// Pushes a stored message unless this connection already has it (see `syncedThrough`).
     /// `frame` is the MESSAGE push encoded once for every recipient (`Frame.encoded()`).
     func pushMessage(_ message: ChatMessage, frame: [UInt8]) {
-        if sync != nil {
-            deferredMessages.append(message)
-            if deferredMessages.count > Peer.maxDeferredMessages {
-                // The client reads its sync too slowly to keep up with live traffic; it will
-                // reconnect and sync again, so nothing is lost.
-                connection.close(after: ErrorFrame(.outputOverflow, "too many messages waiting behind an unfinished sync"),
-                                 reason: .outputOverflow)
-            }
-            return
+        if sendsNow(message, holding: &deferredMessages, syncedThrough: syncedThrough, what: "messages") {
+            connection.send(encoded: frame)
         }
-        if let through = syncedThrough[message.conversationID], message.seq <= through { return }
-        connection.send(encoded: frame)
     }
 
     /// Pushes a stored change to a connection that speaks messageChanges, unless a sync on it
     /// already carried it.
     func pushChange(_ change: MessageChange, frame: Frame) {
         guard messageChanges else { return }
+        if sendsNow(change, holding: &deferredChanges, syncedThrough: changesSyncedThrough, what: "changes") {
+            connection.send(frame)
+        }
+    }
+
+    /// Whether a live push of a conversation's `seq`-numbered item goes out now. Behind an
+    /// unfinished sync it waits in `held` (sent after SYNC_DONE); an item at or below what a
+    /// sync sent for its conversation was committed before the sync read it, so the sync held it.
+    private func sendsNow<Item: SequencedPush>(_ item: Item, holding held: inout [Item],
+                                               syncedThrough: [UInt64: UInt64], what: String) -> Bool {
         if sync != nil {
-            deferredChanges.append(change)
-            if deferredChanges.count > Peer.maxDeferredMessages {
-                connection.close(after: ErrorFrame(.outputOverflow, "too many changes waiting behind an unfinished sync"),
+            held.append(item)
+            if held.count > Peer.maxDeferredMessages {
+                // The client reads its sync too slowly to keep up with live traffic; it will
+                // reconnect and sync again, so nothing is lost.
+                connection.close(after: ErrorFrame(.outputOverflow, "too many \(what) waiting behind an unfinished sync"),
                                  reason: .outputOverflow)
             }
-            return
+            return false
         }
-        if let through = changesSyncedThrough[change.conversationID], change.seq <= through { return }
-        connection.send(frame)
+        if let through = syncedThrough[item.conversationID], item.seq <= through { return false }
+        return true
     }
 
     /// A message as this connection may see it: a client without messageChanges reads a
@@ -115,3 +118,13 @@ final class Peer {
         return c
     }
 }
+
+/// A live push that a sync may already have carried: messages and changes share one
+/// sequence per conversation.
+protocol SequencedPush {
+    var conversationID: UInt64 { get }
+    var seq: UInt64 { get }
+}
+
+extension ChatMessage: SequencedPush {}
+extension MessageChange: SequencedPush {}

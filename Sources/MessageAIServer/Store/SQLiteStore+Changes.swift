@@ -56,7 +56,7 @@ extension SQLiteStore {
                                          targetSeq: change.targetSeq, action: change.action, emoji: change.emoji,
                                          text: change.action == .edit ? change.text : ""))
         }
-        if case .stored = outcome, change.action == .delete { try scrubDeletedText() }
+        if case .stored = outcome, change.action == .delete { scrubPending = true }
         return outcome
     }
 
@@ -82,6 +82,8 @@ extension SQLiteStore {
                        cid, target)
             try db.run("DELETE FROM reactions WHERE conversation_id = ? AND seq = ?", cid, target)
             try deleteAssistantItems(cid, target)
+            // Owed in the delete's own transaction, so a crash before the scrub ends still owes it.
+            try db.run("INSERT OR IGNORE INTO pending_scrub (id) VALUES (1)")
             return true
         }
     }
@@ -111,16 +113,6 @@ extension SQLiteStore {
             try db.run("UPDATE assistant_items SET text = '', who = '', due = '', rev = ? WHERE id = ?", rev, id)
         }
         try db.run("DELETE FROM assistant_summaries WHERE conversation_id = ? AND from_seq <= ? AND to_seq >= ?", cid, seq, seq)
-    }
-
-    /// After a delete: FTS5 keeps deleted entries in old index segments until they are merged,
-    /// and the WAL keeps old page images until it restarts. Merging the index (`optimize`, with
-    /// secure_delete zeroing the freed pages) and a TRUNCATE checkpoint leave no copy of the text
-    /// in the database file or its WAL. It costs a rewrite of the index: deletes are rare, and
-    /// SQLite 3.40 (Debian 12) has no FTS5 `secure-delete` option yet.
-    private func scrubDeletedText() throws {
-        try db.run("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')")
-        _ = try db.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int64(0) }
     }
 
     public func withReactions(_ messages: [ChatMessage]) throws -> [ChatMessage] {

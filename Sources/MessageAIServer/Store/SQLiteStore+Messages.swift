@@ -3,28 +3,32 @@ import MessageAIProtocol
 
 // Appending (group commit), history and markers.
 extension SQLiteStore {
-    /// Per message: one INSERT that takes its seq from the conversation row, and one UPDATE of
-    /// that row. A client id used before is caught by the (sender_id, client_id) key, so only a
-    /// resend (rare) pays for looking up the original, and a sender the caller named costs no
-    /// username query.
+    /// Per message: the conversation's last seq read, one INSERT with the next, and one UPDATE
+    /// of the conversation row. No `RETURNING`: in SQLite 3.40 it buffers its rows in an
+    /// ephemeral table, a B-tree opened and closed per statement, and Debian's build has no
+    /// lookaside allocator, so that cost ~40 mallocs per message (BENCHMARKS.md, issue 13);
+    /// the read is one seek in a page the INSERT needs anyway. A client id used before is
+    /// caught by the (sender_id, client_id) key, so only a resend (rare) pays for looking up
+    /// the original, and a sender the caller named costs no username query.
     public func append(_ batch: [NewMessage]) throws -> [AppendOutcome] {
         guard !batch.isEmpty else { return [] }
         var usernames: [UInt64: String] = [:]
         return try db.transaction {
             try batch.map { (new: NewMessage) -> AppendOutcome in
-                let seq: UInt64
                 // The thumbnail stays in `files`: pages of messages stay small.
                 var stored = new.attachment
                 stored?.thumbnail = []
+                guard let last = try db.queryOne("SELECT last_seq FROM conversations WHERE id = ?", new.conversationID,
+                                                 row: { $0.uint64(0) }) else {
+                    throw StoreError.notFound
+                }
+                let seq = last + 1
                 do {
-                    guard let next = try db.queryOne("""
+                    try db.run("""
                         INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time, reply_to, file_id, attachment)
-                        SELECT id, last_seq + 1, ?, ?, 1, ?, ?, ?, ?, ? FROM conversations WHERE id = ? RETURNING seq
-                        """, new.senderID, new.clientID, new.text, new.serverTime, new.replyTo, stored?.fileID, stored?.bytes,
-                        new.conversationID, row: { $0.uint64(0) }) else {
-                        throw StoreError.notFound
-                    }
-                    seq = next
+                        VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
+                        """, new.conversationID, seq, new.senderID, new.clientID, new.text, new.serverTime, new.replyTo,
+                        stored?.fileID, stored?.bytes)
                 } catch StoreError.sqlite(code: SQLiteCode.constraintUnique, message: let text) {
                     // A resend earlier in this same batch is already visible here, so it comes
                     // back as a duplicate too. The statement's failure undid only itself.

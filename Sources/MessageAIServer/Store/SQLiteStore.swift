@@ -22,6 +22,8 @@ public final class SQLiteStore: Store {
     /// Changes whenever a member row is inserted or deleted (also on a write later rolled back,
     /// which only costs a cache refill): the server's per-conversation fan-out cache compares it.
     public internal(set) var membershipVersion: UInt64 = 0
+    /// A delete's words are still in old index pages or the WAL (`scrubStep`).
+    var scrubPending = false
     /// Runs the WAL checkpoints on its own connection when the store was opened with limits.
     private(set) var checkpointer: WALCheckpointer?
 
@@ -73,6 +75,9 @@ public final class SQLiteStore: Store {
         // Messages committed but not indexed when the last process stopped (or crashed).
         indexedThrough = try highestIndexedID()
         try indexPendingMessages()
+        // A scrub a crash or shutdown cut short is finished before anything is served.
+        scrubPending = try owesScrub()
+        try finishScrub()
     }
 
     /// Closes the connection; the store cannot be used afterwards. Safe to call twice.

@@ -282,7 +282,12 @@ public protocol Store: AnyObject {
     func change(actorID: UInt64, clientID: [UInt8]) throws -> MessageChange?
     /// Stores a change the caller has checked (membership, sender, window, emoji), with the
     /// next seq of the conversation, and applies it to the message; see `ChangeOutcome`.
+    /// A delete leaves a scrub owed (`scrubStep`): the caller runs it after answering.
     func apply(_ change: NewChange) throws -> ChangeOutcome
+    /// One bounded step of taking deleted messages' words out of the index's old pages and the
+    /// WAL; true while steps are left. Each step is a short transaction of its own, so the
+    /// caller can serve other requests between steps.
+    func scrubStep() throws -> Bool
     /// Changes with seq > afterSeq, ascending, at most `limit` (an edit carries the text now).
     func changes(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [MessageChange]
     /// The messages with their current reactions filled in.

@@ -53,6 +53,8 @@ public final class WALCheckpointer: @unchecked Sendable {
         }
         // A checkpoint syncs with its own connection's setting: keep it the store's.
         sqlite3_exec(db, "PRAGMA synchronous = \(synchronous.rawValue)", nil, nil, nil)
+        // Only `truncate` waits for locks (PASSIVE never does): for the hub's commit in progress.
+        sqlite3_busy_timeout(db, 5_000)
         handle = db
     }
 
@@ -107,6 +109,21 @@ public final class WALCheckpointer: @unchecked Sendable {
             if rc == SQLITE_OK { counts.background += 1; backfilled = copied }
         }
     }
+
+    /// A TRUNCATE checkpoint on this connection's thread: copies the whole WAL into the database
+    /// and empties the file (after a delete, no old page image may stay in it). The hub only
+    /// waits if it commits meanwhile. Retried while the hub holds its write lock.
+    func truncate() {
+        queue.async { [self] in
+            guard let handle else { return }
+            var tries = 0
+            while sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_BUSY, tries < 10 { tries += 1 }
+            lock.withLock { backfilled = 0 }
+        }
+    }
+
+    /// Returns once the checkpoints asked for so far have run (tests, `finishScrub`).
+    func waitUntilIdle() { queue.sync {} }
 
     /// How many checkpoints ran in the background and on the writer (tests, diagnostics).
     var checkpointCounts: (background: Int, onWriter: Int) { lock.withLock { counts } }
