@@ -68,6 +68,8 @@ extension ChatServer {
         if action == .delete, let items = try? assistantStore?.items(conversationID: c.conversationID, seq: c.targetSeq) {
             pushItems(items, except: nil)
         }
+        // An edited message's items are extracted again from its new text (off the hub).
+        if action == .edit { extractAgain(conversationID: c.conversationID, seq: c.targetSeq) }
     }
 
     /// The message a change or a reply names: it exists in that conversation and is not deleted.
