@@ -40,6 +40,7 @@ extension ChatServer {
             queue.async { [self] in
                 assistant.pendingExtractions -= jobs.count
                 storeAndPush(items)
+                queueForProvider(jobs.map(\.0))
             }
         }
     }
@@ -64,6 +65,7 @@ extension ChatServer {
             queue.async { [self] in
                 assistant.pendingExtractions -= 1
                 replaceAndPush(m, items)
+                queueForProvider([m])
             }
         }
     }
