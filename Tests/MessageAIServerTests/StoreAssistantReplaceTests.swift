@@ -46,6 +46,24 @@ final class StoreAssistantReplaceTests: XCTestCase {
         XCTAssertEqual(try store.items(userID: ann.id, conversationID: nil, filter: .open, kind: nil, limit: 10).map(\.who), ["ann"])
     }
 
+    /// With extraction off, an edit alone still drops the summaries over the old text.
+    func testAnEditDropsTheSummariesOverItsMessage() throws {
+        let dir = try TempDirectory()
+        let store = try SQLiteStore(path: dir.databasePath)
+        defer { store.close() }
+        let ann = try store.makeUser("ann"), ben = try store.makeUser("ben")
+        let (dm, _) = try store.directConversation(ann.id, ben.id, now: 1)
+        let m = try store.send(ann, dm.id, "we ship on Friday").message
+        let later = try store.send(ann, dm.id, "and the notes by Monday").message
+        try store.cacheSummary(conversationID: dm.id, fromSeq: m.seq, toSeq: later.seq, engine: "local", engineVersion: "t", answer: [1], now: 2)
+        try store.cacheSummary(conversationID: dm.id, fromSeq: later.seq, toSeq: later.seq, engine: "local", engineVersion: "t", answer: [2], now: 2)
+        guard case .stored = try store.apply(NewChange(conversationID: dm.id, actorID: ann.id, clientID: newClientID(), targetSeq: m.seq,
+                                                       action: .edit, text: "we ship on Thursday", serverTime: 3)) else { return XCTFail() }
+        XCTAssertNil(try store.cachedSummary(conversationID: dm.id, fromSeq: m.seq, toSeq: later.seq, engine: "local", engineVersion: "t"))
+        XCTAssertEqual(try store.cachedSummary(conversationID: dm.id, fromSeq: later.seq, toSeq: later.seq, engine: "local", engineVersion: "t"),
+                       [2], "a summary that does not cover it stays")
+    }
+
     func testAMemberAddedLaterGetsTheGroupsItemsBySync() throws {
         let dir = try TempDirectory()
         let store = try SQLiteStore(path: dir.databasePath)

@@ -9,7 +9,7 @@ extension SQLiteStore {
     /// and wording match (case and spaces aside): it keeps its id and its done mark, and takes
     /// the new due date, place and engine. The rest are withdrawn (text emptied, like a
     /// delete's) and the new ones stored. Every changed row gets a new rev; unchanged rows keep
-    /// theirs. Cached summaries over the message are dropped (its text changed). Nothing
+    /// theirs. Cached summaries over the message are dropped (as the edit itself does). Nothing
     /// happens to a deleted message. Returns the rows that changed, withdrawn ones included.
     public func replaceItems(conversationID cid: UInt64, seq: UInt64, with replacement: [NewAssistItem], now: UInt64) throws -> [AssistItem] {
         try db.transaction {
