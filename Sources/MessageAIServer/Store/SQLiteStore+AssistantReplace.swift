@@ -9,13 +9,13 @@ extension SQLiteStore {
     /// and wording match (case and spaces aside): it keeps its id and its done mark, and takes
     /// the new due date, place and engine. The rest are withdrawn (text emptied, like a
     /// delete's) and the new ones stored. Every changed row gets a new rev; unchanged rows keep
-    /// theirs. Cached summaries over the message are dropped (as the edit itself does). Nothing
-    /// happens to a deleted message. Returns the rows that changed, withdrawn ones included.
+    /// theirs. Cached summaries are left alone (an edit drops those over its message itself; the
+    /// model's second opinion changes no text). Nothing happens to a deleted message. Returns
+    /// the rows that changed, withdrawn ones included.
     public func replaceItems(conversationID cid: UInt64, seq: UInt64, with replacement: [NewAssistItem], now: UInt64) throws -> [AssistItem] {
         try db.transaction {
             let deleted = try db.queryOne("SELECT deleted FROM messages WHERE conversation_id = ? AND seq = ?", cid, seq) { $0.int(0) != 0 }
             guard deleted == false else { return [] }
-            try db.run("DELETE FROM assistant_summaries WHERE conversation_id = ? AND from_seq <= ? AND to_seq >= ?", cid, seq, seq)
             let old = try items(conversationID: cid, seq: seq).filter { !$0.text.isEmpty }
             var rev = try assistantCursor()
             var changed: [UInt64] = []
