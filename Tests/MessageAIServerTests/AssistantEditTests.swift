@@ -47,6 +47,27 @@ final class AssistantEditTests: XCTestCase {
         XCTAssertEqual(sync.items.first { $0.itemID == item.itemID }?.text, "", "a device that was away learns the withdrawal")
     }
 
+    /// An edit sent right behind its message (no wait for the ack) can reach the server before
+    /// the message's first extraction is stored: the old text's items must not come back.
+    func testAnEditRightBehindItsMessageLeavesOnlyTheNewTextsItems() throws {
+        let sent = ann.send(Send(conversationID: group.conversationID, clientID: TestClient.newClientID(),
+                                 text: "Ben, could you tag the 2.3 hotfix branch by 5pm?"))
+        let edit = ann.send(ChangeRequest(conversationID: group.conversationID, clientID: TestClient.newClientID(),
+                                          targetSeq: 1, action: .edit, text: "Thanks all, see you at standup."))
+        let ack: SendAck = try ann.answer(sent)
+        XCTAssertEqual(ack.seq, 1)
+        let _: SendAck = try ann.answer(edit)
+        // A later message's items come after whatever the first two produce (one thread, in order).
+        let later = try ann.sendText("Cat, please book the room for Friday.", in: group.conversationID)
+        _ = try itemsPush(cat, seq: later.seq)
+        let all: AssistItems = try cat.request(AssistItemsList(conversationID: group.conversationID, filter: .all))
+        XCTAssertEqual(all.items.map(\.seq), [later.seq], "nothing from the text the edit replaced")
+    }
+
+    private func itemsPush(_ c: TestClient, seq: UInt64) throws -> [AssistItem] {
+        try c.push(AssistItems.self) { $0.items.contains { $0.seq == seq } }.items
+    }
+
     func testAMemberAddedLaterGetsTheEarlierItemsWithoutAsking() throws {
         let ack = try ann.sendText("Decision: we ship 2.3 on Thursday. Ben, please tag the branch by Friday.", in: group.conversationID)
         let items = try cat.push(AssistItems.self) { $0.items.contains { $0.seq == ack.seq } }.items

@@ -79,7 +79,7 @@ extension ChatServer {
         do {
             pushItems(try itemStore.replaceItems(conversationID: message.conversationID, seq: message.seq, with: items, now: Clock.nowMillis()),
                       except: nil)
-        } catch { logger.error("assistant: replacing the items of an edited message failed: \(error)") }
+        } catch { logger.error("assistant: replacing the items of a message failed: \(error)") }
     }
 
     /// Stores new items and pushes them to the members online (hub).
