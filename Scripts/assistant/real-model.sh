@@ -5,6 +5,9 @@
 # `messageai-assist eval --engine provider` over an evaluation set and scores it.
 #
 #   Scripts/assistant/real-model.sh [dev|heldout]     (LIMIT=N evaluates an even spread of N lines)
+#   Scripts/assistant/real-model.sh path              the whole product path: messageai-server pointed at
+#       the model (--assistant-extract provider), three real clients, /summary /actions /decisions /check
+#       /rewrite (Scripts/acceptance/test_52_assistant_real_model.py); the answers land in $work/path.json
 #
 # Building llama-cpp-python compiles llama.cpp from source: 10-30 minutes on two cores.
 # Environment: MESSAGEAI_MODEL_DIR (default ~/.cache/messageai-real-model), TIMEOUT (seconds a
@@ -17,8 +20,8 @@ timeout=${TIMEOUT:-60}
 threads=${THREADS:-2}
 inputs=Scripts/assistant/data/$set_name.jsonl
 gold=Scripts/assistant/data/$set_name.gold.jsonl
-[ -f "$inputs" ] || { echo "no evaluation set $inputs" >&2; exit 2; }
-swift build --product messageai-assist >/dev/null
+[ "$set_name" = path ] || [ -f "$inputs" ] || { echo "no evaluation set $inputs" >&2; exit 2; }
+swift build >/dev/null
 assist=$(swift build --show-bin-path)/messageai-assist
 mkdir -p "$work"
 
@@ -51,6 +54,15 @@ serve_gemma() {
   base_url=http://127.0.0.1:$port model=gemma3-270m
 }
 if [ -n "${BASE_URL:-}" ]; then base_url=$BASE_URL model=${MODEL:-default}; else serve_gemma; fi
+
+if [ "$set_name" = path ]; then
+  started=$(date +%s)
+  MESSAGEAI_REAL_MODEL_URL=$base_url MESSAGEAI_REAL_MODEL=$model MESSAGEAI_REAL_MODEL_TIMEOUT=$timeout \
+    MESSAGEAI_REAL_MODEL_OUT=$work/path.json python3 -m pytest -q -p no:cacheprovider Scripts/acceptance/test_52_assistant_real_model.py
+  echo "whole path in $(( $(date +%s) - started )) s; answers in $work/path.json" >&2
+  cat "$work/path.json"
+  exit 0
+fi
 
 run_inputs=$inputs run_gold=$gold
 if [ -n "${LIMIT:-}" ]; then

@@ -8,7 +8,10 @@ import MessageAIServer
 struct AssistantOptions: ParsableArguments {
     @Option(name: .customLong("assistant"), help: "on: offer the assistant (items, summaries, checks); off: not at all.")
     var enabled = "on"
-    @Option(name: .customLong("assistant-extract"), help: "on: extract action items and decisions from every message after it is delivered.")
+    @Option(name: .customLong("assistant-extract"), help: """
+        on: extract action items and decisions from every message after it is delivered (local rules); \
+        provider: also let the language model re-extract them, in batches per conversation; off: never.
+        """)
     var extract = "on"
     @Option(name: .customLong("assistant-base-url"), help: "An OpenAI-compatible endpoint's root (e.g. http://127.0.0.1:8080); none: the local engine only.")
     var baseURL: String?
@@ -27,8 +30,11 @@ struct AssistantOptions: ParsableArguments {
     var maxCalls = 4
 
     func validate() throws {
-        guard ["on", "off"].contains(enabled), ["on", "off"].contains(extract) else {
-            throw ValidationError("--assistant and --assistant-extract are 'on' or 'off'")
+        guard ["on", "off"].contains(enabled), ["on", "off", "provider"].contains(extract) else {
+            throw ValidationError("--assistant is 'on' or 'off'; --assistant-extract is 'on', 'off' or 'provider'")
+        }
+        guard extract != "provider" || baseURL != nil else {
+            throw ValidationError("--assistant-extract provider needs a language model (--assistant-base-url)")
         }
         if let baseURL {
             guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme ?? "") else {
@@ -48,7 +54,8 @@ struct AssistantOptions: ParsableArguments {
     func configuration(log: @escaping @Sendable (String) -> Void) throws -> AssistantConfiguration {
         var c = AssistantConfiguration()
         c.enabled = enabled == "on"
-        c.extract = extract == "on"
+        c.extract = extract != "off"
+        c.providerExtract = extract == "provider"
         c.providerRequestsPerDay = requestsPerDay
         c.maxProviderCalls = maxCalls
         if let baseURL, let url = URL(string: baseURL) {

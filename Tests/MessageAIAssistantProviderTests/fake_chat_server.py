@@ -37,6 +37,8 @@ def task_of(body):
         return "judge"
     if user.startswith("Task: summarise"):
         return "summary"
+    if user.startswith("Task: extract"):
+        return "extract"
     return "rewrite"
 
 
@@ -52,8 +54,25 @@ def last_index(body):
     return best
 
 
+def extract(body):
+    """Items for the messages to extract from: an action for each line that says "please" (owner
+    "everyone"), a decision for each "Decision:" line, and one citing a message never shown."""
+    lines = body["messages"][-1]["content"].split("Messages to extract from, oldest first:\n", 1)[-1].splitlines()
+    actions, decisions = [{"what": "invent a task", "who": "everyone", "message": 999}], []
+    for line in lines:
+        number, _, rest = line[1:].partition("] ")
+        text = rest.partition(": ")[2].lower()
+        if "please" in text:
+            actions.append({"what": "follow up on message " + number, "who": "everyone", "due": None, "message": int(number)})
+        if text.startswith("decision:"):
+            decisions.append({"text": "model decision " + number, "message": int(number)})
+    return {"actions": actions, "decisions": decisions}
+
+
 def answer(mode, body):
     task = task_of(body)
+    if task == "extract":
+        return {"summary": "nothing here"} if mode == "missing" else extract(body)
     if mode == "missing":
         return {"judge": {"actions": [{"what": "post the release notes"}]},
                 "summary": {"key_points": ["ship on Friday"]}, "rewrite": {"txt": "?"}}[task]

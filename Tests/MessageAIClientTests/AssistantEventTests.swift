@@ -28,4 +28,14 @@ final class AssistantEventTests: XCTestCase {
         let off = AssistSettings(conversationID: 7, providerOff: true, changedBy: "cat")
         XCTAssertTrue(try XCTUnwrap(term(AssistantEvent.settings(off, conversation: "launch"))).contains("cat turned the language model off here"))
     }
+
+    /// An item changed by an edit (or withdrawn by a delete) is a JSON event and no line: the
+    /// edit or delete has its own.
+    func testAnUpdatedItemIsJSONOnly() throws {
+        XCTAssertNil(term(AssistantEvent.updated(item, conversation: "launch")))
+        var gone = item
+        gone.text = ""
+        let json = JSONLinesRenderer().render(AssistantEvent.updated(gone, conversation: "launch")) ?? ""
+        XCTAssertTrue(json.contains(#""type":"assistant_item""#) && json.contains(#""item_id":12"#), json)
+    }
 }

@@ -37,4 +37,21 @@ final class LocalStoreAssistantTests: XCTestCase {
         let version = try Database(path: path).queryOne("PRAGMA user_version") { $0.int(0) }
         XCTAssertEqual(version, LocalStore.schemaVersion)
     }
+
+    /// The model's second opinion or an edit changes an item in place: the cache takes its new
+    /// wording and engine, and tells a done toggle from other changes by the done mark it held.
+    func testAnItemChangedInPlaceTakesItsNewEngineAndKeepsItsDoneMarkKnown() throws {
+        let path = NSTemporaryDirectory() + "cache-assist-\(UUID().uuidString).sqlite"
+        defer { for s in ["", "-wal", "-shm"] { unlink(path + s) } }
+        let store = try LocalStore(path: path, userID: 1)
+        var item = AssistItem(itemID: 7, conversationID: 5, seq: 3, kind: .action, text: "tag the branch", who: "ann",
+                              due: "5pm", from: "ben", done: true, doneBy: "ann", rev: 4, engine: "local", engineVersion: "0.1.0")
+        try store.upsertAssistItems([item])
+        XCTAssertEqual(try store.cachedAssistDone([7, 8]), [7: true])
+        item.due = "6pm"; item.engine = "provider"; item.engineVersion = "0.1.0 gemma"; item.rev = 9
+        XCTAssertEqual(try store.upsertAssistItems([item]).count, 1)
+        let cached = try XCTUnwrap(try store.assistItems(conversationID: 5, filter: .all, kind: nil, me: "ann").first)
+        XCTAssertEqual([cached.due, cached.engine, cached.engineVersion], ["6pm", "provider", "0.1.0 gemma"])
+        XCTAssertTrue(cached.done)
+    }
 }

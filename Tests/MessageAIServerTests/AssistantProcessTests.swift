@@ -36,6 +36,14 @@ final class AssistantProcessTests: XCTestCase {
         XCTAssertTrue(r.out.contains("Unknown option"), r.out)
     }
 
+    func testProviderExtractionNeedsAModel() throws {
+        let r = try run(["--assistant-extract", "provider"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.out.contains("--assistant-extract provider needs a language model"), r.out)
+        let typo = try run(["--assistant-extract", "model"])
+        XCTAssertTrue(typo.out.contains("'on', 'off' or 'provider'"), typo.out)
+    }
+
     func testAssistantOffTakesTheCapabilityAway() throws {
         let dir = try ServerTestDirectory()
         let child = try ChildServer(dataDir: dir.path + "/data", arguments: ["--assistant", "off"])
@@ -43,5 +51,33 @@ final class AssistantProcessTests: XCTestCase {
         let welcome = try c.hello(capabilities: [.zlib, .assistant])
         XCTAssertFalse(welcome.capabilities.contains(.assistant))
         XCTAssertEqual(child.terminate(), 0)
+    }
+
+    /// Extraction by the model, logged at debug level both when the model answers and when it
+    /// fails: the log says what happened, in counts, and never holds a word of the messages.
+    func testProviderExtractionLogsNoMessageText() throws {
+        let endpoint = try ChatEndpoint()
+        defer { endpoint.stop() }
+        let marker = "Zanzibarquokka"
+        for mode in ["good_log", "500_log"] {
+            let dir = try ServerTestDirectory()
+            let child = try ChildServer(dataDir: dir.path + "/data", arguments: [
+                "--log-level", "debug", "--assistant-base-url", endpoint.url(mode).absoluteString, "--assistant-extract", "provider"])
+            let users = try TestUsers.register(["ann", "ben", "cat"], port: child.port, capabilities: [.zlib, .assistant])
+            let g: Conversation = try users[0].request(GroupCreate(name: "release", usernames: ["ben", "cat"]))
+            let ack = try users[0].sendText("Ben, please tag the \(marker) branch by 5pm. 東京 👩🏽‍💻", in: g.conversationID)
+            _ = try users[1].push(AssistItems.self) { $0.items.contains { $0.seq == ack.seq } }
+            // The batch reached the model (both tries, for the failing one) and its outcome was logged.
+            let deadline = Date().addingTimeInterval(20)
+            while !(child.stderr.contains("extract") && endpoint.prompts(mode: mode).count >= (mode == "good_log" ? 1 : 2))
+                    && Date() < deadline {
+                _ = try? users[1].push(AssistItems.self, timeout: 0.2)
+            }
+            XCTAssertTrue(endpoint.prompts(mode: mode).contains { $0.contains(marker) }, "\(mode): the text went to the model")
+            XCTAssertEqual(child.terminate(), 0)
+            XCTAssertTrue(child.stderr.contains("extract"), child.stderr)
+            XCTAssertFalse(child.stderr.contains(marker), "\(mode): no message text in the log")
+            XCTAssertFalse(child.stderr.contains("東京"), mode)
+        }
     }
 }

@@ -27,12 +27,17 @@ extension Client {
     /// the terminal only when it asks something of this user, or is a done or undo).
     func handleAssistItems(_ a: AssistItems) {
         guard let store, let me = username else { return }
-        let known = (try? store.cachedAssistItemIDs(a.items.map(\.itemID))) ?? []
+        let cached = (try? store.cachedAssistDone(a.items.map(\.itemID))) ?? [:]
         let changed = (try? store.upsertAssistItems(a.items)) ?? []
         if let top = changed.map(\.rev).max() { try? store.setAssistCursor(top) }
         for item in changed {
-            output.emit(AssistantEvent.item(item, conversation: conversationName(item.conversationID, fallback: ""),
-                                            known: known.contains(item.itemID), me: me))
+            let name = conversationName(item.conversationID, fallback: "")
+            switch cached[item.itemID] {
+            case nil where item.text.isEmpty: continue       // withdrawn before this device saw it
+            case nil: output.emit(AssistantEvent.item(item, conversation: name, known: false, me: me))
+            case item.done?: output.emit(AssistantEvent.updated(item, conversation: name))
+            case _?: output.emit(AssistantEvent.item(item, conversation: name, known: true, me: me))
+            }
         }
         if !changed.isEmpty { onChange() }
     }

@@ -8,25 +8,30 @@ public enum AssistantEvent: ClientEvent {
     /// An item the cache did not hold, or a newer rev of one it did (`known`). `me` decides
     /// whether a new action is this user's ("for you") and how a done mark reads ("you").
     case item(AssistItem, conversation: String, known: Bool, me: String)
+    /// A newer rev of a cached item whose done mark did not change: its message was edited (new
+    /// wording, owner or due) or deleted (empty text: withdrawn). JSON only: the edit or delete
+    /// already has its own line.
+    case updated(AssistItem, conversation: String)
     /// A member turned the language model off or on for a conversation.
     case settings(AssistSettings, conversation: String)
 
     public var type: String {
         switch self {
-        case .item: return "assistant_item"
+        case .item, .updated: return "assistant_item"
         case .settings: return "assistant_settings"
         }
     }
 
     public var jsonFields: [String: Any] {
         switch self {
-        case .item(let i, let name, _, _): return AssistantView.itemFields(i, conversation: name)
+        case .item(let i, let name, _, _), .updated(let i, let name): return AssistantView.itemFields(i, conversation: name)
         case .settings(let s, let name): return AssistantView.settingsFields(s, conversation: name)
         }
     }
 
     public var terminalLine: [Segment]? {
         switch self {
+        case .updated: return nil
         case .item(let i, let name, let known, let me):
             if known {
                 let who = i.doneBy.lowercased() == me.lowercased() ? "you" : i.doneBy

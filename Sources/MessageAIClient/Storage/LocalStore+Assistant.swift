@@ -30,8 +30,8 @@ extension LocalStore {
                     INSERT INTO assistant_items(item_id, conversation_id, seq, kind, text, who, due, sender, done, done_by, done_at,
                         rev, engine, engine_version) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                     ON CONFLICT(item_id) DO UPDATE SET done=excluded.done, done_by=excluded.done_by, done_at=excluded.done_at,
-                        text=excluded.text, who=excluded.who, due=excluded.due,
-                        rev=excluded.rev WHERE excluded.rev > assistant_items.rev
+                        text=excluded.text, who=excluded.who, due=excluded.due, engine=excluded.engine,
+                        engine_version=excluded.engine_version, rev=excluded.rev WHERE excluded.rev > assistant_items.rev
                     """, i.itemID, i.conversationID, i.seq, i.kind.rawValue, i.text, i.who, i.due, i.from, i.done, i.doneBy,
                     i.doneAt, i.rev, i.engine, i.engineVersion)
                 if n > 0 { changed.append(i) }
@@ -57,9 +57,11 @@ extension LocalStore {
         }
     }
 
-    /// Which of these items the cache holds already.
-    public func cachedAssistItemIDs(_ ids: [UInt64]) throws -> Set<UInt64> {
-        Set(try ids.filter { id in try db.queryOne("SELECT 1 FROM assistant_items WHERE item_id=?", id) { _ in true } ?? false })
+    /// The done mark of each of these items the cache holds.
+    public func cachedAssistDone(_ ids: [UInt64]) throws -> [UInt64: Bool] {
+        var out: [UInt64: Bool] = [:]
+        for id in ids { if let d = try db.queryOne("SELECT done FROM assistant_items WHERE item_id=?", id, row: { $0.int(0) != 0 }) { out[id] = d } }
+        return out
     }
 
     public func hasAssistItems() throws -> Bool {

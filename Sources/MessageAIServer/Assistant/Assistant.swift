@@ -24,6 +24,10 @@ final class Assistant {
     /// Summaries, checks and rewrites running on `answerQueue` (hub).
     var answersInFlight = 0
     var providerCallsInFlight = 0
+    /// Messages whose local items are stored, waiting to be sent to the provider in one call
+    /// per conversation (hub; `config.providerExtract` only). A conversation is in it from its
+    /// first message until the batch is sent, `providerBatchDelay` later.
+    var providerBatches: [UInt64: [ChatMessage]] = [:]
     /// The last few messages of each conversation seen by the extractor: the context of the
     /// next one (hub). Starts empty after a restart: the first message then has no context.
     var recent: [UInt64: [ChatLine]] = [:]

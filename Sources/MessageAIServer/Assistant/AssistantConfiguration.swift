@@ -7,6 +7,15 @@ public struct AssistantConfiguration: Sendable {
     /// Extract action items and decisions from every committed message (off for the W1/W2
     /// before/after benchmark, or to keep the feature to on-demand summaries and checks).
     public var extract = true
+    /// Also let the provider re-extract the items of conversations whose switch allows it, in
+    /// batches per conversation (`--assistant-extract provider`; off by default: BENCHMARKS.md,
+    /// "Extraction by the language model", says why). The local items are stored first and stay
+    /// when the model fails, is busy or the senders' budgets are spent.
+    public var providerExtract = false
+    /// Messages of one conversation sent to the provider in one call, at most.
+    public var providerBatchSize = 20
+    /// How long a conversation's batch waits for more messages before it is sent (seconds).
+    public var providerBatchDelay = 2.0
     /// The optional language model; nil: the local engine answers everything.
     public var provider: ProviderConfiguration?
     /// Provider requests one user may make per UTC day; past it the local engine answers.

@@ -40,8 +40,46 @@ extension ChatServer {
             queue.async { [self] in
                 assistant.pendingExtractions -= jobs.count
                 storeAndPush(items)
+                queueForProvider(jobs.map(\.0))
             }
         }
+    }
+
+    /// An edited message's items are extracted again from its new text (with the messages
+    /// before it as context, read from the store) and replace the old ones: a kept item keeps
+    /// its id and done mark, the rest are withdrawn; every device gets the changed rows.
+    /// Queued behind the message's first extraction (one thread, in order), so that one is
+    /// stored before it is replaced.
+    func extractAgain(conversationID: UInt64, seq: UInt64) {
+        guard let assistant, assistant.config.extract, !isShuttingDown,
+              let m = try? store.message(conversationID: conversationID, seq: seq), !m.deleted else { return }
+        let members = ((try? store.members(conversationID: conversationID)) ?? []).map(\.username)
+        let context = ((try? store.messages(conversationID: conversationID, beforeSeq: seq, limit: Assistant.contextSize)) ?? [])
+            .filter { !$0.deleted }.map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) }
+        let from = m.senderUsername.lowercased()
+        let judge = MessageToJudge(from: from, to: members.map { $0.lowercased() }.filter { $0 != from }, text: m.text, context: context)
+        let engine = assistant.local
+        assistant.pendingExtractions += 1
+        assistant.extractQueue.async { [self] in
+            let items = Assistant.items(from: engine.judge(judge), message: m, members: members)
+            queue.async { [self] in
+                assistant.pendingExtractions -= 1
+                replaceAndPush(m, items)
+                queueForProvider([m])
+            }
+        }
+    }
+
+    /// Replaces the items of `message` unless its text changed again meanwhile (a later
+    /// extraction of the newer text is then on its way), and pushes the rows that changed (hub).
+    func replaceAndPush(_ message: ChatMessage, _ items: [NewAssistItem]) {
+        guard let itemStore = assistantStore, !isShuttingDown else { return }
+        guard let now = try? store.message(conversationID: message.conversationID, seq: message.seq),
+              !now.deleted, now.text == message.text else { return }
+        do {
+            pushItems(try itemStore.replaceItems(conversationID: message.conversationID, seq: message.seq, with: items, now: Clock.nowMillis()),
+                      except: nil)
+        } catch { logger.error("assistant: replacing the items of a message failed: \(error)") }
     }
 
     /// Stores new items and pushes them to the members online (hub).
@@ -54,6 +92,30 @@ extension ChatServer {
         }
         pushItems(stored, except: nil)
     }
+
+    /// Members added to a group see its whole history, so they get its items too: every live
+    /// item gets a new rev (their devices' next ASSIST_SYNC brings them whatever cursor they
+    /// hold; the other members' devices get them again, unchanged), and their sessions online
+    /// get them now, in pages, without asking (hub).
+    func announceItems(_ conversationID: UInt64, to users: [UInt64]) {
+        guard let itemStore = assistantStore, !users.isEmpty else { return }
+        let items: [AssistItem]
+        do { items = try itemStore.reannounceItems(conversationID: conversationID) } catch {
+            logger.error("assistant: re-announcing the items of conversation \(conversationID) failed: \(error)")
+            return
+        }
+        guard !items.isEmpty else { return }
+        let peers = connections(of: users).filter(\.assistant)
+        guard !peers.isEmpty else { return }
+        let cursor = (try? itemStore.assistantCursor()) ?? 0
+        for start in stride(from: 0, to: items.count, by: Self.itemsPerPush) {
+            let frame = AssistItems(items: Array(items[start..<min(start + Self.itemsPerPush, items.count)]), cursor: cursor).frame(requestID: 0)
+            for p in peers { p.connection.send(frame) }
+        }
+    }
+
+    /// Items per ASSIST_ITEMS push: 200 items of at most 500 characters stay far below the frame limit.
+    static let itemsPerPush = 200
 
     /// Sends ASSIST_ITEMS (request id 0) to every session of every member that speaks the
     /// assistant, one frame per conversation; `except` already has them as its answer.

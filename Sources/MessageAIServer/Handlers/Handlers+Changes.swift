@@ -69,6 +69,8 @@ extension ChatServer {
         if action == .delete, let items = try? assistantStore?.items(conversationID: c.conversationID, seq: c.targetSeq) {
             pushItems(items, except: nil)
         }
+        // An edited message's items are extracted again from its new text (off the hub).
+        if action == .edit { extractAgain(conversationID: c.conversationID, seq: c.targetSeq) }
         if action == .delete { scheduleScrub() }
     }
 

@@ -55,6 +55,7 @@ extension ChatServer {
         try store.addMembers(conversationID: a.conversationID, userIDs: added.map(\.id), now: Clock.nowMillis())
         peer.reply(id, try view(a.conversationID, for: me.id))
         pushConversation(a.conversationID, to: Array(current) + added.map(\.id), except: peer)
+        announceItems(a.conversationID, to: added.map(\.id))
     }
 
     func renameGroup(_ peer: Peer, _ r: GroupRename, _ id: UInt32) throws {

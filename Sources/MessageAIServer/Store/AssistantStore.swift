@@ -44,6 +44,11 @@ public protocol AssistantStore: AnyObject {
     /// The items extracted from one message, withdrawn ones (empty text: the message was
     /// deleted) included.
     func items(conversationID: UInt64, seq: UInt64) throws -> [AssistItem]
+    /// The items of one message become `items` (an edit, or a second opinion): an item still
+    /// there keeps its id and done mark; the others are withdrawn. Returns the rows changed.
+    func replaceItems(conversationID: UInt64, seq: UInt64, with replacement: [NewAssistItem], now: UInt64) throws -> [AssistItem]
+    /// A new rev for every live item of the conversation (a member was added); returns them.
+    func reannounceItems(conversationID: UInt64) throws -> [AssistItem]
     /// The item if the user is a member of its conversation and it was not withdrawn.
     func item(id: UInt64, visibleTo userID: UInt64) throws -> AssistItem?
     /// Marks the item done by the user (or open again); a new rev only when it changed.

@@ -30,8 +30,10 @@ extension SQLiteStore: AssistantStore {
                     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12
                     WHERE (?3 != 1 OR NOT EXISTS (SELECT 1 FROM assistant_items WHERE conversation_id = ?1 AND kind = 1 AND done = 0
                                                   AND lower(who) = lower(?6) AND lower(text) = lower(?5)))
-                      -- A message deleted before its extraction finished keeps no items.
-                      AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?1 AND seq = ?2 AND deleted = 1)
+                      -- A message deleted before its extraction finished keeps no items; one
+                      -- edited meanwhile gets them from its new text (replaceItems), not the old.
+                      AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?1 AND seq = ?2
+                                      AND (deleted = 1 OR edited_at > 0))
                     """, it.conversationID, it.seq, it.kind.rawValue, it.ordinal, it.text, it.who, it.due, it.senderID, rev + 1,
                     it.engine, it.engineVersion, now)
                 if added > 0 { rev += 1; ids.append(db.lastInsertRowID) }

@@ -74,6 +74,8 @@ extension SQLiteStore {
             try replaceIndexedText(cid, target, with: change.text)
             try db.run("UPDATE messages SET text = ?, edited_at = ? WHERE conversation_id = ? AND seq = ?",
                        change.text, change.serverTime, cid, target)
+            // A summary over the old text is not served again (the items are re-extracted after).
+            try db.run("DELETE FROM assistant_summaries WHERE conversation_id = ? AND from_seq <= ? AND to_seq >= ?", cid, target, target)
             return true
         case .delete:
             try replaceIndexedText(cid, target, with: nil)
