@@ -91,6 +91,7 @@ let package = Package(
                 "MessageAIProtocol", "MessageAITLS", "MessageAILoad", "MessageAISocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Crypto", package: "swift-crypto"),  // W8's file hashes
             ],
             swiftSettings: swift5),
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every benchmark workload (issue 7's W1-W5, issue 15's W6 flood and W7 slow pre-login
-# connections) with one command and prints the figures.
+# connections, issue 11's W8 files) with one command and prints the figures.
 #
-#   Scripts/bench.sh                     # release build, W0-W7 once, table + RESULT lines
+#   Scripts/bench.sh                     # release build, W0-W8 once, table + RESULT lines
+#   Scripts/bench.sh --workloads w8      # files only: 100 MiB up/down beside raw TCP, W1 during an upload
 #   Scripts/bench.sh --smoke             # tiny counts, a few seconds: keeps the tool working (CI)
 #   PEERS=1 Scripts/bench.sh             # also nats-server, ngircd, inspircd, redis (chatbench),
 #                                        # in the same run, side by side with ratios

@@ -72,6 +72,28 @@ static inline int messageai_vips_thumbnail(const char *in, int size, void **buff
     return result;
 }
 
+/// A `size` x `size` JPEG for an avatar: shrunk on load, cut to a square around the centre,
+/// upright, flattened on white, without metadata. Freed with messageai_vips_free.
+static inline int messageai_vips_avatar(const char *in, int size, void **buffer, size_t *length) {
+    VipsImage *thumb = NULL;
+    if (vips_thumbnail(in, &thumb, size, "height", size, "crop", VIPS_INTERESTING_CENTRE, NULL)) return -1;
+    VipsImage *flat = NULL;
+    int result;
+    if (vips_image_hasalpha(thumb)) {
+        double white[1] = {255};
+        VipsArrayDouble *background = vips_array_double_new(white, 1);
+        result = vips_flatten(thumb, &flat, "background", background, NULL);
+        vips_area_unref(VIPS_AREA(background));
+        g_object_unref(thumb);
+        if (result) return -1;
+    } else {
+        flat = thumb;
+    }
+    result = vips_jpegsave_buffer(flat, buffer, length, "Q", 80, "strip", TRUE, NULL);
+    g_object_unref(flat);
+    return result;
+}
+
 static inline void messageai_vips_free(void *buffer) { g_free(buffer); }
 
 /// The last error as text, and clears it.

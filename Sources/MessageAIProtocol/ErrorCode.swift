@@ -49,6 +49,8 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
     case tooManyUploads = 63
     case imageTooLarge = 64
     case uploadIncomplete = 65
+    // Avatars (66-69).
+    case notAnImage = 66
 
     /// Whether the server closes the connection after sending this error.
     public var closesConnection: Bool {
@@ -109,6 +111,7 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
         case .tooManyUploads: return "too_many_uploads"
         case .imageTooLarge: return "image_too_large"
         case .uploadIncomplete: return "upload_incomplete"
+        case .notAnImage: return "not_an_image"
         }
     }
 }

@@ -85,6 +85,7 @@ public enum MessageRegistry {
         Entry(name: "FILE_STATUS", type: FileStatus.self, sentBy: .client),
         Entry(name: "FILE_GET", type: FileGet.self, sentBy: .client),
         Entry(name: "FILE_DATA", type: FileData.self, sentBy: .server),
+        Entry(name: "AVATAR_SET", type: AvatarSet.self, sentBy: .client),
     ]
 
     private static let byType: [FrameType: Entry] = {

@@ -68,6 +68,8 @@ public struct FileUpload: WireMessage {
 /// offset than the server's is not written; the answer tells the offset to continue from.
 public struct FileChunk: WireMessage {
     public static let frameType = FrameType.fileChunk
+    /// Sent as is even when zlib was agreed: see `WireMessage.compressible`.
+    public static let compressible = false
     public var fileID: [UInt8]
     public var offset: UInt64
     public var data: [UInt8]
@@ -111,6 +113,7 @@ public struct FileGet: WireMessage {
 /// file as served, so a client verifies what it assembled.
 public struct FileData: WireMessage {
     public static let frameType = FrameType.fileData
+    public static let compressible = false
     public var fileID: [UInt8]
     public var offset: UInt64
     public var data: [UInt8]

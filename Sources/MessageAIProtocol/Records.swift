@@ -101,14 +101,17 @@ public struct Conversation: WireMessage {
     /// user has not accepted (by replying, or by becoming contacts). Until then the other side
     /// gets no read marker and no typing from this user.
     public var request: Bool
+    /// Capability `avatars`: the group's avatar (a file id for FILE_GET), empty for none.
+    public var avatarID: [UInt8] = []
 
     public init(conversationID: UInt64, kind: ConversationKind, name: String, members: [UserInfo],
                 lastSeq: UInt64 = 0, lastActivity: UInt64 = 0, unread: UInt64 = 0,
-                lastMessage: ChatMessage? = nil, deliveredSeq: UInt64 = 0, readSeq: UInt64 = 0, request: Bool = false) {
+                lastMessage: ChatMessage? = nil, deliveredSeq: UInt64 = 0, readSeq: UInt64 = 0, request: Bool = false,
+                avatarID: [UInt8] = []) {
         self.conversationID = conversationID; self.kind = kind; self.name = name; self.members = members
         self.lastSeq = lastSeq; self.lastActivity = lastActivity; self.unread = unread
         self.lastMessage = lastMessage; self.deliveredSeq = deliveredSeq; self.readSeq = readSeq
-        self.request = request
+        self.request = request; self.avatarID = avatarID
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         conversationID = try f.uint(1, "conversation_id")
@@ -122,12 +125,14 @@ public struct Conversation: WireMessage {
         unread = try f.optionalUInt(7, "unread"); lastMessage = try f.optionalRecord(8, "last_message")
         deliveredSeq = try f.optionalUInt(9, "delivered_seq"); readSeq = try f.optionalUInt(10, "read_seq")
         request = try f.optionalUInt(11, "request") != 0
+        avatarID = f.optionalBytes(12, "avatar_id")
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, conversationID); w.uint(2, kind.rawValue); w.optionalString(3, name)
         w.records(4, members); w.optionalUInt(5, lastSeq); w.optionalUInt(6, lastActivity)
         w.optionalUInt(7, unread); if let m = lastMessage { w.record(8, m) }
         w.optionalUInt(9, deliveredSeq); w.optionalUInt(10, readSeq); w.optionalBool(11, request)
+        if !avatarID.isEmpty { w.bytes(12, avatarID) }
     }
 }
 
@@ -157,11 +162,14 @@ public struct Profile: WireMessage {
     /// Marked away with AWAY (tags 12, 13, added after 0.2.0; shown with presence only).
     public var away: Bool
     public var awayMessage: String
+    /// Capability `avatars` (tag 14): the profile picture, a file id for FILE_GET; empty for
+    /// none, or when the reader may not see it.
+    public var avatarID: [UInt8] = []
 
     public init(user: UserInfo, online: Bool, lastSeen: UInt64, avatar: String = "", contactState: ContactState = .none,
-                away: Bool = false, awayMessage: String = "") {
+                away: Bool = false, awayMessage: String = "", avatarID: [UInt8] = []) {
         self.user = user; self.online = online; self.lastSeen = lastSeen; self.avatar = avatar
-        self.contactState = contactState; self.away = away; self.awayMessage = awayMessage
+        self.contactState = contactState; self.away = away; self.awayMessage = awayMessage; self.avatarID = avatarID
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         user = try f.record(1, "user"); online = try f.bool(2, "online")
@@ -169,10 +177,12 @@ public struct Profile: WireMessage {
         // An unknown state from a newer server reads as none: the client shows no presence.
         contactState = ContactState(rawValue: try f.optionalUInt(5, "contact_state")) ?? .none
         away = try f.bool(12, "away"); awayMessage = try f.optionalString(13, "away_message")
+        avatarID = f.optionalBytes(14, "avatar_id")
     }
     public func encode(to w: inout FieldWriter) {
         w.record(1, user); w.optionalBool(2, online); w.optionalUInt(3, lastSeen); w.optionalString(4, avatar)
         w.optionalUInt(5, contactState.rawValue); w.optionalBool(12, away); w.optionalString(13, awayMessage)
+        if !avatarID.isEmpty { w.bytes(14, avatarID) }
     }
 }
 

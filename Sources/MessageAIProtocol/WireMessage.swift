@@ -1,15 +1,20 @@
 /// A frame payload with a fixed frame type. Encoding and decoding go through `FieldCodable`.
 public protocol WireMessage: FieldCodable, Equatable {
     static var frameType: FrameType { get }
+    /// Whether compressing this message can pay off (default true). File bytes are mostly
+    /// compressed already (images, archives), and deflating them cost an upload most of its time.
+    static var compressible: Bool { get }
 }
 
 extension WireMessage {
+    public static var compressible: Bool { true }
+
     /// This message as a frame, compressed when `compress` is set and it pays off, at zlib
     /// `level` (1 fastest ... 9 smallest).
     public func frame(requestID: UInt32, compress: Bool = false, level: Int32 = Compression.defaultLevel) -> Frame {
         var w = FieldWriter()
         encode(to: &w)
-        if compress, w.bytes.count >= Compression.worthwhileSize {
+        if compress, Self.compressible, w.bytes.count >= Compression.worthwhileSize {
             return Frame(type: Self.frameType, flags: .compressed, requestID: requestID,
                          payload: Compression.deflate(w.bytes, level: level))
         }

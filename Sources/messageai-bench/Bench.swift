@@ -55,7 +55,8 @@ struct Bench {
         case "w5": return [try W5Search(config: config, target: target).run()]
         case "w6": return try W6Flood(config: config, target: target).run()
         case "w7": return try W7SlowLogin(config: config, target: target).run()
-        default: throw BenchError("unknown workload \(name) (w0 ... w7)")
+        case "w8": return try W8Files(config: config, target: target).run()
+        default: throw BenchError("unknown workload \(name) (w0 ... w8)")
         }
     }
 

@@ -14,7 +14,7 @@ struct Configuration {
     var serverCPU = "0"
     /// Which workloads, in order. Default all five of issue 7, after W0 (ping round trip, the
     /// server's floor for one request, W1's count), then W6 and W7 of issue 15 (flood, slowloris).
-    var workloads = ["w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"]
+    var workloads = ["w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"]
     /// Seconds each phase of a workload may take (set-up, fill, measure). Default 120.
     var timeLimit = 120.0
     /// Workloads also run over TLS, right after their plaintext run (`--tls-workloads w1,w2,w3`).
@@ -56,6 +56,11 @@ struct Configuration {
     var w7Pace = 2.0
     var w7FrameTimeout: Double?
 
+    /// W8 (issue 11): file size in MiB (100) and W1 messages measured alone (2,000); during
+    /// the upload, as many as fit in it.
+    var w8MiB = 100
+    var w8Messages = 2_000
+
     /// A few seconds in all: for CI, to keep the tool working, not to measure.
     mutating func applySmoke() {
         timeLimit = min(timeLimit, 60)
@@ -66,5 +71,6 @@ struct Configuration {
         w5Messages = 500; w5Queries = 20; w5Vocabulary = 20
         w6Flooders = [0, 2]; w6Samples = 10
         w7Connections = 50; w7Pace = 0.2; w7FrameTimeout = 1
+        w8MiB = 4; w8Messages = 50
     }
 }

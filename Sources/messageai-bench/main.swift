@@ -5,7 +5,7 @@ import Glibc
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messageai-bench",
-        abstract: "Measures messageai-server: W0 ping round trip (diagnostic), W1 1:1 latency, W2 group fan-out, W3 idle connections, W4 offline sync, W5 search, W6 flood (issue 15), W7 slow pre-login connections (issue 15).",
+        abstract: "Measures messageai-server: W0 ping round trip (diagnostic), W1 1:1 latency, W2 group fan-out, W3 idle connections, W4 offline sync, W5 search, W6 flood (issue 15), W7 slow pre-login connections (issue 15), W8 files: upload/download MiB/s beside raw TCP and W1 during an upload (issue 11).",
         discussion: "Prints one RESULT line per workload and a table. All traffic stays on 127.0.0.1.")
 
     @Option(help: "messageai-server to start (default: next to this executable).") var serverPath: String?
@@ -14,7 +14,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Core to pin a started server to (taskset); empty for none.") var serverCpu = "0"
     @Option(parsing: .singleValue, help: "Extra flag for a started server (repeat). Replaces the defaults (rate limit and idle timeout lifted).")
     var serverArg: [String] = []
-    @Option(help: "Workloads to run, comma-separated.") var workloads = "w0,w1,w2,w3,w4,w5,w6,w7"
+    @Option(help: "Workloads to run, comma-separated.") var workloads = "w0,w1,w2,w3,w4,w5,w6,w7,w8"
     @Option(name: .customShort("T"), help: "Time limit in seconds for each phase of a workload.") var timeLimit = 120.0
     @Option(help: "Workloads to run a second time over TLS, beside the plaintext run (e.g. w1,w2,w3).") var tlsWorkloads = ""
     @Flag(help: "Tiny counts, a few seconds: keeps the tool working (CI); not a measurement.") var smoke = false
@@ -30,6 +30,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "W6 samples per flooder count.") var w6Samples: Int?
     @Flag(help: "W6: LOGIN frames in the flood too (each costs the server a password hash).") var w6Logins = false
     @Option(help: "W7 slow pre-login connections.") var w7Connections: Int?
+    @Option(help: "W8 file size in MiB.") var w8Mib: Int?
 
     func run() throws {
         var c = Configuration()
@@ -51,6 +52,7 @@ struct BenchCommand: ParsableCommand {
         if let v = w6Samples { c.w6Samples = v }
         c.w6Logins = w6Logins
         if let v = w7Connections { c.w7Connections = v }
+        if let v = w8Mib { c.w8MiB = v }
         let status = Bench(config: c).run()
         if status != 0 { throw ExitCode(status) }
     }

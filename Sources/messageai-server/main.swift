@@ -46,6 +46,8 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "Bytes of files one user may store, in MiB.") var fileQuota = 1024
     @Option(help: "Unfinished uploads one user may have at once.") var maxUploads = 4
     @Option(help: "Images with more pixels are refused before decoding.") var maxImagePixels = 32_000_000
+    @Option(help: "Bytes per file chunk, in KiB: a message sent during an upload waits behind one chunk at most.")
+    var fileChunk = 256
     @Flag(help: "Print the SHA-256 fingerprint of the TLS certificate (generating it if needed) and exit.")
     var printFingerprint = false
     @Flag(help: "Serve the plain protocol without TLS (loopback and tests only).") var plaintext = false
@@ -68,6 +70,9 @@ struct ServerCommand: ParsableCommand {
         guard (1...9).contains(zlibLevel) else { throw ValidationError("--zlib-level must be 1...9") }
         guard maxFileSize >= 1, fileQuota >= 1, maxUploads >= 1, maxImagePixels >= 1 else {
             throw ValidationError("--max-file-size, --file-quota, --max-uploads and --max-image-pixels must be positive")
+        }
+        guard fileChunk >= 16, fileChunk * 1024 + 4096 <= maxFrame else {
+            throw ValidationError("--file-chunk must be at least 16 KiB and leave 4 KiB of --max-frame for the frame around it")
         }
         guard ["always", "normal"].contains(fsync) else { throw ValidationError("--fsync is 'always' or 'normal'") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
@@ -106,6 +111,7 @@ struct ServerCommand: ParsableCommand {
         config.fileQuota = UInt64(fileQuota) << 20
         config.maxUploadsInFlight = maxUploads
         config.maxImagePixels = UInt64(maxImagePixels)
+        config.fileChunkSize = fileChunk * 1024
         let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -32,7 +32,8 @@ final class CommandTableTests: XCTestCase {
                         "/away", "/back", "/me", "/mute", "/unmute", "/unread", "/mentions", "/clear", "/set",  // issue 16: missing
                         "/reply", "/react", "/reactions", "/edit", "/delete",  // issue 17: message changes
                         "/done", "/undo", "/rewrite", "/take", "/assistant",  // issue 10: the server's assistant
-                        "/send-file", "/files", "/save"]  // issue 11: files
+                        "/send-file", "/files", "/save",  // issue 11: files
+                        "/avatar", "/group avatar"]  // issue 11: profile pictures and group avatars
         XCTAssertEqual(Set(CommandTable.all.map(\.name)), Set(contract))
         XCTAssertEqual(CommandTable.all.count, contract.count, "no duplicate names")
         for spec in CommandTable.all {

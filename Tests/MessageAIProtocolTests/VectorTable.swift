@@ -140,6 +140,11 @@ enum Vectors {
                                    width: 1280, height: 800, thumbnail: [0xff, 0xd8, 0xff], caption: "v2"))),
         Vector(name: "error-file-too-large", requestID: 30, message: ErrorFrame(
             .fileTooLarge, "files are at most 100 MiB (this one has 120 MiB)", limit: 104_857_600, field: "size")),
+        Vector(name: "avatar-set", requestID: 40, message: AvatarSet(fileID: fileID)),
+        Vector(name: "avatar-set-group-off", requestID: 41, message: AvatarSet(fileID: [], conversationID: 8)),
+        Vector(name: "profile-avatar", requestID: 40, message: Profile(
+            user: UserInfo(userID: 1, username: "alice", displayName: "Alice"), online: true, lastSeen: 0,
+            avatarID: Array(0xb0...0xbf))),
     ] + changes
 
     /// Replies, reactions, edits and deletes (capability messageChanges).

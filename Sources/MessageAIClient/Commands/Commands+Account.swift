@@ -92,7 +92,14 @@ enum AccountCommands {
         let who = inv.args.first ?? inv.client.session?.username ?? ""
         inv.client.call(ProfileGet(username: who), for: inv, expect: Profile.self) { p in
             inv.client.learn(p)
-            inv.succeed("profile", profileFields(p), plain: PrivacyCommands.line(p))
+            // The picture is fetched into the cache (small: 128 px) before the profile shows.
+            inv.client.avatarPath(p.avatarID) { path in
+                var fields = profileFields(p)
+                fields["avatar_id"] = Hex.encode(p.avatarID)
+                if let path { fields["avatar_path"] = path }
+                let picture = p.avatarID.isEmpty ? "" : (path.map { " · picture: \($0)" } ?? " · has a picture (not fetched)")
+                inv.succeed("profile", fields, plain: PrivacyCommands.line(p) + picture)
+            }
         }
     }
 

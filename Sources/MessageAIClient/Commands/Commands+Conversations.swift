@@ -59,7 +59,7 @@ enum ConversationCommands {
         inv.client.call(msg, for: inv, expect: Conversation.self) { opened(inv, $0) }
     }
 
-    private static func currentGroup(_ inv: Invocation) -> StoredConversation? {
+    static func currentGroup(_ inv: Invocation) -> StoredConversation? {
         guard let cid = inv.client.currentConversation, let c = try? inv.client.store?.conversation(cid) else {
             inv.fail("no_conversation", "no conversation is open: use /open NAME first")
             return nil

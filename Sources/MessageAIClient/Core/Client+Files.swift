@@ -50,42 +50,21 @@ extension Client {
     func uploadFile(_ entry: OutboxEntry, _ done: @escaping (Result<[UInt8], ClientError>) -> Void) {
         guard var file = entry.file, let sha = Hex.decode(file.sha256) else { done(.failure(ClientError("storage", "bad outbox entry"))); return }
         var lastShown = -1
-        func answer(_ result: Result<Frame, ClientError>) -> Bool {
-            switch result {
-            case .failure(let e): done(.failure(e))
-            case .success(let f) where f.type == .error:
-                done(.failure((try? f.decode(ErrorFrame.self)).map(ClientError.init) ?? ClientError("error", "upload refused")))
-            case .success(let f):
-                guard let u = try? f.decode(FileUpload.self) else { done(.failure(ClientError("bad_answer", "unexpected \(f.type)"))); break }
-                if file.fileID != Hex.encode(u.fileID) {
-                    file.fileID = Hex.encode(u.fileID)
-                    var updated = entry
-                    updated.file = file
-                    try? outbox?.update(updated)
-                }
-                let percent = file.size == 0 ? 100 : Int(u.offset * 100 / file.size)
-                if percent != lastShown {
-                    lastShown = percent
-                    output.emit(FileEvent.progress(direction: "upload", name: file.name, bytes: u.offset, size: file.size,
-                                                   clientID: entry.clientID))
-                    showProgress("upload", file.name, u.offset, file.size)
-                }
-                if u.complete { done(.success(u.fileID)); break }
-                if u.offset >= file.size {
-                    // The server is checking the whole file: ask again shortly.
-                    DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) { [weak self] in
-                        self?.link.request(FileStatus(fileID: u.fileID), handler: answer)
-                    }
-                    break
-                }
-                guard let data = Client.read(file.copy, offset: u.offset, length: Int(min(u.chunkSize, file.size - u.offset))) else {
-                    done(.failure(ClientError("storage", "cannot read the queued copy \(file.copy)"))); break
-                }
-                link.request(FileChunk(fileID: u.fileID, offset: u.offset, data: data), handler: answer)
-            }
-            return true
-        }
-        link.request(FileAnnounce(name: file.name, size: file.size, mediaType: file.mediaType, sha256: sha), handler: answer)
+        let source = Upload.Source(path: file.copy, name: file.name, size: file.size, mediaType: file.mediaType, sha256: sha)
+        Upload(source, client: self, onFileID: { [weak self] id in
+            // Kept with the entry, so a restart resumes this upload instead of a new one.
+            file.fileID = Hex.encode(id)
+            var updated = entry
+            updated.file = file
+            try? self?.outbox?.update(updated)
+        }, onProgress: { [weak self] offset in
+            guard let self else { return }
+            let percent = file.size == 0 ? 100 : Int(offset * 100 / file.size)
+            guard percent != lastShown else { return }
+            lastShown = percent
+            output.emit(FileEvent.progress(direction: "upload", name: file.name, bytes: offset, size: file.size, clientID: entry.clientID))
+            showProgress("upload", file.name, offset, file.size)
+        }, done: done).start()
     }
 
     /// The status line shows transfers in a terminal; scripts get "progress" events instead.

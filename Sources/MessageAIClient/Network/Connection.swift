@@ -22,6 +22,10 @@ final class Connection {
     private(set) var lastSent = DispatchTime.now()
 
     var onFrame: (Frame) -> Void = { _ in }
+    /// Run once each, when everything buffered has been handed to the socket (uploads pace
+    /// their chunks by it).
+    private var drainWaiters: [() -> Void] = []
+    var outputEmpty: Bool { outBuffer.isEmpty }
     /// Called once, with the reason, when the connection ends for any cause.
     var onClose: (String) -> Void = { _ in }
 
@@ -72,6 +76,18 @@ final class Connection {
             }
         }
         if outBuffer.isEmpty && !writeSuspended { writeSuspended = true; writeSource?.suspend() }
+        if outBuffer.isEmpty && !drainWaiters.isEmpty && !closed {
+            let waiters = drainWaiters
+            drainWaiters = []
+            // Later, not inside send(): a waiter sends, which would flush re-entrantly.
+            queue.async { for w in waiters { w() } }
+        }
+    }
+
+    /// Runs `body` once the output buffer is empty (now, if it is); never if the connection closes.
+    func whenDrained(_ body: @escaping () -> Void) {
+        if outBuffer.isEmpty { queue.async(execute: body); return }
+        drainWaiters.append(body)
     }
 
     private func readAvailable() {
@@ -125,6 +141,10 @@ final class Connection {
         guard !closed else { return }
         closed = true
         outBuffer = []
+        // Waiters run anyway: their next request fails as offline, which ends them cleanly.
+        let waiters = drainWaiters
+        drainWaiters = []
+        if !waiters.isEmpty { queue.async { for w in waiters { w() } } }
         readSource?.cancel()
         // A suspended source must be resumed before cancelling, or releasing it crashes.
         if writeSuspended { writeSuspended = false; writeSource?.resume() }

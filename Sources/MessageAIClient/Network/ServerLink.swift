@@ -98,7 +98,7 @@ final class ServerLink {
             connection = c
             c.start()
             pingOutstanding = false
-            let hello = Hello(capabilities: [.zlib, .messageChanges, .assistant, .files], client: "messageai/\(ClientConfiguration.version)")
+            let hello = Hello(capabilities: [.zlib, .messageChanges, .assistant, .files, .avatars], client: "messageai/\(ClientConfiguration.version)")
             request(hello, timeout: 5, whenConnecting: true) { [weak self] result in
                 guard let self else { return true }
                 switch result {
@@ -160,6 +160,15 @@ final class ServerLink {
         nextID = nextID == UInt32.max ? 1 : nextID + 1
         pending[id] = Pending(deadline: .now() + (timeout ?? settings.requestTimeout), handler: handler)
         c.send(message.frame(requestID: id, compress: compress))
+    }
+
+    /// Nothing waits in the connection's output buffer (true offline: nothing to wait behind).
+    var outputEmpty: Bool { connection?.outputEmpty ?? true }
+
+    /// Runs `body` once the output buffer has drained, or the connection ended.
+    func whenOutputDrained(_ body: @escaping () -> Void) {
+        guard let c = connection else { queue.async(execute: body); return }
+        c.whenDrained(body)
     }
 
     /// A frame with request id 0: no answer on success (MARK, TYPING).

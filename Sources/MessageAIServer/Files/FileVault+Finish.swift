@@ -35,6 +35,7 @@ extension FileVault {
             guard link(partial, blob) == 0 || errno == EEXIST else { return .failed("link: \(String(cString: strerror(errno)))") }
             FileVault.fsync(path: blobDirectory)
         }
+        inFlight.insert(upload.sha256)
         return .stored(StoredContent(size: upload.size, sha256: upload.sha256, mediaType: type))
     }
 
@@ -47,6 +48,7 @@ extension FileVault {
         let served = try FileVault.digest(path: temp)
         guard rename(temp, blobPath(served.sha256)) == 0 else { throw VaultError.io("rename", errno) }
         FileVault.fsync(path: blobDirectory)
+        inFlight.insert(served.sha256)
         let upright = ImageProcessor.header(path: blobPath(served.sha256))
         let thumbnail = (try? ImageProcessor.thumbnail(blobPath(served.sha256))) ?? []
         return StoredContent(size: served.size, sha256: served.sha256, mediaType: image.format.mediaType,

@@ -13,6 +13,8 @@ import Glibc
 ///   crash at any point leaves either a complete blob or none, never a torn one that is served.
 struct FileVault {
     let root: String
+    /// Blobs made but not yet recorded (FileVault+Blobs.swift).
+    let inFlight = BlobsInFlight()
     var partialDirectory: String { root + "/partial" }
     var blobDirectory: String { root + "/blobs" }
 

@@ -53,6 +53,18 @@ enum ImageProcessor {
         return Array(UnsafeRawBufferPointer(start: buffer, count: length))
     }
 
+    /// The side of an avatar, in pixels: sharp at twice the size a terminal or list shows it.
+    static let avatarSize: Int32 = 128
+
+    /// A square JPEG avatar of `path` (centre crop), upright, without metadata.
+    static func avatar(_ path: String) throws -> [UInt8] {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard messageai_vips_avatar(path, avatarSize, &buffer, &length) == 0, let buffer else { throw failure() }
+        defer { messageai_vips_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+    }
+
     private static func failure() -> VipsFailure {
         let text = messageai_vips_error().map { String(cString: $0) } ?? "unknown libvips error"
         messageai_vips_error_clear()

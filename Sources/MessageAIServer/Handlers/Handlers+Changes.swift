@@ -62,6 +62,8 @@ extension ChatServer {
             return
         }
         peer.reply(id, SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: change.seq, serverTime: change.serverTime))
+        // A deleted attachment's row went with the message if nothing else used it: its blob may go.
+        if action == .delete, let sha = target.attachment?.sha256 { collectBlobs([sha]) }
         let frame = change.frame(requestID: 0)
         // The fan-out cache the message path uses (AudienceCache), not a member query per change.
         for p in try audience(of: c.conversationID) where p !== peer { p.pushChange(change, frame: frame) }

@@ -33,8 +33,9 @@ extension ChatServer {
         peer.greeted = true
         var offered = ChatServer.serverCapabilities
         if assistant != nil { offered.insert(.assistant) }
-        if fileVault != nil { offered.insert(.files) }
-        let common = hello.capabilities.intersection(offered)
+        if fileVault != nil { offered.formUnion([.files, .avatars]) }
+        var common = hello.capabilities.intersection(offered)
+        if !common.contains(.files) { common.remove(.avatars) }   // avatars travel as files
         peer.zlib = common.contains(.zlib)
         peer.messageChanges = common.contains(.messageChanges)
         peer.assistant = common.contains(.assistant)

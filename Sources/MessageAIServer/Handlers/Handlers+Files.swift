@@ -155,6 +155,7 @@ extension ChatServer {
                     finishingUploads.remove(file.id)
                     switch result {
                     case .stored(let content):
+                        defer { blobRecorded(content.sha256) }
                         do {
                             try files.completeFile(id: file.id, content)
                             vault.removePartial(file.id)
@@ -182,7 +183,8 @@ extension ChatServer {
     func getFile(_ peer: Peer, _ g: FileGet, _ id: UInt32) throws {
         let (files, vault) = try fileAccess(peer)
         // Unknown, partial and forbidden look the same: an id reveals nothing.
-        guard let file = try files.file(id: g.fileID), file.complete, try files.canRead(fileID: file.id, userID: peer.user!.id) else {
+        guard let file = try files.file(id: g.fileID), file.complete,
+              try files.canRead(fileID: file.id, userID: peer.user!.id) || canReadAvatar(file.id, reader: peer.user!.id, files) else {
             throw ErrorFrame(.notFound, "no such file", field: "file_id")
         }
         let chunk = configuration.fileChunkSize
@@ -210,9 +212,10 @@ extension ChatServer {
         }
     }
 
-    /// Runs the expiry now and then every hour (hub queue).
+    /// Runs the expiry and the blob sweep now and then every hour (hub queue).
     func scheduleUploadExpiry() {
         expirePartialUploads()
+        sweepBlobs()
         queue.asyncAfter(deadline: .now() + 3600) { [weak self] in self?.scheduleUploadExpiry() }
     }
 

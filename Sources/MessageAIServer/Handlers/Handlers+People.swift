@@ -59,8 +59,7 @@ extension ChatServer {
         let me = peer.user!
         let other = try existingUser(g.username)
         guard other.id != me.id else {
-            let away = try store.awayMessage(userID: other.id)
-            peer.reply(id, Profile(user: other.info, online: isOnline(other.id), lastSeen: 0, away: away != nil, awayMessage: away ?? ""))
+            peer.reply(id, try ownProfile(other))
             return
         }
         let link = try store.contactLink(me.id, other.id)
@@ -78,14 +77,16 @@ extension ChatServer {
         return user
     }
 
+    /// Called where the reader may see the profile; the picture still stops at a block.
     func profile(of user: UserRecord, _ link: ContactLink) -> Profile {
+        let avatar = link.blocked ? [] : avatarID(of: user.id)
         guard link.sharesPresence else {
-            return Profile(user: user.info, online: false, lastSeen: 0, contactState: Self.contactState(link))
+            return Profile(user: user.info, online: false, lastSeen: 0, contactState: Self.contactState(link), avatarID: avatar)
         }
         let online = isOnline(user.id)
         let away = (try? store.awayMessage(userID: user.id)) ?? nil
         return Profile(user: user.info, online: online, lastSeen: online ? 0 : user.lastSeen, contactState: .accepted,
-                       away: away != nil, awayMessage: away ?? "")
+                       away: away != nil, awayMessage: away ?? "", avatarID: avatar)
     }
 
     /// The state the reader is shown. A request from someone the reader declined or blocks is

@@ -44,7 +44,7 @@ extension ChatServer {
         try store.setDisplayName(userID: user.id, name)
         user.displayName = name
         for p in connections(of: [user.id]) { p.user = user }
-        peer.reply(id, Profile(user: user.info, online: true, lastSeen: 0))
+        peer.reply(id, Profile(user: user.info, online: true, lastSeen: 0, avatarID: avatarID(of: user.id)))
     }
 
     func changePassword(_ peer: Peer, _ c: PasswordChange, _ id: UInt32) throws {

@@ -22,7 +22,7 @@ extension ChatServer {
     static let routes: [FrameType: Route] = {
         var table: [FrameType: Route] = [:]
         for (type, route) in connectionRoutes + accountRoutes + peopleRoutes + privacyRoutes + conversationRoutes
-            + messagingRoutes + changeRoutes + historyRoutes + presenceRoutes + assistantRoutes + fileRoutes {
+            + messagingRoutes + changeRoutes + historyRoutes + presenceRoutes + assistantRoutes + fileRoutes + avatarRoutes {
             precondition(table[type] == nil, "two handlers for \(type)")
             table[type] = route
         }

@@ -79,9 +79,14 @@ extension SQLiteStore {
             return true
         case .delete:
             try replaceIndexedText(cid, target, with: nil)
-            // Its attachment goes too: the message no longer grants its members the file.
+            // Its attachment goes too: the message no longer grants its members the file, and
+            // the file row goes with it when nothing else refers to it, so its bytes leave the
+            // owner's quota (the blob itself: ChatServer.collectBlobs, off the hub).
+            let fileID = try db.queryOne("SELECT file_id FROM messages WHERE conversation_id = ? AND seq = ? AND file_id IS NOT NULL",
+                                         cid, target) { $0.blob(0) }
             try db.run("UPDATE messages SET text = '', deleted = 1, file_id = NULL, attachment = NULL WHERE conversation_id = ? AND seq = ?",
                        cid, target)
+            if let fileID { try releaseFile(id: fileID) }
             try db.run("DELETE FROM reactions WHERE conversation_id = ? AND seq = ?", cid, target)
             try deleteAssistantItems(cid, target)
             // Owed in the delete's own transaction, so a crash before the scrub ends still owes it.

@@ -96,7 +96,7 @@ extension SQLiteStore {
             SELECT \(Self.conversationColumns), mb.delivered_seq, mb.read_seq, mb.pending
             FROM members mb JOIN conversations c ON c.id = mb.conversation_id
             WHERE mb.user_id = ? ORDER BY c.last_activity DESC, c.id DESC
-            """, userID) { s in (Self.conversationRecord(s), s.uint64(6), s.uint64(7), s.uint64(8) != 0) }
+            """, userID) { s in (Self.conversationRecord(s), s.uint64(7), s.uint64(8), s.uint64(9) != 0) }
         return try rows.map { try view(of: $0.0, userID: userID, delivered: $0.1, read: $0.2, request: $0.3) }
     }
 
@@ -105,7 +105,7 @@ extension SQLiteStore {
             SELECT \(Self.conversationColumns), mb.delivered_seq, mb.read_seq, mb.pending
             FROM members mb JOIN conversations c ON c.id = mb.conversation_id
             WHERE mb.conversation_id = ? AND mb.user_id = ?
-            """, id, userID, row: { s in (Self.conversationRecord(s), s.uint64(6), s.uint64(7), s.uint64(8) != 0) }) else { return nil }
+            """, id, userID, row: { s in (Self.conversationRecord(s), s.uint64(7), s.uint64(8), s.uint64(9) != 0) }) else { return nil }
         return try view(of: row.0, userID: userID, delivered: row.1, read: row.2, request: row.3)
     }
 
@@ -119,7 +119,7 @@ extension SQLiteStore {
         let last = c.lastSeq == 0 ? nil : try messages(conversationID: c.id, beforeSeq: 0, limit: 1).first
         return Conversation(conversationID: c.id, kind: c.kind, name: c.name, members: try members(conversationID: c.id),
                             lastSeq: c.lastSeq, lastActivity: c.lastActivity, unread: unread, lastMessage: last,
-                            deliveredSeq: delivered, readSeq: read, request: request)
+                            deliveredSeq: delivered, readSeq: read, request: request, avatarID: c.avatarID)
     }
 
     private func insertConversation(kind: ConversationKind, name: String, now: UInt64) throws -> UInt64 {

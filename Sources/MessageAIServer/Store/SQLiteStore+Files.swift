@@ -67,9 +67,11 @@ extension SQLiteStore: FileStore {
 
     public func canRead(fileID: [UInt8], userID: UInt64) throws -> Bool {
         try db.queryOne("""
-            SELECT 1 FROM files f WHERE f.id = ? AND f.complete = 1 AND (f.owner_id = ? OR EXISTS (
-                SELECT 1 FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id AND mb.user_id = ?
-                WHERE m.file_id = f.id))
-            """, fileID, userID, userID) { _ in true } ?? false
+            SELECT 1 FROM files f WHERE f.id = ?1 AND f.complete = 1 AND (f.owner_id = ?2 OR EXISTS (
+                SELECT 1 FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id AND mb.user_id = ?2
+                WHERE m.file_id = f.id) OR EXISTS (
+                SELECT 1 FROM conversations c JOIN members mb ON mb.conversation_id = c.id AND mb.user_id = ?2
+                WHERE c.avatar_file_id = f.id))
+            """, fileID, userID) { _ in true } ?? false
     }
 }

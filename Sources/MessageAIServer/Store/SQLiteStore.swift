@@ -121,12 +121,14 @@ public final class SQLiteStore: Store {
         UserInfo(userID: s.uint64(c), username: s.string(c + 1), displayName: s.string(c + 2))
     }
 
-    static let conversationColumns = "c.id, c.kind, c.name, c.created_at, c.last_seq, c.last_activity"
+    static let conversationColumns = "c.id, c.kind, c.name, c.created_at, c.last_seq, c.last_activity, c.avatar_file_id"
 
     static func conversationRecord(_ s: Statement, from c: Int32 = 0) -> ConversationRecord {
-        ConversationRecord(id: s.uint64(c), kind: ConversationKind(rawValue: s.uint64(c + 1)) ?? .group,
-                           name: s.string(c + 2), createdAt: s.uint64(c + 3),
-                           lastSeq: s.uint64(c + 4), lastActivity: s.uint64(c + 5))
+        var r = ConversationRecord(id: s.uint64(c), kind: ConversationKind(rawValue: s.uint64(c + 1)) ?? .group,
+                                   name: s.string(c + 2), createdAt: s.uint64(c + 3),
+                                   lastSeq: s.uint64(c + 4), lastActivity: s.uint64(c + 5))
+        r.avatarID = s.isNull(c + 6) ? [] : s.blob(c + 6)
+        return r
     }
 
     /// Messages are always read joined with their sender (`m` and `u`).

@@ -58,6 +58,20 @@ public protocol FileStore: AnyObject {
     func fileUsage(ownerID: UInt64) throws -> (bytes: UInt64, partials: Int)
     /// All partial uploads (expiry looks at their files' ages).
     func partialFiles() throws -> [FileRecord]
-    /// The uploader, or a current member of a conversation holding a message that refers to it.
+    /// The uploader, a current member of a conversation holding a message that refers to it,
+    /// or a member of the group whose avatar it is.
     func canRead(fileID: [UInt8], userID: UInt64) throws -> Bool
+
+    // Avatars (schema v9) and reclaiming space.
+    func avatarID(userID: UInt64) throws -> [UInt8]
+    /// Sets or (empty) removes; returns the previous avatar's file id, empty for none.
+    func setAvatar(userID: UInt64, fileID: [UInt8]) throws -> [UInt8]
+    func setGroupAvatar(conversationID: UInt64, fileID: [UInt8]) throws -> [UInt8]
+    /// The user whose profile picture this file is, if it is one.
+    func avatarOwner(fileID: [UInt8]) throws -> UInt64?
+    /// Deletes the row unless a message or an avatar still refers to it; true if deleted.
+    @discardableResult
+    func releaseFile(id: [UInt8]) throws -> Bool
+    /// Whether a complete row serves this content (a blob without one may be deleted).
+    func isServed(sha256: [UInt8]) throws -> Bool
 }

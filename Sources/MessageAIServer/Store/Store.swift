@@ -48,6 +48,8 @@ public struct ConversationRecord: Equatable, Sendable {
     public var createdAt: UInt64
     public var lastSeq: UInt64
     public var lastActivity: UInt64
+    /// The group's avatar file (schema v9), empty for none.
+    public var avatarID: [UInt8] = []
 
     public init(id: UInt64, kind: ConversationKind, name: String, createdAt: UInt64, lastSeq: UInt64, lastActivity: UInt64) {
         self.id = id; self.kind = kind; self.name = name; self.createdAt = createdAt

@@ -16,6 +16,7 @@ enum Migrations {
         Migration(name: "v6_message_changes", sql: SchemaV6.sql),
         Migration(name: "v7_files", sql: SchemaV7.sql),
         Migration(name: "v8_presence_status", sql: SchemaV8.sql),
+        Migration(name: "v9_avatars", sql: SchemaV9.sql),
         Migration(name: "v11_speed", sql: SchemaV11.sql),
     ]
 
