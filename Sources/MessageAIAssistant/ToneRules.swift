@@ -77,7 +77,7 @@ enum ToneRules {
         if let p = passiveAggressive.first(where: { lower.hasBytes(p(spaced: $0)) }) {
             flags.append(Flag(.passiveAggressive, "'\(p.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)))' reads as passive-aggressive: say the point plainly"))
         }
-        if let f = sarcasm(text) ?? mockPraise(text) ?? exasperation(text) { flags.append(f) }
+        if let f = sarcasm(text) ?? mockPraise(text) ?? exasperation(text) ?? dismissal(text) { flags.append(f) }
         // "Why did you merge this?!" — a question or complaint shouted with stacked punctuation.
         if flags.isEmpty, !polite, ["?!", "!?", "!!!", "??"].contains(where: { text.contains($0) }),
            !Words.all(text).contains(where: { ["great", "awesome", "amazing", "congrats", "wow", "yay", "nice", "love", "cool", "excited", "thanks", "wait"].contains($0) }) {
