@@ -15,7 +15,8 @@ extension ToneRules {
                        "i shouldn't need to", "it's literally in", "literally one line", "literally says", "good morning to you too",
                        "hello to you too", "nice to hear from you too", "the umpteenth", "nobody bothered", "no one bothered",
                        "anyone bother to", "anybody bother to", "you bother to", "you actually read", "you'd actually read",
-                       "you actually tested", "you actually test", "you actually looked", "in advance for actually"]
+                       "you actually tested", "you actually test", "you actually looked", "in advance for actually", "nobody cares", "no one cares",
+                       "this is on you", "you can't be serious", "who signed off on this", "who reviewed this", "who merged this"]
     /// Rhetorical questions that blame instead of asking (the "nobody" ones only about work
     /// someone skipped: "Did nobody test this?", not "Did nobody get the invite?").
     static let rhetorical = ["is it really that hard", "is it so hard to", "was that so hard", "why am i the only", "why is it always me",
@@ -23,7 +24,12 @@ extension ToneRules {
     static let nobody = ["did nobody", "does nobody", "did no one", "does no one", "has nobody", "has no one", "did anyone actually",
                          "does anyone actually", "is anyone actually", "why is nobody", "why does no one", "why doesn't anyone", "why doesn't anybody"]
     static let skippedWork: Set<String> = ["test", "tests", "tested", "check", "checked", "review", "reviewed", "read", "notice", "noticed", "think",
-                                           "thought", "look", "looked", "run", "catch", "caught", "bother", "care", "listen", "proofread", "verify"]
+                                           "thought", "look", "looked", "run", "catch", "caught", "bother", "care", "listen", "proofread", "verify", "tell", "told", "warn", "warned"]
+    /// Work gone wrong that praise or thanks cannot be sincere for ("Thanks for ignoring my PR").
+    static let failures: Set<String> = ["breaking", "ignoring", "missing", "forgetting", "skipping", "deleting", "wiping", "crashing", "losing", "ruining",
+                                        "blocking", "leaking", "wasting", "interrupting", "ghosting"]
+    static let praiseWords: Set<String> = ["thanks", "thank", "great", "nice", "good", "well", "way", "bravo", "kudos", "congrats", "love", "awesome", "fantastic", "brilliant"]
+    static let badNews: Set<String> = ["missed", "broke", "lost", "late", "down", "failed", "delayed", "again", "nothing", "outage", "weekend", "overtime"]
     /// Orders that wave the reader off: a whole sentence, or the opening of one.
     static let dismissiveAlone: Set<String> = ["relax", "chill", "chill out", "drop it", "look it up", "that's on you", "grow up", "move on"]
     static let dismissive = ["calm down", "get over it", "go away", "live with it", "stop whining", "stop complaining", "quit complaining",
@@ -33,7 +39,7 @@ extension ToneRules {
     /// A sentence that is only one of these is a sarcastic aside ("Classic.", "Figures.").
     static let asides: Set<String> = ["classic", "typical", "figures", "naturally", "shocking", "shocker", "big surprise", "what a surprise",
                                       "surprise surprise", "color me shocked", "how typical", "of course it did", "of course it does",
-                                      "of course it is", "of course they did", "of course you did", "duh", "no duh", "hello"]
+                                      "of course it is", "of course they did", "of course you did", "duh", "no duh", "hello", "not again"]
     /// Words stressed in capitals that turn a sentence into exasperation ("I asked you TWICE").
     static let exasperatedCaps: Set<String> = ["AGAIN", "STILL", "ALREADY", "TWICE", "ONCE", "NOBODY", "ANYONE", "WHY", "ACTUALLY", "EVEN", "LITERALLY"]
     /// Self-directed uses of "yourself" that are kind, not dismissive.
@@ -63,6 +69,19 @@ extension ToneRules {
                 .map { $0.replacingOccurrences(of: "apos", with: "'") }.joined(separator: " ")
             if asides.contains(phrase) && (phrase != "hello" || s.contains("?")) {
                 return Flag(.passiveAggressive, "a bare '\(s.trimmingCharacters(in: .whitespaces))' reads as sarcasm: say what went wrong plainly")
+            }
+            // "Thanks for ignoring my PR", "Nice going breaking main": praise for a failure.
+            if w.contains(where: praiseWords.contains), let k = w.firstIndex(where: failures.contains), k > 0,
+               ["for", "job", "work", "going", "done", "on", "at", "go"].contains(w[k - 1]) {
+                return Flag(.passiveAggressive, "praise for '\(w[k])' reads as sarcasm: say what went wrong plainly")
+            }
+            // "Thanks to you, we missed the launch", "Because of you the build is down".
+            if phrase.hasPrefix("thanks to you") || phrase.hasPrefix("because of you"), w.contains(where: badNews.contains) {
+                return Flag(.harsh, "it blames the person: describe what went wrong and what is needed")
+            }
+            // "Really? You pushed to main on a Friday?"
+            if phrase == "really", s.contains("?"), Sentences.split(text).count > 1, lower.hasBytes(" you") {
+                return Flag(.passiveAggressive, "a bare 'Really?' before a question reads as sarcasm: ask it plainly")
             }
             let opened = ["just ", "oh ", "please ", "so ", "ok ", "okay ", "well "].reduce(phrase) { p, lead in p.hasPrefix(lead) ? String(p.dropFirst(lead.count)) : p }
             if let d = dismissiveAlone.contains(opened) ? opened : dismissive.first(where: { opened == $0 || opened.hasPrefix($0 + " ") }) {

@@ -20,7 +20,10 @@ final class ToneDismissalTests: XCTestCase {
         for text in ["Did nobody test this before merging?", "Is it really that hard to run the linter?", "Was that so hard?",
                      "Calm down, it's one failing test.", "Relax.", "Get over it, the decision is made.", "Fix it yourself.",
                      "Look it up yourself.", "Merge it already.", "Just ship it already!", "Ever heard of unit tests?",
-                     "Why is the build broken AGAIN", "I asked you TWICE for the logs.", "What part of 'no Friday deploys' was unclear?"] {
+                     "Why is the build broken AGAIN", "I asked you TWICE for the logs.", "What part of 'no Friday deploys' was unclear?",
+                     "Thanks for ignoring my PR for a week.", "Nice going breaking main.", "Thanks to you, we missed the launch.",
+                     "Really? You pushed to main on a Friday?", "Nobody cares about the old dashboard.", "Not again.",
+                     "Why did nobody tell me the release moved?"] {
             XCTAssertTrue(judge(text, context: ask).toneFlag, text)
         }
     }
@@ -35,7 +38,9 @@ final class ToneDismissalTests: XCTestCase {
                      "Move on to the next item when ready.", "Does anyone read the weekly report? Thinking of dropping it.",
                      "Why would I get a 403 here?", "Of course! Happy to help.", "We're STILL on track for Friday, nice.",
                      "The cron ran for the second time today, as scheduled.", "Introduce yourself in the channel, please.",
-                     "Just merge it when CI is green, thanks."] {
+                     "Just merge it when CI is green, thanks.", "Thanks for catching the missing index!",
+                     "Thanks to you, the launch went smoothly.", "Really? That's great news!", "Great job fixing the broken link.",
+                     "Thanks for flagging the missing translations."] {
             XCTAssertFalse(judge(text, context: ask).toneFlag, text)
         }
     }
