@@ -158,7 +158,7 @@ enum ActionRules {
         var i = w == "and" || w == "then" || w == "&" ? k + 1 : k
         if i < t.count, ["then", "also", "and", "please"].contains(t[i].lower) { i += 1 }
         guard i < t.count else { return nil }
-        if Verbs.work.contains(t[i].lower) && !pronouns.contains(t[i].lower) && i + 1 <= t.count
+        if (Verbs.work.contains(t[i].lower) || Verbs.looksLikeVerb(t, at: i) && !t[i].isCapitalized) && !pronouns.contains(t[i].lower) && i + 1 <= t.count
             && !(i + 1 < t.count && ["is", "was", "are", "has"].contains(t[i + 1].lower)) { return ((i, nil), k) }
         let name = t[i].lower.hasPrefix("@") ? String(t[i].lower.dropFirst()) : t[i].lower
         if members.contains(name) || t[i].lower.hasPrefix("@") {
@@ -172,9 +172,14 @@ enum ActionRules {
     }
 
     static func baseForm(_ w: String) -> String {
-        if let b = Verbs.fromGerund(w) { return b }
+        if let b = Verbs.guessBase(gerund: w) { return b }
         if Verbs.work.contains(w) { return w }
-        return Verbs.base(w) ?? w
+        if let b = Verbs.base(w) { return b }
+        // "reconciles" → "reconcile", "pushes" → "push", "carries" → "carry".
+        guard w.count > 4, w.hasSuffix("s"), !w.hasSuffix("ss"), !w.hasSuffix("us"), !w.hasSuffix("is") else { return w }
+        if w.hasSuffix("ies") { return String(w.dropLast(3)) + "y" }
+        if ["ches", "shes", "xes", "zes", "sses"].contains(where: { w.hasSuffix($0) }) { return String(w.dropLast(2)) }
+        return String(w.dropLast())
     }
 
     /// A pronoun replaced by what it stands for: the last thing named before it in the same
