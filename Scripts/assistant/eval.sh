@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds messageai-assist, runs the local engine on the labelled sets in Scripts/assistant/data
-# (dev, then heldout) and prints the scorer's figures per task against ASSISTANT.md's targets.
+# (dev, heldout, then fresh) and prints the scorer's figures per task against ASSISTANT.md's
+# targets.
 # Prints figures only: fails when a command fails, never because a score misses its target.
 #   Scripts/assistant/eval.sh [--engine local] [SET...]
 set -euo pipefail
@@ -13,7 +14,7 @@ while [ $# -gt 0 ]; do
     *) sets+=("$1"); shift ;;
   esac
 done
-[ ${#sets[@]} -gt 0 ] || sets=(dev heldout)
+[ ${#sets[@]} -gt 0 ] || sets=(dev heldout fresh)
 swift build --product messageai-assist >/dev/null
 bin="$(swift build --show-bin-path)/messageai-assist"
 out=$(mktemp -d -t messageai-assist-eval.XXXXXX)

@@ -13,8 +13,9 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
-SETS = ("dev", "heldout")
-MINIMUM = {"dev": (160, 9, 20, 20), "heldout": (90, 5, 10, 10)}  # messages, threads, flags
+SETS = ("dev", "heldout", "fresh")
+MINIMUM = {"dev": (160, 9, 20, 20), "heldout": (90, 5, 10, 10),
+           "fresh": (125, 6, 18, 14)}  # messages, threads, clarity flags, tone flags
 
 
 def rows(path):
