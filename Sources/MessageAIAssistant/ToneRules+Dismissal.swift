@@ -16,7 +16,10 @@ extension ToneRules {
                        "hello to you too", "nice to hear from you too", "the umpteenth", "nobody bothered", "no one bothered",
                        "anyone bother to", "anybody bother to", "you bother to", "you actually read", "you'd actually read",
                        "you actually tested", "you actually test", "you actually looked", "in advance for actually", "nobody cares", "no one cares",
-                       "this is on you", "you can't be serious", "who signed off on this", "who reviewed this", "who merged this"]
+                       "this is on you", "you can't be serious", "who signed off on this", "who reviewed this", "who merged this",
+                       "no thanks to you", "did you not see", "did you not read", "did you not get", "read my message", "read my previous",
+                       "read what i wrote", "say this again", "say it again", "do whatever you want", "have fun with that", "knock yourself out",
+                       "love getting paged", "love being paged", "love waking up", "nothing like a 3am", "nothing like being"]
     /// Rhetorical questions that blame instead of asking (the "nobody" ones only about work
     /// someone skipped: "Did nobody test this?", not "Did nobody get the invite?").
     static let rhetorical = ["is it really that hard", "is it so hard to", "was that so hard", "why am i the only", "why is it always me",
@@ -39,7 +42,9 @@ extension ToneRules {
     /// A sentence that is only one of these is a sarcastic aside ("Classic.", "Figures.").
     static let asides: Set<String> = ["classic", "typical", "figures", "naturally", "shocking", "shocker", "big surprise", "what a surprise",
                                       "surprise surprise", "color me shocked", "how typical", "of course it did", "of course it does",
-                                      "of course it is", "of course they did", "of course you did", "duh", "no duh", "hello", "not again"]
+                                      "of course it is", "of course they did", "of course you did", "duh", "no duh", "hello", "not again",
+                                      "still waiting", "i'll wait", "we're waiting", "tick tock", "any day now", "any time now", "suit yourself",
+                                      "your funeral", "fun times"]
     /// Words stressed in capitals that turn a sentence into exasperation ("I asked you TWICE").
     static let exasperatedCaps: Set<String> = ["AGAIN", "STILL", "ALREADY", "TWICE", "ONCE", "NOBODY", "ANYONE", "WHY", "ACTUALLY", "EVEN", "LITERALLY"]
     /// Self-directed uses of "yourself" that are kind, not dismissive.

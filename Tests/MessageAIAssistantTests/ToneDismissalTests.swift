@@ -23,7 +23,8 @@ final class ToneDismissalTests: XCTestCase {
                      "Why is the build broken AGAIN", "I asked you TWICE for the logs.", "What part of 'no Friday deploys' was unclear?",
                      "Thanks for ignoring my PR for a week.", "Nice going breaking main.", "Thanks to you, we missed the launch.",
                      "Really? You pushed to main on a Friday?", "Nobody cares about the old dashboard.", "Not again.",
-                     "Why did nobody tell me the release moved?"] {
+                     "Why did nobody tell me the release moved?", "Still waiting.", "Any day now.", "Suit yourself.",
+                     "Did you not see my message?", "This mockup is half-baked.", "Knock yourself out.", "Love getting paged at 3am for a disk alert."] {
             XCTAssertTrue(judge(text, context: ask).toneFlag, text)
         }
     }
@@ -40,7 +41,8 @@ final class ToneDismissalTests: XCTestCase {
                      "The cron ran for the second time today, as scheduled.", "Introduce yourself in the channel, please.",
                      "Just merge it when CI is green, thanks.", "Thanks for catching the missing index!",
                      "Thanks to you, the launch went smoothly.", "Really? That's great news!", "Great job fixing the broken link.",
-                     "Thanks for flagging the missing translations."] {
+                     "Thanks for flagging the missing translations.", "Still waiting on the vendor, I'll update you at 3.",
+                     "Silly question: is staging on the new cert?", "My fix is ugly but it works.", "Good times at the offsite, thanks all!"] {
             XCTAssertFalse(judge(text, context: ask).toneFlag, text)
         }
     }
