@@ -68,7 +68,8 @@ enum ActionRules {
             }
             if let d = due, d.start < trigger.verb { for k in pieces.indices where pieces[k].due == nil { pieces[k].due = d.text } }
             if let d = listDue { for k in pieces.indices where pieces[k].due == nil { pieces[k].due = d } }
-            for p in pieces {
+            // "I'm going to grab lunch", "I'll grab coffee with Li": social plans, not work (README).
+            for p in pieces where !isSocial(p.what) {
                 out.append(Found(item: ActionItem(what: p.what, who: p.owner ?? who, due: p.due), sentence: si, trigger: trigger))
             }
         }
@@ -191,6 +192,16 @@ enum ActionRules {
         if let p = earlier.last(where: { $0.head.hasSuffix("s") == plural }) ?? earlier.last { return lowerDeterminer(NounPhrases.objectText(p)) }
         if let a = References.antecedent(message: message, sentenceIndex: sentenceIndex, sentences: sentences) { return lowerDeterminer(a) }
         return pronoun
+    }
+
+    static let socialVerbs: Set<String> = ["grab", "get", "have", "take", "go", "head", "catch", "join", "do"]
+    static let socialThings: Set<String> = ["lunch", "coffee", "dinner", "breakfast", "drinks", "drink", "beer", "beers", "tea", "gym", "walk",
+                                            "nap", "break", "vacation", "holiday", "run", "snack", "food", "pizza", "yoga", "swim"]
+
+    static func isSocial(_ what: String) -> Bool {
+        let w = what.lowercased().split(separator: " ").map(String.init)
+        guard let v = w.first, socialVerbs.contains(v) else { return false }
+        return w.dropFirst().first(where: { !["a", "an", "the", "some", "my", "our", "quick"].contains($0) }).map(socialThings.contains) ?? false
     }
 
     static func lowerDeterminer(_ s: String) -> String {

@@ -38,7 +38,8 @@ enum Triggers {
             guard j < n else { return nil }
             // "I'll have the fix up" is work; "I'll have to", "I'll be", "I'll get back to you" are not.
             let haveWork = w[j] == "have" && j + 1 < n && !["to", "a", "been"].contains(w[j + 1])
-            guard haveWork || !["not", "never", "be", "been", "have", "need", "pass", "think", "see", "wait", "probably", "bet", "guess"].contains(w[j]),
+            guard haveWork || !["not", "never", "be", "been", "have", "need", "pass", "think", "see", "wait", "probably", "bet", "guess",
+                                "the", "a", "an", "to", "my", "our", "your", "his", "her", "their", "some", "home", "bed", "sleep"].contains(w[j]),
                   !(w[j] == "get" && j + 1 < n && ["back", "to", "it", "a", "some", "there"].contains(w[j + 1])) else { return nil }
             return j
         }
