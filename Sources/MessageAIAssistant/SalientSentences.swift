@@ -99,16 +99,21 @@ enum Compress {
                                      ["at", "least"], ["for", "now"], ["right", "now"], ["i", "mean"], ["to", "be", "honest"], ["as", "far", "as", "i", "know"],
                                      ["if", "you", "ask", "me"], ["in", "my", "opinion"], ["roughly"], ["more", "or", "less"]]
 
+    static let hedgeStarts = Set(hedges.map { $0[0] })
+
     /// Drops the hedges of `hedges`, keeping the punctuation of a dropped last word on the word before.
     static func dehedge(_ s: String) -> String {
         var words = s.split(separator: " ").map(String.init)
+        // Lower case without surrounding punctuation, once per word (kept in step with `words`).
+        var bare = words.map { w in String(w.lowercased().replacingOccurrences(of: "’", with: "'").unicodeScalars.filter { $0 == "'" || !CharacterSet.punctuationCharacters.contains($0) }) }
         var k = 0
         while k < words.count {
-            let bare = { (i: Int) in words[i].lowercased().replacingOccurrences(of: "’", with: "'").trimmingCharacters(in: .punctuationCharacters.subtracting(CharacterSet(charactersIn: "'"))) }
-            guard let h = hedges.first(where: { h in k + h.count <= words.count && h.indices.allSatisfy { bare(k + $0) == h[$0] } }), words.count - h.count >= 3 else { k += 1; continue }
+            guard hedgeStarts.contains(bare[k]),
+                  let h = hedges.first(where: { h in k + h.count <= words.count && h.indices.allSatisfy { bare[k + $0] == h[$0] } }), words.count - h.count >= 3 else { k += 1; continue }
             let lastWord = words[k + h.count - 1]
             let trailing = String(lastWord.reversed().prefix { ",.;:!?".contains($0) }.reversed())
             words.removeSubrange(k..<(k + h.count))
+            bare.removeSubrange(k..<(k + h.count))
             if !trailing.isEmpty, k > 0 {
                 // "the timezone conversion, I guess." → "the timezone conversion."
                 while let l = words[k - 1].last, ",;:".contains(l) { words[k - 1].removeLast() }
