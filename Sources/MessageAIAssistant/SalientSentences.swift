@@ -93,11 +93,11 @@ enum Compress {
         return rest.prefix(1).uppercased() + rest.dropFirst()
     }
 
-    /// Words that hedge or pad without naming anything ("I think", "probably", "just in case").
+    /// Words that only hedge ("I think", "probably"). Qualifiers that change what is said ("at
+    /// least a week", "for now", "roughly 20 hours") stay: a summary must not say more than the thread.
     static let hedges: [[String]] = [["i", "think"], ["i'd", "say"], ["i", "guess"], ["i", "believe"], ["probably"], ["maybe"], ["kind", "of"],
-                                     ["sort", "of"], ["a", "bit"], ["pretty", "much"], ["honestly"], ["basically"], ["actually"], ["just", "in", "case"],
-                                     ["at", "least"], ["for", "now"], ["right", "now"], ["i", "mean"], ["to", "be", "honest"], ["as", "far", "as", "i", "know"],
-                                     ["if", "you", "ask", "me"], ["in", "my", "opinion"], ["roughly"], ["more", "or", "less"]]
+                                     ["sort", "of"], ["honestly"], ["basically"], ["actually"], ["i", "mean"], ["to", "be", "honest"],
+                                     ["if", "you", "ask", "me"], ["in", "my", "opinion"]]
 
     static let hedgeStarts = Set(hedges.map { $0[0] })
 
