@@ -144,7 +144,9 @@ enum ToneRules {
         let ask = last.text.lowercased()
         let request = ["please", "could you", "can you", "would you", "mind", "can someone", "could someone", "could we", "can we", "any chance",
                        "would it be possible", "when you get a chance", "do you have time", "are you able", "is it possible"].contains { ask.contains($0) }
-        guard request || (exact && ask.contains("?")) else { return nil }
+        // Any ask the rules read as work for this reader counts too ("Got a sec to look at the flaky test?").
+        let asked = request || ActionRules.found(MessageToJudge(from: last.from, to: [m.from], text: last.text)).contains { $0.trigger.owner != .sender }
+        guard asked || (exact && ask.contains("?")) else { return nil }
         return Flag(.terse, "a bare '\(text.trimmingCharacters(in: .whitespacesAndNewlines))' answers a polite ask abruptly: add a reason or what you can do instead")
     }
 }

@@ -47,6 +47,13 @@ final class ToneDismissalTests: XCTestCase {
         }
     }
 
+    /// A bare refusal of work asked in any words is abrupt; the same "no" to a question of fact is an answer.
+    func testABareRefusalOfAnyAskIsTerse() {
+        XCTAssertTrue(judge("Nope, not doing it.", context: [("maya", "Omar, rotate the staging keys before the audit on Friday.")]).toneFlag)
+        XCTAssertFalse(judge("No, not yet.", context: [("maya", "Is staging on the new keys already?")]).toneFlag)
+        XCTAssertFalse(judge("No, it's a copy-only change.", context: [("maya", "Omar, rotate the staging keys before Friday.")]).toneFlag)
+    }
+
     func testTheReasonNamesThePhrase() {
         XCTAssertTrue(judge("Merge it already.").tone.first?.reason.contains("already") ?? false)
         XCTAssertTrue(judge("Fix it yourself.").tone.first?.reason.contains("Fix it yourself") ?? false)
