@@ -19,7 +19,12 @@ extension ToneRules {
                        "this is on you", "you can't be serious", "who signed off on this", "who reviewed this", "who merged this",
                        "no thanks to you", "did you not see", "did you not read", "did you not get", "read my message", "read my previous",
                        "read what i wrote", "say this again", "say it again", "do whatever you want", "have fun with that", "knock yourself out",
-                       "love getting paged", "love being paged", "love waking up", "nothing like a 3am", "nothing like being"]
+                       "love getting paged", "love being paged", "love waking up", "nothing like a 3am", "nothing like being",
+                       "we've been over this", "we have been over this", "we went over this", "been through this already", "makes no sense",
+                       "that's just wrong", "not how any of this works", "can we please not", "could we please not", "can you please not",
+                       "in case anyone cares", "not that anyone cares", "maybe read", "maybe try reading",
+                       "maybe check your", "try checking your", "was a good idea?", "who screened", "who hired", "who designed this",
+                       "who thought this", "who let this", "are we really doing this"]
     /// Rhetorical questions that blame instead of asking (the "nobody" ones only about work
     /// someone skipped: "Did nobody test this?", not "Did nobody get the invite?").
     static let rhetorical = ["is it really that hard", "is it so hard to", "was that so hard", "why am i the only", "why is it always me",
@@ -27,7 +32,8 @@ extension ToneRules {
     static let nobody = ["did nobody", "does nobody", "did no one", "does no one", "has nobody", "has no one", "did anyone actually",
                          "does anyone actually", "is anyone actually", "why is nobody", "why does no one", "why doesn't anyone", "why doesn't anybody"]
     static let skippedWork: Set<String> = ["test", "tests", "tested", "check", "checked", "review", "reviewed", "read", "notice", "noticed", "think",
-                                           "thought", "look", "looked", "run", "catch", "caught", "bother", "care", "listen", "proofread", "verify", "tell", "told", "warn", "warned"]
+                                           "thought", "look", "looked", "run", "catch", "caught", "bother", "care", "listen", "proofread", "verify", "tell", "told", "warn", "warned",
+                                           "answer", "answering", "respond", "responding", "picking", "acknowledge", "looking", "checking", "testing"]
     /// Work gone wrong that praise or thanks cannot be sincere for ("Thanks for ignoring my PR").
     static let failures: Set<String> = ["breaking", "ignoring", "missing", "forgetting", "skipping", "deleting", "wiping", "crashing", "losing", "ruining",
                                         "blocking", "leaking", "wasting", "interrupting", "ghosting"]
@@ -44,7 +50,8 @@ extension ToneRules {
                                       "surprise surprise", "color me shocked", "how typical", "of course it did", "of course it does",
                                       "of course it is", "of course they did", "of course you did", "duh", "no duh", "hello", "not again",
                                       "still waiting", "i'll wait", "we're waiting", "tick tock", "any day now", "any time now", "suit yourself",
-                                      "your funeral", "fun times"]
+                                      "your funeral", "fun times", "just great", "great just great", "just perfect", "perfect just perfect",
+                                      "just wonderful", "just fantastic", "wrong", "utter nonsense"]
     /// Words stressed in capitals that turn a sentence into exasperation ("I asked you TWICE").
     static let exasperatedCaps: Set<String> = ["AGAIN", "STILL", "ALREADY", "TWICE", "ONCE", "NOBODY", "ANYONE", "WHY", "ACTUALLY", "EVEN", "LITERALLY"]
     /// Self-directed uses of "yourself" that are kind, not dismissive.

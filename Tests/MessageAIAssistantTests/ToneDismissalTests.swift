@@ -24,7 +24,9 @@ final class ToneDismissalTests: XCTestCase {
                      "Thanks for ignoring my PR for a week.", "Nice going breaking main.", "Thanks to you, we missed the launch.",
                      "Really? You pushed to main on a Friday?", "Nobody cares about the old dashboard.", "Not again.",
                      "Why did nobody tell me the release moved?", "Still waiting.", "Any day now.", "Suit yourself.",
-                     "Did you not see my message?", "This mockup is half-baked.", "Knock yourself out.", "Love getting paged at 3am for a disk alert."] {
+                     "Did you not see my message?", "This mockup is half-baked.", "Knock yourself out.", "Love getting paged at 3am for a disk alert.",
+                     "We've been over this.", "Who thought this color scheme was a good idea?", "Great, just great.", "Wrong.",
+                     "Why is nobody answering the pager?", "It's 3am here, in case anyone cares.", "Can we please not deploy at 5pm on a Friday?"] {
             XCTAssertTrue(judge(text, context: ask).toneFlag, text)
         }
     }
@@ -42,7 +44,9 @@ final class ToneDismissalTests: XCTestCase {
                      "Just merge it when CI is green, thanks.", "Thanks for catching the missing index!",
                      "Thanks to you, the launch went smoothly.", "Really? That's great news!", "Great job fixing the broken link.",
                      "Thanks for flagging the missing translations.", "Still waiting on the vendor, I'll update you at 3.",
-                     "Silly question: is staging on the new cert?", "My fix is ugly but it works.", "Good times at the offsite, thanks all!"] {
+                     "Silly question: is staging on the new cert?", "My fix is ugly but it works.", "Good times at the offsite, thanks all!",
+                     "Is it a good idea to cache the tokens?", "The wrong build was tagged, I'll retag it.", "Some of us are in Tokyo, so 9am UTC is late evening there.",
+                     "Just great news from the audit, thanks all!"] {
             XCTAssertFalse(judge(text, context: ask).toneFlag, text)
         }
     }
