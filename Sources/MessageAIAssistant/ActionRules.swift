@@ -68,7 +68,8 @@ enum ActionRules {
             }
             if let d = due, d.start < trigger.verb { for k in pieces.indices where pieces[k].due == nil { pieces[k].due = d.text } }
             if let d = listDue { for k in pieces.indices where pieces[k].due == nil { pieces[k].due = d } }
-            for p in pieces {
+            // "I'm going to grab lunch", "I'll grab coffee with Li": social plans, not work (README).
+            for p in pieces where !isSocial(p.what) {
                 out.append(Found(item: ActionItem(what: p.what, who: p.owner ?? who, due: p.due), sentence: si, trigger: trigger))
             }
         }
@@ -158,7 +159,7 @@ enum ActionRules {
         var i = w == "and" || w == "then" || w == "&" ? k + 1 : k
         if i < t.count, ["then", "also", "and", "please"].contains(t[i].lower) { i += 1 }
         guard i < t.count else { return nil }
-        if Verbs.work.contains(t[i].lower) && !pronouns.contains(t[i].lower) && i + 1 <= t.count
+        if (Verbs.work.contains(t[i].lower) || Verbs.looksLikeVerb(t, at: i) && !t[i].isCapitalized) && !pronouns.contains(t[i].lower) && i + 1 <= t.count
             && !(i + 1 < t.count && ["is", "was", "are", "has"].contains(t[i + 1].lower)) { return ((i, nil), k) }
         let name = t[i].lower.hasPrefix("@") ? String(t[i].lower.dropFirst()) : t[i].lower
         if members.contains(name) || t[i].lower.hasPrefix("@") {
@@ -172,9 +173,14 @@ enum ActionRules {
     }
 
     static func baseForm(_ w: String) -> String {
-        if let b = Verbs.fromGerund(w) { return b }
+        if let b = Verbs.guessBase(gerund: w) { return b }
         if Verbs.work.contains(w) { return w }
-        return Verbs.base(w) ?? w
+        if let b = Verbs.base(w) { return b }
+        // "reconciles" → "reconcile", "pushes" → "push", "carries" → "carry".
+        guard w.count > 4, w.hasSuffix("s"), !w.hasSuffix("ss"), !w.hasSuffix("us"), !w.hasSuffix("is") else { return w }
+        if w.hasSuffix("ies") { return String(w.dropLast(3)) + "y" }
+        if ["ches", "shes", "xes", "zes", "sses"].contains(where: { w.hasSuffix($0) }) { return String(w.dropLast(2)) }
+        return String(w.dropLast())
     }
 
     /// A pronoun replaced by what it stands for: the last thing named before it in the same
@@ -186,6 +192,16 @@ enum ActionRules {
         if let p = earlier.last(where: { $0.head.hasSuffix("s") == plural }) ?? earlier.last { return lowerDeterminer(NounPhrases.objectText(p)) }
         if let a = References.antecedent(message: message, sentenceIndex: sentenceIndex, sentences: sentences) { return lowerDeterminer(a) }
         return pronoun
+    }
+
+    static let socialVerbs: Set<String> = ["grab", "get", "have", "take", "go", "head", "catch", "join", "do"]
+    static let socialThings: Set<String> = ["lunch", "coffee", "dinner", "breakfast", "drinks", "drink", "beer", "beers", "tea", "gym", "walk",
+                                            "nap", "break", "vacation", "holiday", "run", "snack", "food", "pizza", "yoga", "swim"]
+
+    static func isSocial(_ what: String) -> Bool {
+        let w = what.lowercased().split(separator: " ").map(String.init)
+        guard let v = w.first, socialVerbs.contains(v) else { return false }
+        return w.dropFirst().first(where: { !["a", "an", "the", "some", "my", "our", "quick"].contains($0) }).map(socialThings.contains) ?? false
     }
 
     static func lowerDeterminer(_ s: String) -> String {

@@ -75,6 +75,8 @@ extension ClarityRules {
         if let f = oneFlag(t, m, si, sentences) { return f }
         guard let k = t.indices.first(where: { isReferential(t, $0) }) else { return nil }
         let word = t[k].raw.lowercased().replacingOccurrences(of: "'s", with: "")
+        // "Ramen it is then.", "Thursday it is": the choice names itself.
+        if word == "it", k > 0, k + 1 < t.count, t[k + 1].lower == "is", k + 2 == t.count || (k + 3 == t.count && t[k + 2].lower == "then") { return nil }
         let earlierInSentence = NounPhrases.find(Array(t[..<k])).filter { !NounPhrases.light.contains($0.head) }
         if !earlierInSentence.isEmpty || t[..<k].contains(where: { $0.isCapitalized && $0.raw != t.first?.raw && !["I"].contains($0.raw) }) { return nil }
         let candidates = References.candidates(m, before: sentences[..<si])
@@ -82,8 +84,25 @@ extension ClarityRules {
         if candidates.isEmpty {
             return Flag(.pronoun, "'\(word)' has nothing to refer to here: name what you mean")
         }
-        if let (a, b) = competing(candidates), !resolvedInMessage(a, b, sentences, si) {
+        if let (a, b) = competing(candidates) ?? (["it", "this", "that"].contains(word) ? coordinated(m) : nil), !resolvedInMessage(a, b, sentences, si) {
             return Flag(.pronoun, "'\(word)' could mean \(a) or \(b): say which")
+        }
+        return nil
+    }
+
+    /// Two things named together in the latest message ("I pushed the login fix and the cache
+    /// change"): a singular "it" after that could be either.
+    static func coordinated(_ m: MessageToJudge) -> (String, String)? {
+        guard let last = m.context.last else { return nil }
+        for s in Sentences.split(last.text) {
+            let lower = " " + s.lowercased() + " "
+            let found = NounPhrases.find(Tokenizer.tokens(s)).filter { !NounPhrases.light.contains($0.head) && !NounPhrases.timeHeads.contains($0.head) }
+            for (a, b) in zip(found, found.dropFirst()) where a.head != b.head {
+                let (ta, tb) = (a.text.lowercased(), b.text.lowercased())
+                if lower.hasBytes(" " + ta + " and " + tb) || lower.hasBytes(" " + ta + " or " + tb) {
+                    return (NounPhrases.objectText(a).lowercased(), NounPhrases.objectText(b).lowercased())
+                }
+            }
         }
         return nil
     }

@@ -49,7 +49,8 @@ enum ClarityRules {
         let everyone = t.contains { Addressee.groupWords.contains($0.lower) || $0.lower == "each" }
             || t.filter { $0.lower.hasPrefix("@") && $0.lower.count > 1 }.count > 1
         if everyone { return nil }
-        if text.contains(" someone ") || text.contains(" somebody ") || text.contains(" anyone ") || text.contains(" anybody ") {
+        // README's choice: "whoever picks up X" and "one of you" name nobody either.
+        if [" someone ", " somebody ", " anyone ", " anybody ", " whoever ", " one of you "].contains(where: { text.contains($0) }) {
             return Flag(.owner, "'someone' in a group of \(m.to.count) means nobody in particular: name who should \(first.item.what)")
         }
         if text.contains(" you ") {

@@ -27,7 +27,9 @@ enum DecisionRules {
             let lower = " " + s.lowercased().replacingOccurrences(of: "’", with: "'") + " "
             // "Decision for the record: we keep ...": a label naming a decision, then a colon.
             let labelled = lower.range(of: "decision").map { lower[$0.upperBound...].prefix(24).contains(":") } ?? false
-            guard markers.contains(where: { lower.hasBytes($0) }) || lower.hasSuffix(" it is ") || labelled else { continue }
+            // "Thursday it is", "Ramen it is then": a choice made, social ones too (README).
+            let itIs = lower.hasSuffix(" it is ") || lower.hasSuffix(" it is then ") || lower.hasSuffix(" it is then. ") || lower.hasSuffix(" it is then! ")
+            guard markers.contains(where: { lower.hasBytes($0) }) || itIs || labelled else { continue }
             if s.contains("?") || negations.contains(where: { lower.hasBytes($0) }) { continue }
             return withChoice(strip(s), m.context)
         }

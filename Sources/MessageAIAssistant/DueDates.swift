@@ -74,6 +74,8 @@ enum DueDates {
             return nil
         }
         if w == "after", i + 1 < t.count, let end = event(t, at: i + 1) { return (end, i) }
+        // "eta 5 min", "ETA 14:00": the estimate is the due, with its label.
+        if w == "eta", i + 1 < t.count, !t[i].endsClause || t[i].after.hasPrefix(":"), let end = expression(t, at: i + 1, strict: false) { return (end, i) }
         if let end = expression(t, at: i, strict: true) { return (end, start) }
         return nil
     }
@@ -86,7 +88,8 @@ enum DueDates {
         var end: Int?
         if w == "first" && i + 2 < t.count && t[i + 1].lower == "thing" && (anchors.contains(t[i + 2].lower) || days.contains(t[i + 2].lower)) { end = i + 3 }
         else if (w == "in" || w == "within") && i + 2 < t.count && (t[i + 1].isNumber || ["an", "a", "the", "two", "three", "24", "48"].contains(t[i + 1].lower))
-                    && ["hour", "hours", "minutes", "mins", "days", "day", "weeks"].contains(t[i + 2].lower) { end = i + 3 }
+                    && units.contains(t[i + 2].lower) { end = i + 3 }
+        else if t[i].isNumber && i + 1 < t.count && units.contains(t[i + 1].lower) && !strict { end = i + 2 }
         else if isNumericDate(w) { end = i + 1 }
         else if anchors.contains(w) || days.contains(w) { end = i + 1 }
         else if isClock(w) { end = i + 1 }
@@ -131,5 +134,6 @@ enum DueDates {
         return nil
     }
 
+    static let units: Set<String> = ["hour", "hours", "minutes", "minute", "mins", "min", "days", "day", "weeks", "week", "hrs", "hr"]
     static let vague: Set<String> = ["soon", "sometime", "someday", "later", "whenever", "eventually", "asap"]
 }

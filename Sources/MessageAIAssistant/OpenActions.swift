@@ -98,14 +98,22 @@ enum OpenActions {
             for s in said[k] {
                 let words = s.words
                 let lowerS = " " + s.lower + " "
-                let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) }
-                    || [" is in the ", " are in the ", " is in our ", " are in our ", " is up ", " is out "].contains { lowerS.hasBytes($0) }
+                let place = [" is in the ", " are in the ", " is in our ", " are in our ", " is up ", " is out "].first { lowerS.hasBytes($0) }
+                let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) } || place != nil
                 guard saysDone else { continue }
                 let lower = s.lower
                 if ["not done", "not yet", "isn't done", "will be", "once", "when", "after", "until", "before"].contains(where: { lower.hasBytes($0) }) { continue }
-                let overlap = !object.isDisjoint(with: s.content)
+                // "The draft is in the hiring folder" reports the draft, not the hiring loop: with only a
+                // place to go on, the thing put there (before "is in") must be the item's.
+                var said = s.content
+                if let p = place, !words.contains(where: { Verbs.isPast($0, of: verb) || doneWords.contains($0) }), let r = lowerS.range(of: p) {
+                    said = Set(Words.content(String(lowerS[..<r.lowerBound])))
+                }
+                let overlap = !object.isDisjoint(with: said)
                 let byOwner = m.from.lowercased() == e.item.who
-                if overlap || (byOwner && words.count <= 8) || (words.count <= 3 && words.contains { Verbs.isPast($0, of: verb) }) { return true }
+                // A short "Done." by the owner closes their item; "Added both." reports other work (another verb in the past).
+                let otherWork = words.contains { Verbs.isPastOfWork($0) && !Verbs.isPast($0, of: verb) && !["done", "finished", "completed"].contains($0) }
+                if overlap || (byOwner && words.count <= 8 && !otherWork) || (words.count <= 3 && words.contains { Verbs.isPast($0, of: verb) }) { return true }
             }
         }
         return false

@@ -21,8 +21,8 @@ enum SalientSentences {
                 if DecisionRules.decision(MessageToJudge(from: m.from, to: m.to, text: s)) != nil { continue }
                 let short = Compress.sentence(s, names: names)
                 if questions.contains(short) { continue }
-                out.append(SummaryLine(text: "\(m.from.lowercased()): " + Compress.tight(short), order: i * 100 + si,
-                                       salience: salience(s, message: i, sentence: si)))
+                let weight = salience(s, message: i, sentence: si) + (answers(judged, message: i, sentence: si) ? 1 : 0)
+                out.append(SummaryLine(text: "\(m.from.lowercased()): " + Compress.tight(Compress.clause(short)), order: i * 100 + si, salience: weight))
             }
         }
         return out
@@ -39,6 +39,13 @@ enum SalientSentences {
         if reasons.contains(where: { lower.hasBytes($0) }) { score += 0.3 }
         if s.contains("?") { score *= 0.5 }
         return score
+    }
+
+    /// The first sentence of a reply to someone else's question answers it ("Which providers do we
+    /// test?" — "Okta, Azure AD and Google Workspace"): what was settled there is a key point.
+    static func answers(_ judged: [MessageToJudge], message i: Int, sentence si: Int) -> Bool {
+        guard i > 0, si == 0, judged[i - 1].from.lowercased() != judged[i].from.lowercased() else { return false }
+        return judged[i - 1].text.contains("?") && !judged[i].text.hasSuffix("?")
     }
 }
 
@@ -65,12 +72,13 @@ enum Compress {
 
     static let copulas: Set<String> = ["is", "are", "was", "were"]
     static let tails = [" so far", " from now on", " right now", " at all", " for now", " this time around", " this time"]
-    static let askOpeners = ["do we know ", "does anyone know ", "do you know ", "any idea ", "anyone know ", "quick question: ", "question: "]
+    static let askOpeners = ["do we know ", "does anyone know ", "do you know ", "any idea ", "anyone know ", "quick question: ", "question: ",
+                             "what about ", "how about ", "are we ", "do we ", "is there ", "are there ", "should we ", "can we ", "will we ", "do i "]
 
     /// A decision without the words that only say it is one ("Let's move the backup" → "Move the backup").
     static func decision(_ d: String) -> String {
         let s = sentence(d)
-        for lead in ["let's ", "lets ", "we'll ", "we will ", "we're ", "we are "] where s.lowercased().hasPrefix(lead) && s.count > lead.count + 8 {
+        for lead in ["let's ", "lets ", "we'll ", "we will ", "we're ", "we are ", "we "] where s.lowercased().hasPrefix(lead) && s.count > lead.count + 8 {
             let rest = s.dropFirst(lead.count)
             return rest.prefix(1).uppercased() + rest.dropFirst()
         }
@@ -85,9 +93,52 @@ enum Compress {
         return rest.prefix(1).uppercased() + rest.dropFirst()
     }
 
+    /// Words that only hedge ("I think", "probably"). Qualifiers that change what is said ("at
+    /// least a week", "for now", "roughly 20 hours") stay: a summary must not say more than the thread.
+    static let hedges: [[String]] = [["i", "think"], ["i'd", "say"], ["i", "guess"], ["i", "believe"], ["probably"], ["maybe"], ["kind", "of"],
+                                     ["sort", "of"], ["honestly"], ["basically"], ["actually"], ["i", "mean"], ["to", "be", "honest"],
+                                     ["if", "you", "ask", "me"], ["in", "my", "opinion"]]
+
+    static let hedgeStarts = Set(hedges.map { $0[0] })
+
+    /// Drops the hedges of `hedges`, keeping the punctuation of a dropped last word on the word before.
+    static func dehedge(_ s: String) -> String {
+        var words = s.split(separator: " ").map(String.init)
+        // Lower case without surrounding punctuation, once per word (kept in step with `words`).
+        var bare = words.map { w in String(w.lowercased().replacingOccurrences(of: "’", with: "'").unicodeScalars.filter { $0 == "'" || !CharacterSet.punctuationCharacters.contains($0) }) }
+        var k = 0
+        while k < words.count {
+            guard hedgeStarts.contains(bare[k]),
+                  let h = hedges.first(where: { h in k + h.count <= words.count && h.indices.allSatisfy { bare[k + $0] == h[$0] } }), words.count - h.count >= 3 else { k += 1; continue }
+            let lastWord = words[k + h.count - 1]
+            let trailing = String(lastWord.reversed().prefix { ",.;:!?".contains($0) }.reversed())
+            words.removeSubrange(k..<(k + h.count))
+            bare.removeSubrange(k..<(k + h.count))
+            if !trailing.isEmpty, k > 0 {
+                // "the timezone conversion, I guess." → "the timezone conversion."
+                while let l = words[k - 1].last, ",;:".contains(l) { words[k - 1].removeLast() }
+                if !",.;:!?".contains(words[k - 1].last ?? " ") { words[k - 1] += trailing.hasPrefix(",") && k < words.count ? "," : String(trailing.last!) }
+            }
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// A long sentence cut before a trailing clause that explains or pads (", which ...", ", so ...",
+    /// " because ..."), when what is left still names at least four things.
+    static func clause(_ s: String) -> String {
+        guard Words.all(s).count > 12 else { return s }
+        let lower = s.lowercased()
+        for cut in [", which ", ", so ", " so that ", ", since ", " because ", ", as ", " - ", " — ", ", just "] {
+            guard let r = lower.range(of: cut) else { continue }
+            let head = String(s[..<s.index(s.startIndex, offsetBy: lower.distance(from: lower.startIndex, to: r.lowerBound))])
+            if Words.content(head).count >= 4 { return head + (s.hasSuffix("?") ? "?" : ".") }
+        }
+        return s
+    }
+
     /// Headline style: articles, intensifiers and copulas dropped ("the login fix is merged" → "login fix merged").
     static func tight(_ s: String) -> String {
-        var s = s
+        var s = dehedge(s)
         for t in tails { s = s.replacingOccurrences(of: t, with: "") }
         let words = s.split(separator: " ").map(String.init)
         let question = s.contains("?")

@@ -5,7 +5,7 @@ import Foundation
 /// and an extractive summary of the sentences that carry them, within 30 % of the thread's words.
 enum ThreadSummarizer {
     /// Under ASSISTANT.md's 30 %, with room for the word count of a reader's tokenizer to differ.
-    static let budgetRatio = 0.295
+    static let budgetRatio = 0.298
 
     static func summarize(_ thread: ThreadToSummarize, engine: EngineInfo) -> ThreadSummary {
         let msgs = thread.messages
@@ -30,13 +30,16 @@ enum ThreadSummarizer {
         // What a returning reader needs first: decisions, open work with owners and dates, open
         // questions (ASSISTANT.md's key points), each as short as its own words allow.
         for d in decisions { picker.require(SummaryLine(text: "Decision: " + Compress.tight(Compress.decision(d)), order: .max - 3)) }
-        for a in actions { picker.require(SummaryLine(text: "\(a.who): " + Compress.tight(a.what) + (a.due.map { " (\($0))" } ?? ""), order: .max - 2)) }
+        // Open work that names no object ("get back to", "comment") competes with the rest instead.
+        let actionLines = actions.map { a in (a, SummaryLine(text: "\(a.who): " + Compress.tight(a.what) + (a.due.map { " (\($0))" } ?? ""), order: .max - 2,
+                                                             salience: 0.5)) }
+        for (a, line) in actionLines where Words.content(a.what).count >= 2 { picker.require(line) }
         for q in questions { picker.require(SummaryLine(text: "Open: " + Compress.tight(Compress.question(q)), order: .max - 1)) }
         // Then what else happened (work reported done, changes of plan, dates and figures, the
         // topic), chosen for the most new content per word so no point is told twice.
         // Work asked for and reported done in the thread, in a few words each ("omar done: roll back receipts").
         let doneLines = done.enumerated().map { SummaryLine(text: "\($0.element.who) done: " + Compress.tight($0.element.what), order: .max - 4 - done.count + $0.offset, salience: 2) }
-        picker.fill(doneLines + SalientSentences.candidates(judged, founds, questions: questions, participants: participants))
+        picker.fill(doneLines + actionLines.filter { Words.content($0.0.what).count < 2 }.map(\.1) + SalientSentences.candidates(judged, founds, questions: questions, participants: participants))
         let keyPoints = picker.chosen.sorted { $0.order < $1.order }.map(\.text)
         return ThreadSummary(summary: keyPoints.map { "- " + $0 }.joined(separator: "\n"), keyPoints: keyPoints, decisions: decisions,
                              actions: actions, openQuestions: questions, coveredMessages: msgs.count, engine: engine)

@@ -12,7 +12,10 @@ enum ToneRules {
     /// Harsh unless the sentence gives a reason ("this is a mess because the ids changed" is critique).
     static let harsh: Set<String> = ["mess", "ridiculous", "sloppy", "useless", "terrible", "awful", "horrible", "unacceptable",
                                      "embarrassing", "nonsense", "joke", "disaster", "amateur", "amateurish", "careless", "absurd", "insane",
-                                     "pointless", "hopeless", "unbelievable", "shameful", "disgrace", "laughable", "inexcusable", "unprofessional"]
+                                     "pointless", "hopeless", "unbelievable", "shameful", "disgrace", "laughable", "inexcusable", "unprofessional",
+                                     "half-baked", "half-assed", "shoddy", "subpar", "mediocre", "atrocious",
+                                     "abysmal", "dreadful", "horrendous", "unusable", "incompetence", "lousy", "pitiful", "negligent",
+                                     "irresponsible", "reckless"]
     static let blaming = ["who approved", "who wrote this", "who broke", "what were you thinking", "how hard can it be",
                           "how hard is it", "how many times", "are you kidding", "are you serious", "seriously?", "your fault",
                           "you broke", "you always", "you never", "do your job", "shut up", "waste of time", "why can't you",
@@ -53,6 +56,7 @@ enum ToneRules {
                                                 "meeting", "meetings", "bug", "bugs", "regression", "late", "delay", "delayed", "yet"]
     static let terseRefusals: Set<String> = ["no", "nope", "nah", "no way", "not now", "can't", "cannot", "busy", "fine", "whatever",
                                              "so", "and", "k", "not doing that", "no time", "not happening", "won't", "why", "pass", "meh", "obviously", "nope not me", "not me", "ask someone else",
+                                             "too busy", "not a chance", "absolutely not", "hard no", "what", "i'm busy", "im busy", "no way",
                                              "later", "not today", "stop", "already done", "read the thread", "busy now", "not interested", "no can't", "can't now", "and", "so what", "your call", "not mine"]
     static let politeMarkers = ["sorry", "thanks", "thank you", "appreciate", "unfortunately", "afraid", "would love to",
                                 "wish i could", "maybe next", "how about", "could we", "can we", "happy to", "but i can", "instead"]
@@ -66,9 +70,10 @@ enum ToneRules {
         let words = Words.all(text)
         let polite = politeMarkers.contains { lower.hasBytes($0) }
         let reasoned = reasons.contains { lower.hasBytes($0) }
-        if let w = words.first(where: { insults.contains($0) }) {
+        // Hyphenated entries ("half-baked", "brain-dead") are two words to `Words.all`: matched on the text.
+        if let w = words.first(where: { insults.contains($0) }) ?? insults.first(where: { $0.contains("-") && lower.hasBytes(" " + $0) }) {
             flags.append(Flag(.harsh, "'\(w)' attacks the person or their work: say what is wrong and why"))
-        } else if let w = words.first(where: { harsh.contains($0) }), !reasoned {
+        } else if let w = words.first(where: { harsh.contains($0) }) ?? harsh.first(where: { $0.contains("-") && lower.hasBytes(" " + $0) }), !reasoned {
             flags.append(Flag(.harsh, "'\(w)' judges without a reason: say what is wrong and what would fix it"))
         }
         if let p = blaming.first(where: { lower.hasBytes(p(spaced: $0)) }) {
@@ -77,7 +82,7 @@ enum ToneRules {
         if let p = passiveAggressive.first(where: { lower.hasBytes(p(spaced: $0)) }) {
             flags.append(Flag(.passiveAggressive, "'\(p.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)))' reads as passive-aggressive: say the point plainly"))
         }
-        if let f = sarcasm(text) ?? mockPraise(text) ?? exasperation(text) { flags.append(f) }
+        if let f = sarcasm(text) ?? mockPraise(text) ?? exasperation(text) ?? dismissal(text) { flags.append(f) }
         // "Why did you merge this?!" — a question or complaint shouted with stacked punctuation.
         if flags.isEmpty, !polite, ["?!", "!?", "!!!", "??"].contains(where: { text.contains($0) }),
            !Words.all(text).contains(where: { ["great", "awesome", "amazing", "congrats", "wow", "yay", "nice", "love", "cool", "excited", "thanks", "wait"].contains($0) }) {
@@ -137,8 +142,11 @@ enum ToneRules {
         guard !polite, exact || (refusalStart && words.count <= 6 && !alternative && !explained) else { return nil }
         guard let last = m.context.last(where: { $0.from.lowercased() != m.from.lowercased() }) else { return nil }
         let ask = last.text.lowercased()
-        let request = ["please", "could you", "can you", "would you", "mind", "can someone", "could someone"].contains { ask.contains($0) }
-        guard request || (exact && ask.contains("?")) else { return nil }
+        let request = ["please", "could you", "can you", "would you", "mind", "can someone", "could someone", "could we", "can we", "any chance",
+                       "would it be possible", "when you get a chance", "do you have time", "are you able", "is it possible"].contains { ask.contains($0) }
+        // Any ask the rules read as work for this reader counts too ("Got a sec to look at the flaky test?").
+        let asked = request || ActionRules.found(MessageToJudge(from: last.from, to: [m.from], text: last.text)).contains { $0.trigger.owner != .sender }
+        guard asked || (exact && ask.contains("?")) else { return nil }
         return Flag(.terse, "a bare '\(text.trimmingCharacters(in: .whitespacesAndNewlines))' answers a polite ask abruptly: add a reason or what you can do instead")
     }
 }

@@ -21,6 +21,9 @@ enum Triggers {
                                "why don't we", "maybe we", "we should probably", "should we", "should i", "do we", "did you", "have you",
                                "for anything", "if anything", "in case", "i was thinking", "i'd suggest", "i suggest", "suggestion:", "what if", "no need to", "don't need to", "no rush to"]
 
+    /// "Li says the build is fine": verbs that report, not work given.
+    static let reporting: Set<String> = ["says", "thinks", "knows", "feels", "believes", "wants", "needs", "likes", "seems", "looks", "sounds",
+                                         "hopes", "agrees", "mentions", "notes", "reports", "means", "loves", "hates", "prefers", "gets", "has", "is", "was", "does"]
     static let imperativeExcluded: Set<String> = ["let", "look", "try", "go", "come", "get", "do", "help", "note", "report", "plan", "list", "file", "demo", "sync", "call"]
     static let notAfterImperative: Set<String> = ["you", "we", "i", "they", "is", "was", "are", "were", "looks", "went", "has", "had", "will", "should", "seems", "'s"]
 
@@ -35,7 +38,8 @@ enum Triggers {
             guard j < n else { return nil }
             // "I'll have the fix up" is work; "I'll have to", "I'll be", "I'll get back to you" are not.
             let haveWork = w[j] == "have" && j + 1 < n && !["to", "a", "been"].contains(w[j + 1])
-            guard haveWork || !["not", "never", "be", "been", "have", "need", "pass", "think", "see", "wait", "probably", "bet", "guess"].contains(w[j]),
+            guard haveWork || !["not", "never", "be", "been", "have", "need", "pass", "think", "see", "wait", "probably", "bet", "guess",
+                                "the", "a", "an", "to", "my", "our", "your", "his", "her", "their", "some", "home", "bed", "sleep"].contains(w[j]),
                   !(w[j] == "get" && j + 1 < n && ["back", "to", "it", "a", "some", "there"].contains(w[j + 1])) else { return nil }
             return j
         }
@@ -73,7 +77,7 @@ enum Triggers {
             }
             // Requests: "can you ...", "could you please ...", "would you mind reviewing ...".
             if ["can", "could", "would", "will", "can't"].contains(a) && (b == "you" || b == "u") {
-                if c == "mind", i + 3 < n, Verbs.fromGerund(w[i + 3]) != nil { return Trigger(verb: i + 3, owner: .addressee) }
+                if c == "mind", i + 3 < n, Verbs.guessBase(gerund: w[i + 3]) != nil { return Trigger(verb: i + 3, owner: .addressee) }
                 if c == "be" && i + 3 < n && w[i + 3] == "able", let to = w[i...].firstIndex(of: "to"), let v = verb(after: to + 1) {
                     return Trigger(verb: v, owner: .addressee)
                 }
@@ -87,8 +91,20 @@ enum Triggers {
                 return Trigger(verb: v, owner: .addressee)
             }
             if a == "chance" && b == "you" && ["could", "can", "would"].contains(c), let v = verb(after: i + 3) { return Trigger(verb: v, owner: .addressee) }
-            if (a == "mind" && i == start) || (a == "you" && b == "mind" && i > start), let g = (a == "mind" ? i + 1 : i + 2) as Int?, g < n, Verbs.fromGerund(w[g]) != nil {
+            if (a == "mind" && i == start) || (a == "you" && b == "mind" && i > start), let g = (a == "mind" ? i + 1 : i + 2) as Int?, g < n, Verbs.guessBase(gerund: w[g]) != nil {
                 return Trigger(verb: g, owner: .addressee)
+            }
+            // "Going to refactor the auth middleware this afternoon." — the same without "I'm".
+            if a == "going" && b == "to" && i == start, let v = verb(after: i + 2), Verbs.work.contains(w[v]) || Verbs.looksLikeVerb(t, at: v) {
+                return Trigger(verb: v, owner: .sender)
+            }
+            // "We'll update the runbook tomorrow" in a group: the group's own commitment. ASSISTANT.md
+            // gives work "for everyone" to `recipient`; a decision ("we'll go with", "we'll use") is not work.
+            if (a == "we'll" || (a == "we" && b == "will")) && members.count > 2, !lowerSentence.hasBytes(" if "),
+               DecisionRules.decision(MessageToJudge(from: "", to: [], text: sentence)) == nil,
+               let v = verb(after: a == "we" ? i + 2 : i + 1), Verbs.work.contains(w[v]) || Verbs.looksLikeVerb(t, at: v),
+               !["go", "see", "decide", "know", "talk", "discuss", "revisit", "figure"].contains(w[v]) {
+                return Trigger(verb: v, owner: .group)
             }
             // "Will send it tonight." — the sender's commitment without the "I".
             if a == "will" && i == start && b != "do" && b != "you" && b != "we" && b != "it", let v = verb(after: i + 1), Verbs.work.contains(w[v]) {
@@ -141,13 +157,18 @@ enum Triggers {
             // Assignments: "Li will update ...", "Omar to book ...", "1) Li updates the dashboard by Monday".
             if i == start || (i > 0 && t[i - 1].after.hasPrefix(":")), members.contains(a.hasPrefix("@") ? String(a.dropFirst()) : a) || a.hasPrefix("@")
                 || (t[i].isCapitalized && !t[i].isAllCaps && !Addressee.notNames.contains(a) && !Verbs.work.contains(a) && !NounPhrases.determiners.contains(a)
-                    && ["will", "to", "'ll"].contains(b) && !["i", "we", "it", "this", "that", "they", "you", "he", "she", "there"].contains(a)) {
+                    && ["will", "to", "'ll"].contains(b) && !["i", "we", "it", "this", "that", "they", "you", "he", "she", "there"].contains(a) && !a.hasSuffix("ing")) {
                 let name = a.hasPrefix("@") ? String(a.dropFirst()) : a
                 if ["will", "to", "should", "can", "must", "please", "pls"].contains(b), let v = verb(after: i + 2) { return Trigger(verb: v, owner: .member(name)) }
                 if (b == "needs" || b == "has") && c == "to", let v = verb(after: i + 3) { return Trigger(verb: v, owner: .member(name)) }
                 if b == "is" && c == "going", i + 3 < n, w[i + 3] == "to", let v = verb(after: i + 4) { return Trigger(verb: v, owner: .member(name)) }
                 if b.hasSuffix("s"), Verbs.base(b) != nil, b != Verbs.base(b) { return Trigger(verb: i + 1, owner: .member(name)) }
                 if b == "takes" || b == "owns" { return Trigger(verb: i + 1, owner: .member(name)) }
+                // "Li reconciles the invoices by Friday": a verb not on the list, in an assignment with a date.
+                if b.hasSuffix("s"), !b.hasSuffix("ss"), i + 2 < n, Verbs.objectStarters.contains(c), members.contains(name),
+                   !Verbs.notVerbs.contains(b), !Words.function.contains(b), !reporting.contains(b), DueDates.find(t) != nil {
+                    return Trigger(verb: i + 1, owner: .member(name))
+                }
             }
             if a.hasSuffix("'ll"), members.contains(String(a.dropLast(3))), let v = verb(after: i + 1) { return Trigger(verb: v, owner: .member(String(a.dropLast(3)))) }
             // Passive: "The deck needs to be reviewed by Friday", "the notes should be posted".
@@ -160,7 +181,10 @@ enum Triggers {
             }
         }
         // Imperative: the sentence starts with a work verb ("Tag it and post the notes.").
-        if start < n, Verbs.work.contains(w[start]), !imperativeExcluded.contains(w[start]), !t[start].after.hasPrefix(","),
+        if start < n, Verbs.work.contains(w[start]) || Verbs.looksLikeVerb(t, at: start, opensSentence: true) && !members.contains(w[start]),
+           // "Figure it out yourself.": the work tossed back, not given.
+           w.last != "yourself",
+           !imperativeExcluded.contains(w[start]), !t[start].after.hasPrefix(","),
            !(start + 1 < n && notAfterImperative.contains(w[start + 1])),
            // "Read it, looks good": a report in the past, not an order.
            !(w[start] == "read" && start + 1 < n && w[start + 1] == "it"),
