@@ -49,27 +49,30 @@ static inline int messageai_vips_clean(const char *in, const char *out) {
     return result;
 }
 
+/// `image` as a JPEG of quality `quality` without metadata, flattened on white first (JPEG has
+/// no alpha: transparent parts become white, as image viewers show them). Takes `image`'s
+/// reference; the buffer is freed with messageai_vips_free.
+static inline int messageai_vips_jpeg_flat(VipsImage *image, int quality, void **buffer, size_t *length) {
+    VipsImage *flat = image;
+    if (vips_image_hasalpha(image)) {
+        double white[1] = {255};
+        VipsArrayDouble *background = vips_array_double_new(white, 1);
+        int failed = vips_flatten(image, &flat, "background", background, NULL);
+        vips_area_unref(VIPS_AREA(background));
+        g_object_unref(image);
+        if (failed) return -1;
+    }
+    int result = vips_jpegsave_buffer(flat, buffer, length, "Q", quality, "strip", TRUE, NULL);
+    g_object_unref(flat);
+    return result;
+}
+
 /// A JPEG at most `size` pixels on its longer side, upright, without metadata. The buffer is
 /// freed with messageai_vips_free.
 static inline int messageai_vips_thumbnail(const char *in, int size, void **buffer, size_t *length) {
     VipsImage *thumb = NULL;
     if (vips_thumbnail(in, &thumb, size, "size", VIPS_SIZE_DOWN, NULL)) return -1;
-    VipsImage *flat = NULL;
-    int result;
-    if (vips_image_hasalpha(thumb)) {
-        // JPEG has no alpha: transparent parts become white, as image viewers show them.
-        double white[1] = {255};
-        VipsArrayDouble *background = vips_array_double_new(white, 1);
-        result = vips_flatten(thumb, &flat, "background", background, NULL);
-        vips_area_unref(VIPS_AREA(background));
-        g_object_unref(thumb);
-        if (result) return -1;
-    } else {
-        flat = thumb;
-    }
-    result = vips_jpegsave_buffer(flat, buffer, length, "Q", 70, "strip", TRUE, NULL);
-    g_object_unref(flat);
-    return result;
+    return messageai_vips_jpeg_flat(thumb, 70, buffer, length);
 }
 
 /// A `size` x `size` JPEG for an avatar: shrunk on load, cut to a square around the centre,
@@ -77,21 +80,7 @@ static inline int messageai_vips_thumbnail(const char *in, int size, void **buff
 static inline int messageai_vips_avatar(const char *in, int size, void **buffer, size_t *length) {
     VipsImage *thumb = NULL;
     if (vips_thumbnail(in, &thumb, size, "height", size, "crop", VIPS_INTERESTING_CENTRE, NULL)) return -1;
-    VipsImage *flat = NULL;
-    int result;
-    if (vips_image_hasalpha(thumb)) {
-        double white[1] = {255};
-        VipsArrayDouble *background = vips_array_double_new(white, 1);
-        result = vips_flatten(thumb, &flat, "background", background, NULL);
-        vips_area_unref(VIPS_AREA(background));
-        g_object_unref(thumb);
-        if (result) return -1;
-    } else {
-        flat = thumb;
-    }
-    result = vips_jpegsave_buffer(flat, buffer, length, "Q", 80, "strip", TRUE, NULL);
-    g_object_unref(flat);
-    return result;
+    return messageai_vips_jpeg_flat(thumb, 80, buffer, length);
 }
 
 static inline void messageai_vips_free(void *buffer) { g_free(buffer); }
