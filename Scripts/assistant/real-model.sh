@@ -7,7 +7,7 @@
 #   Scripts/assistant/real-model.sh [dev|heldout]     (LIMIT=N evaluates an even spread of N lines)
 #   Scripts/assistant/real-model.sh path              the whole product path: messageai-server pointed at
 #       the model (--assistant-extract provider), three real clients, /summary /actions /decisions /check
-#       /rewrite (Scripts/acceptance/test_52_assistant_real_model.py); the answers land in $work/path.json
+#       /rewrite (Scripts/acceptance/test_54_assistant_real_model.py); the answers land in $work/path.json
 #
 # Building llama-cpp-python compiles llama.cpp from source: 10-30 minutes on two cores.
 # Environment: MESSAGEAI_MODEL_DIR (default ~/.cache/messageai-real-model), TIMEOUT (seconds a
@@ -58,7 +58,7 @@ if [ -n "${BASE_URL:-}" ]; then base_url=$BASE_URL model=${MODEL:-default}; else
 if [ "$set_name" = path ]; then
   started=$(date +%s)
   MESSAGEAI_REAL_MODEL_URL=$base_url MESSAGEAI_REAL_MODEL=$model MESSAGEAI_REAL_MODEL_TIMEOUT=$timeout \
-    MESSAGEAI_REAL_MODEL_OUT=$work/path.json python3 -m pytest -q -p no:cacheprovider Scripts/acceptance/test_52_assistant_real_model.py
+    MESSAGEAI_REAL_MODEL_OUT=$work/path.json python3 -m pytest -q -p no:cacheprovider Scripts/acceptance/test_54_assistant_real_model.py
   echo "whole path in $(( $(date +%s) - started )) s; answers in $work/path.json" >&2
   cat "$work/path.json"
   exit 0
