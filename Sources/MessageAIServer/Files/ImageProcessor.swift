@@ -46,11 +46,7 @@ enum ImageProcessor {
 
     /// A JPEG thumbnail of `path`, upright, without metadata.
     static func thumbnail(_ path: String) throws -> [UInt8] {
-        var buffer: UnsafeMutableRawPointer?
-        var length = 0
-        guard messageai_vips_thumbnail(path, thumbnailSize, &buffer, &length) == 0, let buffer else { throw failure() }
-        defer { messageai_vips_free(buffer) }
-        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+        try jpeg { messageai_vips_thumbnail(path, thumbnailSize, &$0, &$1) }
     }
 
     /// The side of an avatar, in pixels: sharp at twice the size a terminal or list shows it.
@@ -58,9 +54,14 @@ enum ImageProcessor {
 
     /// A square JPEG avatar of `path` (centre crop), upright, without metadata.
     static func avatar(_ path: String) throws -> [UInt8] {
+        try jpeg { messageai_vips_avatar(path, avatarSize, &$0, &$1) }
+    }
+
+    /// The bytes of a JPEG the shim wrote into a buffer of its own (freed here).
+    private static func jpeg(_ make: (inout UnsafeMutableRawPointer?, inout Int) -> Int32) throws -> [UInt8] {
         var buffer: UnsafeMutableRawPointer?
         var length = 0
-        guard messageai_vips_avatar(path, avatarSize, &buffer, &length) == 0, let buffer else { throw failure() }
+        guard make(&buffer, &length) == 0, let buffer else { throw failure() }
         defer { messageai_vips_free(buffer) }
         return Array(UnsafeRawBufferPointer(start: buffer, count: length))
     }
