@@ -17,6 +17,11 @@ final class Assistant {
     let extractQueue = ExtractionThread()
     let answerQueue = DispatchQueue(label: "messageai.assistant.answers", qos: .userInitiated, attributes: .concurrent)
 
+    /// Messages committed and not yet handed to `extractQueue` (hub): they go together,
+    /// `extractionLinger` after the first of them.
+    var unextracted: [ChatMessage] = []
+    var extractionScheduled = false
+    static let extractionLinger: DispatchTimeInterval = .milliseconds(20)
     /// Messages handed to `extractQueue` and not yet stored (hub).
     var pendingExtractions = 0
     /// Messages not extracted because the queue was full (hub; logged).

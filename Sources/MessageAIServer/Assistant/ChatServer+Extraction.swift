@@ -1,3 +1,4 @@
+import Dispatch
 import MessageAIAssistant
 import MessageAIProtocol
 
@@ -10,7 +11,23 @@ import MessageAIProtocol
 extension ChatServer {
     func extractAfterCommit(_ messages: [ChatMessage]) {
         guard let assistant, assistant.config.extract, !messages.isEmpty else { return }
-        queue.async { [self] in enqueueExtraction(messages, assistant) }
+        assistant.unextracted.append(contentsOf: messages)
+        guard !assistant.extractionScheduled else { return }
+        assistant.extractionScheduled = true
+        queue.asyncAfter(deadline: .now() + Assistant.extractionLinger) { [self] in flushExtraction() }
+    }
+
+    /// Hands the messages committed since the last flush to the engine's thread in one batch:
+    /// one wake-up of that thread, one hop back and one member query per conversation for all
+    /// of them, where one per commit cost about a quarter of a W1 message's server CPU
+    /// (BENCHMARKS.md, issue 13). Items then show up at most `extractionLinger` later.
+    func flushExtraction() {
+        guard let assistant else { return }
+        assistant.extractionScheduled = false
+        let batch = assistant.unextracted
+        assistant.unextracted = []
+        guard !batch.isEmpty else { return }
+        enqueueExtraction(batch, assistant)
     }
 
     private func enqueueExtraction(_ messages: [ChatMessage], _ assistant: Assistant) {
@@ -36,7 +53,7 @@ extension ChatServer {
         let engine = assistant.local
         let jobs = work
         assistant.extractQueue.async { [self] in
-            let items = jobs.flatMap { m, judge, members in Assistant.items(from: engine.judge(judge), message: m, members: members) }
+            let items = jobs.flatMap { m, judge, members in Assistant.items(from: engine.extract(judge), message: m, members: members) }
             queue.async { [self] in
                 assistant.pendingExtractions -= jobs.count
                 storeAndPush(items)
@@ -53,6 +70,8 @@ extension ChatServer {
     func extractAgain(conversationID: UInt64, seq: UInt64) {
         guard let assistant, assistant.config.extract, !isShuttingDown,
               let m = try? store.message(conversationID: conversationID, seq: seq), !m.deleted else { return }
+        // The message's first extraction goes to the engine's thread before this one.
+        flushExtraction()
         let members = ((try? store.members(conversationID: conversationID)) ?? []).map(\.username)
         let context = ((try? store.messages(conversationID: conversationID, beforeSeq: seq, limit: Assistant.contextSize)) ?? [])
             .filter { !$0.deleted }.map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) }
@@ -61,7 +80,7 @@ extension ChatServer {
         let engine = assistant.local
         assistant.pendingExtractions += 1
         assistant.extractQueue.async { [self] in
-            let items = Assistant.items(from: engine.judge(judge), message: m, members: members)
+            let items = Assistant.items(from: engine.extract(judge), message: m, members: members)
             queue.async { [self] in
                 assistant.pendingExtractions -= 1
                 replaceAndPush(m, items)
