@@ -75,6 +75,11 @@ public struct Welcome: WireMessage {
     public var maxUploadsInFlight: UInt64 = 0
     public var fileChunkSize: UInt64 = 0
     public var maxImagePixels: UInt64 = 0
+    /// Capability `assistant` with a language-model provider (0 otherwise; tag 16, added in
+    /// 0.4.1): the longest a summary, check or rewrite may take before the server answers, its
+    /// fallback to the local engine included (ms). A client waits at least this long for those
+    /// answers; its usual request timeout would give up on a slow model the server still awaits.
+    public var assistantAnswerTimeout: UInt64 = 0
 
     public init(version: UInt64, capabilities: Capabilities, maxFrameLength: UInt64, pingInterval: UInt64,
                 idleTimeout: UInt64, maxMessageLength: UInt64, server: String, maxInflatedLength: UInt64 = 0,
@@ -100,6 +105,7 @@ public struct Welcome: WireMessage {
         maxFileSize = try f.optionalUInt(24, "max_file_size"); fileQuota = try f.optionalUInt(25, "file_quota")
         maxUploadsInFlight = try f.optionalUInt(26, "max_uploads_in_flight"); fileChunkSize = try f.optionalUInt(27, "file_chunk_size")
         maxImagePixels = try f.optionalUInt(28, "max_image_pixels")
+        assistantAnswerTimeout = try f.optionalUInt(16, "assistant_answer_ms")
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, version); w.optionalUInt(2, capabilities.rawValue); w.uint(3, maxFrameLength)
@@ -107,6 +113,7 @@ public struct Welcome: WireMessage {
         w.optionalUInt(8, maxInflatedLength); w.optionalUInt(9, maxGroupMembers)
         w.optionalUInt(10, maxNameLength); w.optionalUInt(11, maxQueryLength)
         w.optionalUInt(12, sendLimit); w.optionalUInt(13, sendWindow)
+        w.optionalUInt(16, assistantAnswerTimeout)
         w.optionalUInt(20, editWindow)
         w.optionalUInt(24, maxFileSize); w.optionalUInt(25, fileQuota); w.optionalUInt(26, maxUploadsInFlight)
         w.optionalUInt(27, fileChunkSize); w.optionalUInt(28, maxImagePixels)

@@ -156,6 +156,12 @@ enum Vectors {
             w.editWindow = 86_400_000
             return w
         }()),
+        Vector(name: "welcome-assistant", requestID: 1, message: {
+            var w = Welcome(version: 2, capabilities: [.zlib, .assistant], maxFrameLength: 1 << 20, pingInterval: 15_000,
+                            idleTimeout: 45_000, maxMessageLength: 10_000, server: "messageai-server/0.4.1")
+            w.assistantAnswerTimeout = 65_000
+            return w
+        }()),
         Vector(name: "send-reply", requestID: 17, message: Send(conversationID: 7, clientID: clientID, text: "yes, at 3", replyTo: 42)),
         Vector(name: "change-react", requestID: 18, message: ChangeRequest(conversationID: 7, clientID: clientID, targetSeq: 42, action: .react, emoji: thumbs)),
         Vector(name: "change-edit", requestID: 19, message: ChangeRequest(conversationID: 7, clientID: clientID, targetSeq: 42, action: .edit, text: "hi Bob")),

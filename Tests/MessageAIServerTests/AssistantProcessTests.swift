@@ -44,6 +44,24 @@ final class AssistantProcessTests: XCTestCase {
         XCTAssertTrue(typo.out.contains("'on', 'off' or 'provider'"), typo.out)
     }
 
+    /// A client waits for a summary or rewrite as long as the server may take: the provider's
+    /// timeout plus the fallback's margin, announced only when a provider is configured.
+    func testWelcomeAnnouncesHowLongAnAnswerMayTake() throws {
+        let dir = try ServerTestDirectory()
+        let child = try ChildServer(dataDir: dir.path + "/data", arguments: [
+            "--assistant-base-url", "http://127.0.0.1:9", "--assistant-timeout", "40"])
+        let c = try TestClient(port: child.port)
+        XCTAssertEqual(try c.hello(capabilities: [.zlib, .assistant]).assistantAnswerTimeout, 45_000)
+        let without = try TestClient(port: child.port)
+        XCTAssertEqual(try without.hello(capabilities: [.zlib]).assistantAnswerTimeout, 0, "only to a client that speaks the assistant")
+        XCTAssertEqual(child.terminate(), 0)
+
+        let local = try ChildServer(dataDir: dir.path + "/local", arguments: [])
+        let d = try TestClient(port: local.port)
+        XCTAssertEqual(try d.hello(capabilities: [.zlib, .assistant]).assistantAnswerTimeout, 0, "the local engine answers in milliseconds")
+        XCTAssertEqual(local.terminate(), 0)
+    }
+
     func testAssistantOffTakesTheCapabilityAway() throws {
         let dir = try ServerTestDirectory()
         let child = try ChildServer(dataDir: dir.path + "/data", arguments: ["--assistant", "off"])

@@ -6,7 +6,7 @@ import XCTest
 /// The `messageai-server` executable as a real child process: CLI, signals, kill -9.
 final class ServerProcessTests: XCTestCase {
     func testHelpVersionAndBadFlags() throws {
-        XCTAssertTrue(try run(["--version"]).out.contains("messageai-server 0.4.0"))
+        XCTAssertTrue(try run(["--version"]).out.contains("messageai-server 0.4.1"))
         let help = try run(["--help"]).out
         for flag in ["--host", "--port", "--data-dir", "--rate-limit", "--rate-window", "--idle-timeout", "--ping-interval",
                      "--log-level", "--max-frame", "--fsync"] {

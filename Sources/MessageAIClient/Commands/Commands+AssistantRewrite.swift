@@ -10,7 +10,8 @@ extension ServerAssistantCommands {
         let text = inv.rest(from: 0)
         guard c.assistantOnline else { inv.fail("assistant_unavailable", "this server has no assistant, so /rewrite cannot work here (/check works offline)"); return }
         let cid = c.currentConversation
-        c.call(AssistCheck(conversationID: cid ?? 0, text: text, rewrite: true), for: inv, expect: AssistCheckResult.self) { r in
+        c.call(AssistCheck(conversationID: cid ?? 0, text: text, rewrite: true), for: inv, timeout: c.assistantAnswerTimeout,
+               expect: AssistCheckResult.self) { r in
             var lines = (r.clarity.map { "clarity: \($0.reason)" } + r.tone.map { "tone: \($0.reason)" })
             var fields: [String: Any] = ["text": text, "rewrite": r.rewrite.isEmpty ? NSNull() : r.rewrite, "engine": r.engine,
                                          "engine_version": r.engineVersion, "clarity": r.clarity.map { ["kind": $0.kind, "reason": $0.reason] },

@@ -70,7 +70,7 @@ enum ServerAssistantCommands {
             guard let n = UInt64(a), n > 0, n <= 500 else { return false }
             limit = n
         }
-        c.call(AssistSummary(conversationID: cid, limit: limit), for: inv, expect: AssistSummaryResult.self) { r in
+        c.call(AssistSummary(conversationID: cid, limit: limit), for: inv, timeout: c.assistantAnswerTimeout, expect: AssistSummaryResult.self) { r in
             let name = c.conversationName(cid, fallback: "")
             inv.succeed("summary", AssistantView.summaryFields(r, conversation: name), plain: AssistantView.summaryPlain(r, conversation: name))
         }

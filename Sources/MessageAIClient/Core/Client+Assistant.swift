@@ -9,6 +9,17 @@ extension Client {
         link.state == .online && authenticated && (link.welcome?.capabilities.contains(.assistant) ?? false)
     }
 
+    /// How long to wait for a summary, check or rewrite: the usual request timeout, or longer
+    /// when the server announced a language model that may take longer (WELCOME tag 16), plus
+    /// the round trip. The server always answers within that (the local engine on a timeout).
+    var assistantAnswerTimeout: Double {
+        Client.assistantAnswerTimeout(announcedMillis: link.welcome?.assistantAnswerTimeout ?? 0, usual: link.settings.requestTimeout)
+    }
+
+    static func assistantAnswerTimeout(announcedMillis: UInt64, usual: Double) -> Double {
+        max(usual, Double(announcedMillis) / 1000 + 5)
+    }
+
     /// ASSIST_SYNC from the cached cursor, page after page, into the cache.
     func syncAssistant() {
         guard assistantOnline, let store else { return }

@@ -25,11 +25,12 @@ extension Client {
     }
 
     /// Sends `message` when ready; the answer frame, or the failure (server ERROR included).
-    func call<M: WireMessage>(_ message: M, needsSession: Bool = true, _ done: @escaping (Result<Frame, ClientError>) -> Void) {
+    func call<M: WireMessage>(_ message: M, needsSession: Bool = true, timeout: Double? = nil,
+                              _ done: @escaping (Result<Frame, ClientError>) -> Void) {
         whenReady(needsSession: needsSession) { [weak self] error in
             guard let self else { return }
             if let error { done(.failure(error)); return }
-            self.link.request(message) { result in
+            self.link.request(message, timeout: timeout) { result in
                 switch result {
                 case .success(let f) where f.type == .error:
                     let e = (try? f.decode(ErrorFrame.self)).map(ClientError.init) ?? ClientError("error", "the server refused the request")
@@ -68,9 +69,9 @@ extension Client {
     }
 
     /// `call`, then decodes the answer as `T` (failing the invocation otherwise).
-    func call<M: WireMessage, T: WireMessage>(_ message: M, for inv: Invocation, needsSession: Bool = true,
+    func call<M: WireMessage, T: WireMessage>(_ message: M, for inv: Invocation, needsSession: Bool = true, timeout: Double? = nil,
                                              expect: T.Type, _ done: @escaping (T) -> Void) {
-        call(message, needsSession: needsSession) { result in
+        call(message, needsSession: needsSession, timeout: timeout) { result in
             switch result {
             case .failure(let e):
                 inv.fail(e)

@@ -3,7 +3,7 @@ import MessageAISocket
 
 /// Everything the `messageai` command line sets. Defaults are what a user gets with no flags.
 public struct ClientConfiguration {
-    public static let version = "0.4.0"
+    public static let version = "0.4.1"
 
     /// Server host. Default 127.0.0.1 (`--server HOST:PORT`).
     public var host = "127.0.0.1"

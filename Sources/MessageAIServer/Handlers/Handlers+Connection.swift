@@ -11,6 +11,9 @@ extension ChatServer {
     ]
 
     static let serverCapabilities: Capabilities = [.zlib, .messageChanges]
+    /// Announced on top of the provider's timeout (ms): a local fallback after a timed-out call
+    /// takes milliseconds, but the hub may be busy and the machine loaded.
+    static let assistantAnswerMargin: UInt64 = 5_000
 
     func hello(_ peer: Peer, _ hello: Hello, _ id: UInt32) {
         guard !peer.greeted else {
@@ -49,6 +52,10 @@ extension ChatServer {
             sendLimit: UInt64(configuration.rateLimit), sendWindow: UInt64((configuration.rateWindowSeconds * 1000).rounded()))
         if peer.messageChanges { welcome.editWindow = configuration.editWindowMillis }
         if peer.files { announceFileLimits(in: &welcome) }
+        if peer.assistant, let provider = assistant?.config.provider {
+            // The provider's whole call (retry included), then the local fallback and the hop back.
+            welcome.assistantAnswerTimeout = UInt64((provider.timeout * 1000).rounded()) + Self.assistantAnswerMargin
+        }
         peer.connection.send(welcome.frame(requestID: id))
         if !hello.client.isEmpty { logger.debug("connection \(peer.id) is \(hello.client), protocol \(version)") }
     }

@@ -77,7 +77,7 @@ public struct ServerConfiguration: Sendable {
     /// Partial uploads untouched this long are deleted. Default 24 h.
     public var partialExpirySeconds: Double = 24 * 3600
     /// Text of WELCOME's `server` field.
-    public var serverName = "messageai-server/0.4.0"
+    public var serverName = "messageai-server/0.4.1"
     /// The assistant: extraction, summaries, checks, the optional provider.
     public var assistant = AssistantConfiguration()
 
