@@ -83,11 +83,6 @@ public enum ServerProcess {
         } else {
             logger.warning("serving PLAINTEXT (--plaintext): passwords and messages cross the network unencrypted")
         }
-        // An IPv6 address in brackets, as --server takes it: `listening on [::1]:7878`.
-        let host = options.configuration.host
-        fputs("listening on \(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)\n", stderr)
-        fflush(stderr)
-
         let signalQueue = DispatchQueue(label: "messageai.signals")
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGTERM, SIGINT] {
@@ -108,6 +103,12 @@ public enum ServerProcess {
             sources.append(source)
         }
         let hangup = reloadOnHangup(server, queue: signalQueue, logger: logger)
+        // Printed once SIGTERM stops the server cleanly: a supervisor (or a test) that signals it
+        // as soon as it listens got the default action, death by signal 15, before.
+        // An IPv6 address in brackets, as --server takes it: `listening on [::1]:7878`.
+        let host = options.configuration.host
+        fputs("listening on \(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)\n", stderr)
+        fflush(stderr)
         withExtendedLifetime((sources, hangup)) { dispatchMain() }
     }
 }
