@@ -58,8 +58,14 @@ enum AnswerDecoder {
                              coveredMessages: shown.count, engine: engine)
     }
 
-    static func rewrite(_ obj: [String: Any], engine: EngineInfo) -> Rewrite? {
+    /// nil when there is no text, or when it is only a piece of the draft: a rewrite keeps the
+    /// draft's meaning, and a fragment ("the thing" for "can u do the thing by tmrw", as the
+    /// real-model run answered) or a few words left of a long draft would drop most of it.
+    static func rewrite(_ obj: [String: Any], draft: String, engine: EngineInfo) -> Rewrite? {
         guard let text = Lenient.string(obj["text"] ?? obj["rewrite"] ?? obj["message"] ?? obj["draft"]) else { return nil }
+        let draftLength = draft.trimmingCharacters(in: .whitespacesAndNewlines).count
+        if text.count < draftLength && draft.lowercased().contains(text.lowercased()) { return nil }
+        if text.count * 3 < draftLength { return nil }
         return Rewrite(text: text, engine: engine)
     }
 

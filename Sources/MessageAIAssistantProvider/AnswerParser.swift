@@ -79,7 +79,10 @@ enum Lenient {
         switch v {
         case let s as String:
             let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
-            return t.isEmpty || ["null", "none", "n/a", "nil"].contains(t.lowercased()) ? nil : t
+            // A text without a letter or digit says nothing: a small model (Gemma 3 270M in
+            // the real-model run) copies the prompt's `"..."` placeholders into every field.
+            guard t.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) else { return nil }
+            return ["null", "none", "n/a", "nil"].contains(t.lowercased()) ? nil : t
         case let n as NSNumber where !isBool(n): return n.stringValue
         default: return nil
         }

@@ -71,7 +71,7 @@ public final class ProviderEngine: AssistantEngine, @unchecked Sendable {
         let local = fallback.judge(message)
         let prompt = Prompts.rewrite(message, problems: (local.clarity + local.tone).map(\.reason))
         let budget = max(200, (message.text.utf8.count + 2) / 3 * 2 + 60)
-        return call("rewrite", prompt, maxTokens: budget, decode: { AnswerDecoder.rewrite($0, engine: self.info) })
+        return call("rewrite", prompt, maxTokens: budget, decode: { AnswerDecoder.rewrite($0, draft: message.text, engine: self.info) })
             .flatMap { r in r.text == message.text ? .failure(.unchanged) : .success(r) }
     }
 

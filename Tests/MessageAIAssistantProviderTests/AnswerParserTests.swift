@@ -83,7 +83,31 @@ final class AnswerParserTests: XCTestCase {
         XCTAssertNil(AnswerDecoder.judgement(obj, for: dm, shown: 0..<2, engine: info))
         let thread = ThreadToSummarize(participants: ["a"], messages: [ChatLine(from: "a", text: "x")])
         XCTAssertNil(AnswerDecoder.summary(obj, for: thread, shown: 0..<1, engine: info))
-        XCTAssertNil(AnswerDecoder.rewrite(obj, engine: info))
+        XCTAssertNil(AnswerDecoder.rewrite(obj, draft: "x", engine: info))
+    }
+
+    /// What Gemma 3 270M answered in the real-model run: the prompt's placeholders copied, and
+    /// a fragment of the draft as its "rewrite". Neither is an answer, so the caller retries
+    /// and then falls back (the local summary; no suggestion) instead of showing "...".
+    func testPlaceholdersAndFragmentsAreNoAnswer() throws {
+        let thread = ThreadToSummarize(participants: ["ann", "ben"], messages: [ChatLine(from: "ann", text: "We ship 2.3 on Thursday.")])
+        let copied = try XCTUnwrap(AnswerParser.object(in: #"{"summary":"...","key_points":["..."],"decisions":[{"text":"…","message":0}],"actions":[{"what":"...","who":"ann","due":null,"message":0}],"open_questions":[]}"#))
+        XCTAssertNil(AnswerDecoder.summary(copied, for: thread, shown: 0..<1, engine: info))
+        let mixed = try XCTUnwrap(AnswerParser.object(in: #"{"summary":"Ann: 2.3 ships Thursday.","key_points":["...", "2.3 ships Thursday"],"decisions":["..."]}"#))
+        let s = try XCTUnwrap(AnswerDecoder.summary(mixed, for: thread, shown: 0..<1, engine: info))
+        XCTAssertEqual(s.keyPoints, ["2.3 ships Thursday"])
+        XCTAssertEqual(s.decisions, [])
+
+        let draft = "can u do the thing by tmrw"
+        XCTAssertNil(AnswerDecoder.rewrite(["text": "the thing"], draft: draft, engine: info), "a fragment of the draft")
+        XCTAssertNil(AnswerDecoder.rewrite(["text": "..."], draft: draft, engine: info))
+        XCTAssertNil(AnswerDecoder.rewrite(["text": "ok"], draft: draft, engine: info), "a third of the draft is too little to keep its meaning")
+        XCTAssertEqual(AnswerDecoder.rewrite(["text": "Could you update the release notes by tomorrow?"], draft: draft, engine: info)?.text,
+                       "Could you update the release notes by tomorrow?")
+        XCTAssertEqual(AnswerDecoder.rewrite(["text": "Könntest du das bis morgen erledigen? 🙏🏽"], draft: "mach das bis morgen", engine: info)?.text,
+                       "Könntest du das bis morgen erledigen? 🙏🏽", "other languages and emoji are text too")
+        XCTAssertEqual(AnswerDecoder.rewrite(["text": "明日までに資料を送ってください"], draft: "資料送って", engine: info)?.text,
+                       "明日までに資料を送ってください")
     }
 
     func testBudgetKeepsNewestAndAlwaysOne() {
