@@ -5,12 +5,14 @@ import Foundation
 enum Sentences {
     static let abbreviations: Set<String> = ["e.g.", "i.e.", "etc.", "vs.", "approx.", "incl.", "mr.", "ms.", "dr.", "no."]
 
-    static func split(_ text: String) -> [String] {
+    static func split(_ text: String) -> [String] { TextMemo.sentences(text, splitText) }
+
+    private static func splitText(_ text: String) -> [String] {
         var out: [String] = []
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
             for part in splitListItems(String(line)) { out += splitLine(part) }
         }
-        return out.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return out.map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
     }
 
     /// "1) A. 2) B" and "(1) ..." each start an item; a leading "-", "*" or "•" is dropped.
@@ -58,11 +60,11 @@ enum Sentences {
             }
             i += 1
         }
-        if !current.trimmingCharacters(in: .whitespaces).isEmpty { out.append(current) }
+        if !current.unicodeScalars.allSatisfy(\.isSpaceOrTab) { out.append(current) }
         return out
     }
 
     static func isQuestion(_ sentence: String) -> Bool {
-        sentence.trimmingCharacters(in: .whitespaces).hasSuffix("?") || sentence.contains("?")
+        sentence.trimmingSpaces().hasSuffix("?") || sentence.contains("?")
     }
 }

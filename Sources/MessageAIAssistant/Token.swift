@@ -23,8 +23,10 @@ enum Tokenizer {
     static let trailing: Set<Character> = [",", ".", ";", ":", "!", "?", ")", "\"", "'", "]", "”", "’", "*", "_", "`", "…"]
 
     /// Splits on white space; curly apostrophes become straight ones so "I’ll" reads as "I'll".
-    static func tokens(_ text: String) -> [Token] {
-        let normal = text.replacingOccurrences(of: "’", with: "'").replacingOccurrences(of: "‘", with: "'")
+    static func tokens(_ text: String) -> [Token] { TextMemo.tokens(text, tokenize) }
+
+    private static func tokenize(_ text: String) -> [Token] {
+        let normal = text.replacingPresent("’", with: "'").replacingPresent("‘", with: "'")
         var out: [Token] = []
         for chunk in normal.split(whereSeparator: { $0.isWhitespace }) {
             var s = Substring(chunk)
@@ -57,16 +59,40 @@ enum Words {
         "ok", "okay", "let", "lets", "get", "got", "now", "one", "still", "again", "yet", "more", "much",
     ]
 
-    static func all(_ text: String) -> [String] {
+    static func all(_ text: String) -> [String] { TextMemo.words(text, runs) }
+
+    private static func runs(_ text: String) -> [String] {
+        let lower = text.lowercased().replacingPresent("'s ", with: " ")
+        if lower.isASCIIOnly { return asciiRuns(lower) }
         var words: [String] = []
         var current = ""
-        for ch in text.lowercased().replacingOccurrences(of: "'s ", with: " ") + " " {
+        for ch in lower + " " {
             if ch.isLetter || ch.isNumber { current.append(ch) } else if !current.isEmpty { words.append(current); current = "" }
         }
         return words
     }
 
-    static func content(_ text: String) -> [String] { all(text).filter { !function.contains($0) }.map(stem) }
+    /// `all` for lower-cased ASCII text: there a letter or digit is one byte, a-z or 0-9, so the
+    /// runs are found on the bytes instead of asking each Character for its Unicode properties.
+    private static func asciiRuns(_ lower: String) -> [String] {
+        var words: [String] = []
+        var text = lower
+        text.withUTF8 { b in
+            var start = -1
+            for i in 0...b.count {
+                let inWord = i < b.count && ((b[i] >= 0x61 && b[i] <= 0x7A) || (b[i] >= 0x30 && b[i] <= 0x39))
+                if inWord {
+                    if start < 0 { start = i }
+                } else if start >= 0 {
+                    words.append(String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self))
+                    start = -1
+                }
+            }
+        }
+        return words
+    }
+
+    static func content(_ text: String) -> [String] { TextMemo.content(text) { all($0).filter { !function.contains($0) }.map(stem) } }
 
     static func stem(_ w: String) -> String {
         var s = w

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Pure-Swift stand-ins for the Foundation string calls on the engine's hot paths. On Linux those
+/// bridge to NSString/CoreFoundation (a UTF-16 copy per call) and took a third of the engine's
+/// time; each stand-in here gives the very same String, which `TextFastTests` checks.
+extension String {
+    /// `replacingOccurrences(of:with:)`, skipped when the needle's bytes are not in the text.
+    /// Safe for the needles the rules use (ASCII words, curly quotes): no other character is
+    /// canonically equivalent to them, so Foundation would find nothing to replace either.
+    func replacingPresent(_ needle: String, with replacement: String) -> String {
+        hasBytes(needle) ? replacingOccurrences(of: needle, with: replacement) : self
+    }
+
+    /// `trimmingCharacters(in: .whitespaces)`: drops tabs and space separators (Unicode Zs) at
+    /// both ends, scalar by scalar as Foundation does, and keeps new lines.
+    func trimmingSpaces() -> String {
+        let scalars = unicodeScalars
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, scalars[start].isSpaceOrTab { start = scalars.index(after: start) }
+        while end > start, scalars[scalars.index(before: end)].isSpaceOrTab { end = scalars.index(before: end) }
+        if start == scalars.startIndex && end == scalars.endIndex { return self }
+        return String(scalars[start..<end])
+    }
+
+    /// True when every byte is ASCII: then a Character is one byte and the letter and digit
+    /// tests reduce to byte ranges.
+    var isASCIIOnly: Bool { utf8.allSatisfy { $0 < 0x80 } }
+}
+
+extension Unicode.Scalar {
+    /// Membership of `CharacterSet.whitespaces`: U+0009 and the Zs space separators.
+    var isSpaceOrTab: Bool {
+        switch value {
+        case 0x20, 0x09, 0xA0, 0x1680, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,69 @@
+@testable import MessageAIAssistant
+import Foundation
+import XCTest
+
+/// The engine's pure-Swift string helpers must give exactly what the Foundation calls they
+/// replace gave, byte for byte, on what people really type.
+final class TextFastTests: XCTestCase {
+    static let samples = [
+        "", " ", "\t", "\u{A0}\u{3000}", "  \n  \r\n ", "plain words, nothing else.", "Tag it.  ",
+        "\u{2009}thin space\u{202F}", " \u{301}combining mark after a space", "e\u{301}té vs été ", "I’ll send the café menu 東京 👍🏽",
+        "👩‍💻 שלום עולם ", "ＦＵＬＬＷＩＤＴＨ ２pm", "İstanbul STRASSE Straße ΣΊΣΥΦΟΣ", "\u{212A}elvin 300\u{212A}", "٣ bugs ² ½ x³",
+        "Li's plan's fine, Omar's 's ", "don’t won’t ‘quoted’", "tab\tseparated\twords\u{1680}ogham", "\u{85}next line\u{2028}",
+        String(repeating: "very long line ", count: 500),
+    ]
+
+    func testSpaceTestMatchesFoundationWhitespacesForEveryScalar() {
+        for v in UInt32(0)...0x10FFFF {
+            guard let s = Unicode.Scalar(v) else { continue }
+            XCTAssertEqual(s.isSpaceOrTab, CharacterSet.whitespaces.contains(s), "U+\(String(v, radix: 16))")
+        }
+    }
+
+    func testTrimmingSpacesMatchesFoundation() {
+        for s in Self.samples + Self.samples.map({ " \t" + $0 + "\u{3000} " }) {
+            XCTAssertEqual(Array(s.trimmingSpaces().utf8), Array(s.trimmingCharacters(in: .whitespaces).utf8), s)
+        }
+    }
+
+    func testReplacingPresentMatchesFoundation() {
+        for s in Self.samples + ["’\u{301}s ", "Omar’s ’ ‘", "it's done", "'s "] {
+            for (needle, with) in [("’", "'"), ("‘", "'"), ("'s ", " "), ("?", ""), ("'", "APOS")] {
+                XCTAssertEqual(Array(s.replacingPresent(needle, with: with).utf8), Array(s.replacingOccurrences(of: needle, with: with).utf8), s)
+            }
+        }
+    }
+
+    func testWordsOfASCIIAndOtherTextMatchTheCharacterByCharacterReading() {
+        for s in Self.samples {
+            XCTAssertEqual(Words.all(s), characterWords(s), s)
+        }
+    }
+
+    func testMemoGivesTheSameAnswersAndKeepsEachSpellingsBytes() {
+        let composed = "Could you check the café menu?", decomposed = "Could you check the cafe\u{301} menu?"
+        let outside = Self.samples.map { (Sentences.split($0), Tokenizer.tokens($0), Words.content($0)) }
+        TextMemo.during {
+            for _ in 0..<2 {
+                for (k, s) in Self.samples.enumerated() {
+                    XCTAssertEqual(Sentences.split(s), outside[k].0)
+                    XCTAssertEqual(Tokenizer.tokens(s), outside[k].1)
+                    XCTAssertEqual(Words.content(s), outside[k].2)
+                }
+            }
+            XCTAssertEqual(Array(Sentences.split(composed)[0].utf8), Array(composed.utf8))
+            XCTAssertEqual(Array(Sentences.split(decomposed)[0].utf8), Array(decomposed.utf8))
+            XCTAssertEqual(Array(Tokenizer.tokens(decomposed)[3].raw.utf8), Array("cafe\u{301}".utf8))
+        }
+    }
+
+    /// `Words.all` as it was before the byte path: Character by Character.
+    private func characterWords(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for ch in text.lowercased().replacingOccurrences(of: "'s ", with: " ") + " " {
+            if ch.isLetter || ch.isNumber { current.append(ch) } else if !current.isEmpty { words.append(current); current = "" }
+        }
+        return words
+    }
+}
