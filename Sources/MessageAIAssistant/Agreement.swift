@@ -27,7 +27,7 @@ enum Agreement {
                 let takesUp = ["yes, let's", "yes let's", "ok, let's", "okay, let's", "sure, let's", "agreed, let's", "fine, let's"].contains { lower.hasBytes(" " + $0) }
                     && judged[..<i].suffix(2).contains { $0.from.lowercased() != m.from.lowercased() && $0.text.contains("?")
                         && Set(Words.content($0.text)).intersection(Words.content(s)).count >= 2 }
-                if accepted || takesUp { out.append(DecisionRules.strip(s.replacingOccurrences(of: " Agreed?", with: "").replacingOccurrences(of: "?", with: ""))) }
+                if accepted || takesUp { out.append(DecisionRules.strip(s.replacingPresent(" Agreed?", with: "").replacingPresent("?", with: ""))) }
             }
         }
         return out

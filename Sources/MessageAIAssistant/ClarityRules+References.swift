@@ -74,7 +74,7 @@ extension ClarityRules {
     static func pronounFlag(_ t: [Token], _ m: MessageToJudge, _ si: Int, _ sentences: [String]) -> Flag? {
         if let f = oneFlag(t, m, si, sentences) { return f }
         guard let k = t.indices.first(where: { isReferential(t, $0) }) else { return nil }
-        let word = t[k].raw.lowercased().replacingOccurrences(of: "'s", with: "")
+        let word = t[k].raw.lowercased().replacingPresent("'s", with: "")
         // "Ramen it is then.", "Thursday it is": the choice names itself.
         if word == "it", k > 0, k + 1 < t.count, t[k + 1].lower == "is", k + 2 == t.count || (k + 3 == t.count && t[k + 2].lower == "then") { return nil }
         let earlierInSentence = NounPhrases.find(Array(t[..<k])).filter { !NounPhrases.light.contains($0.head) }

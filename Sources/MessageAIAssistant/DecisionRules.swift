@@ -24,7 +24,7 @@ enum DecisionRules {
 
     static func decision(_ m: MessageToJudge) -> String? {
         for s in Sentences.split(m.text) {
-            let lower = " " + s.lowercased().replacingOccurrences(of: "’", with: "'") + " "
+            let lower = " " + s.lowercased().replacingPresent("’", with: "'") + " "
             // "Decision for the record: we keep ...": a label naming a decision, then a colon.
             let labelled = lower.range(of: "decision").map { lower[$0.upperBound...].prefix(24).contains(":") } ?? false
             // "Thursday it is", "Ramen it is then": a choice made, social ones too (README).

@@ -12,6 +12,7 @@ final class TextMemo: @unchecked Sendable {
     private var tokens: [ExactText: [Token]] = [:]
     private var words: [ExactText: [String]] = [:]
     private var content: [ExactText: [String]] = [:]
+    private var found: [ExactMessage: [ActionRules.Found]] = [:]
 
     /// Runs `body` with a fresh memo, or with the caller's when one is already bound.
     static func during<T>(_ body: () -> T) -> T {
@@ -38,6 +39,16 @@ final class TextMemo: @unchecked Sendable {
         return lookup(&memo.content, text, make)
     }
 
+    static func found(_ m: MessageToJudge, _ make: (MessageToJudge) -> [ActionRules.Found]) -> [ActionRules.Found] {
+        guard let memo = current else { return make(m) }
+        let key = ExactMessage(message: m)
+        if let hit = memo.found[key] { return hit }
+        // Not through `lookup`: finding a reply's items finds its ask's, which reads this table.
+        let value = make(m)
+        memo.found[key] = value
+        return value
+    }
+
     private static func lookup<V>(_ table: inout [ExactText: V], _ text: String, _ make: (String) -> V) -> V {
         let key = ExactText(text: text)
         if let hit = table[key] { return hit }
@@ -53,12 +64,37 @@ final class TextMemo: @unchecked Sendable {
 struct ExactText: Hashable {
     let text: String
 
-    static func == (a: ExactText, b: ExactText) -> Bool {
-        a.text.utf8.count == b.text.utf8.count && a.text.utf8.elementsEqual(b.text.utf8)
-    }
+    static func == (a: ExactText, b: ExactText) -> Bool { same(a.text, b.text) }
+
+    static func same(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) }
 
     func hash(into hasher: inout Hasher) {
         let contiguous: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         if contiguous == nil { for b in text.utf8 { hasher.combine(b) } }
+    }
+}
+
+/// A message to judge compared field by field on exact bytes, like `ExactText`.
+struct ExactMessage: Hashable {
+    let message: MessageToJudge
+
+    static func == (a: ExactMessage, b: ExactMessage) -> Bool {
+        let (x, y) = (a.message, b.message)
+        return ExactText.same(x.text, y.text) && ExactText.same(x.from, y.from)
+            && x.to.count == y.to.count && zip(x.to, y.to).allSatisfy { ExactText.same($0, $1) }
+            && x.context.count == y.context.count
+            && zip(x.context, y.context).allSatisfy { ExactText.same($0.from, $1.from) && ExactText.same($0.text, $1.text) }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        ExactText(text: message.text).hash(into: &hasher)
+        ExactText(text: message.from).hash(into: &hasher)
+        hasher.combine(message.to.count)
+        for name in message.to { ExactText(text: name).hash(into: &hasher) }
+        hasher.combine(message.context.count)
+        for line in message.context {
+            ExactText(text: line.from).hash(into: &hasher)
+            ExactText(text: line.text).hash(into: &hasher)
+        }
     }
 }
