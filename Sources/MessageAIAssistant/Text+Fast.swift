@@ -23,6 +23,23 @@ extension String {
         return String(scalars[start..<end])
     }
 
+    /// Foundation's `contains(_:)` (on Linux a non-literal NSString search: a UTF-16 copy of both
+    /// texts per call), answered from the bytes whenever that gives the same answer. Declared on
+    /// String itself, it is the overload every `text.contains("...")` in the engine resolves to.
+    /// Bytes decide when the needle is plain ASCII: nothing else is canonically equivalent to it,
+    /// so no byte match means no match; and in ASCII text every byte is a whole character, so a
+    /// byte match is a match. Other needles, and byte matches in other text, ask Foundation.
+    func contains(_ other: String) -> Bool {
+        guard other.isPlainNeedle else { return range(of: other) != nil }
+        return hasBytes(other) && (isASCIIOnly || range(of: other) != nil)
+    }
+
+    /// Non-empty ASCII without CR/LF (one character together) and without the three ASCII
+    /// characters another scalar decomposes to (";" from U+037E, "`" from U+1FEF, "K" from U+212A).
+    private var isPlainNeedle: Bool {
+        !isEmpty && utf8.allSatisfy { $0 < 0x80 && $0 != 0x0A && $0 != 0x0D && $0 != 0x3B && $0 != 0x60 && $0 != 0x4B }
+    }
+
     /// True when every byte is ASCII: then a Character is one byte and the letter and digit
     /// tests reduce to byte ranges.
     var isASCIIOnly: Bool { utf8.allSatisfy { $0 < 0x80 } }

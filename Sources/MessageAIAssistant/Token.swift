@@ -115,13 +115,15 @@ extension String {
             pin.withUTF8 { n in
                 guard !n.isEmpty else { return true }
                 guard n.count <= h.count, let hb = h.baseAddress, let nb = n.baseAddress else { return false }
-                // memchr to each candidate first byte, memcmp for the rest: the same byte-for-byte
-                // test as a loop over every position, several times faster (glibc's memmem is not
-                // visible to Swift here).
+                // memchr to each place the needle's first non-space byte could be, memcmp for the
+                // whole needle there: the same byte-for-byte test as trying every position, several
+                // times faster (glibc's memmem is not visible to Swift here). Not anchored on a
+                // space: the phrases mostly start with one, and so does every other word of a text.
+                let k = n.firstIndex(where: { $0 != 0x20 }) ?? 0
                 let last = h.count - n.count
                 var i = 0
-                while i <= last, let p = memchr(hb + i, Int32(nb[0]), last - i + 1) {
-                    let at = UnsafePointer<UInt8>(p.assumingMemoryBound(to: UInt8.self)) - hb
+                while i <= last, let p = memchr(hb + i + k, Int32(nb[k]), last - i + 1) {
+                    let at = UnsafePointer<UInt8>(p.assumingMemoryBound(to: UInt8.self)) - hb - k
                     if memcmp(hb + at, nb, n.count) == 0 { return true }
                     i = at + 1
                 }

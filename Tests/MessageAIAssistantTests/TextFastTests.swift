@@ -34,6 +34,15 @@ final class TextFastTests: XCTestCase {
         }
     }
 
+    func testContainsMatchesFoundationsSearch() {
+        let texts = Self.samples + ["never mind\u{301}", "Agreed?\u{301} ok", "?\u{301}", "a\r\nb", "Kelvin \u{212A}; \u{37E}", "the cafe\u{301} menu"]
+        for s in texts {
+            for needle in ["?", " you ", "never mind", "agreed?", "cafe", "café", "e", "\u{301}", "K", ";", "\n", "a\r", "", "’", " "] {
+                XCTAssertEqual(s.contains(needle), s.range(of: needle) != nil, "\(s.debugDescription) \(needle.debugDescription)")
+            }
+        }
+    }
+
     func testWordsOfASCIIAndOtherTextMatchTheCharacterByCharacterReading() {
         for s in Self.samples {
             XCTAssertEqual(Words.all(s), characterWords(s), s)
