@@ -17,8 +17,8 @@ enum Sentences {
 
     /// "1) A. 2) B" and "(1) ..." each start an item; a leading "-", "*" or "•" is dropped.
     private static func splitListItems(_ line: String) -> [String] {
-        let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        var items: [[String]] = [[]]
+        let words = line.split(separator: " ", omittingEmptySubsequences: true)
+        var items: [[Substring]] = [[]]
         for w in words {
             if isListMarker(w) {
                 if !items[items.count - 1].isEmpty { items.append([]) }
@@ -29,9 +29,9 @@ enum Sentences {
         return items.filter { !$0.isEmpty }.map { $0.joined(separator: " ") }
     }
 
-    private static func isListMarker(_ w: String) -> Bool {
+    private static func isListMarker(_ w: Substring) -> Bool {
         if ["-", "*", "•", "–"].contains(w) { return true }
-        var s = Substring(w)
+        var s = w
         if s.first == "(" { s = s.dropFirst() }
         guard let last = s.last, last == ")" || last == "." else { return false }
         let body = s.dropLast()

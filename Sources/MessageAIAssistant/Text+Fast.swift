@@ -55,3 +55,21 @@ extension Unicode.Scalar {
         }
     }
 }
+
+/// `Set<Character>.contains` without hashing the Character: a single ASCII byte is looked up in a
+/// table made from the set, anything else in the set itself. Same answers, no Hasher per call.
+struct CharacterTable {
+    let set: Set<Character>
+    private let ascii: [Bool]
+
+    init(_ set: Set<Character>) {
+        self.set = set
+        ascii = (0..<128).map { set.contains(Character(Unicode.Scalar(UInt8($0)))) }
+    }
+
+    func contains(_ c: Character) -> Bool {
+        // One UTF-8 byte: an ASCII scalar on its own ("\r\n" is two and takes the set's path).
+        if c.utf8.count == 1, let b = c.utf8.first { return ascii[Int(b)] }
+        return set.contains(c)
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The sentences, tokens and words of the texts one judgement or one summary reads, worked out
 /// once per text. The rules ask again and again: every tone rule re-splits the message, each
 /// context message is split by several rules, and in a summary each message is context to the
@@ -66,7 +68,13 @@ struct ExactText: Hashable {
 
     static func == (a: ExactText, b: ExactText) -> Bool { same(a.text, b.text) }
 
-    static func same(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) }
+    static func same(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let fast = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
+        return (fast ?? nil) ?? a.utf8.elementsEqual(b.utf8)
+    }
 
     func hash(into hasher: inout Hasher) {
         let contiguous: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }

@@ -19,8 +19,8 @@ struct Token: Equatable {
 }
 
 enum Tokenizer {
-    static let leading: Set<Character> = ["(", "\"", "'", "[", "“", "‘", "*", "_", "`"]
-    static let trailing: Set<Character> = [",", ".", ";", ":", "!", "?", ")", "\"", "'", "]", "”", "’", "*", "_", "`", "…"]
+    static let leading = CharacterTable(["(", "\"", "'", "[", "“", "‘", "*", "_", "`"])
+    static let trailing = CharacterTable([",", ".", ";", ":", "!", "?", ")", "\"", "'", "]", "”", "’", "*", "_", "`", "…"])
 
     /// Splits on white space; curly apostrophes become straight ones so "I’ll" reads as "I'll".
     static func tokens(_ text: String) -> [Token] { TextMemo.tokens(text, tokenize) }
@@ -28,7 +28,12 @@ enum Tokenizer {
     private static func tokenize(_ text: String) -> [Token] {
         let normal = text.replacingPresent("’", with: "'").replacingPresent("‘", with: "'")
         var out: [Token] = []
-        for chunk in normal.split(whereSeparator: { $0.isWhitespace }) {
+        // In ASCII text the white-space characters are the bytes tab to carriage return and space
+        // (what `Character.isWhitespace` says of them, "\r\n" included): split on bytes.
+        let chunks = normal.isASCIIOnly
+            ? normal.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) }).map { Substring($0) }
+            : normal.split(whereSeparator: { $0.isWhitespace })
+        for chunk in chunks {
             var s = Substring(chunk)
             var before = ""
             while let f = s.first, leading.contains(f) { before.append(f); s = s.dropFirst() }

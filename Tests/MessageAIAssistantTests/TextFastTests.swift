@@ -43,6 +43,22 @@ final class TextFastTests: XCTestCase {
         }
     }
 
+    func testASCIIByteTestsAgreeWithCharacterProperties() {
+        for b in UInt8(0)..<128 {
+            let c = Character(Unicode.Scalar(b))
+            XCTAssertEqual(c.isWhitespace, b == 0x20 || (0x09...0x0D).contains(b), "byte \(b)")
+            XCTAssertEqual(Tokenizer.leading.contains(c), Tokenizer.leading.set.contains(c))
+            XCTAssertEqual(Tokenizer.trailing.contains(c), Tokenizer.trailing.set.contains(c))
+        }
+        XCTAssertTrue(Character("\r\n").isWhitespace)
+        XCTAssertFalse(Tokenizer.trailing.contains("\r\n"))
+        XCTAssertTrue(Tokenizer.trailing.contains("’"))
+        XCTAssertFalse(Tokenizer.trailing.contains("?\u{301}"))
+        for w in ["5pm", "09:00", "5.30pm", ".5.30pm", "friday", "eod", "１２:００", "٣pm", "12h", "noon"] {
+            XCTAssertEqual(DueDates.isClock(w), isClockWithoutShortcut(w), w)
+        }
+    }
+
     func testWordsOfASCIIAndOtherTextMatchTheCharacterByCharacterReading() {
         for s in Self.samples {
             XCTAssertEqual(Words.all(s), characterWords(s), s)
@@ -64,6 +80,19 @@ final class TextFastTests: XCTestCase {
             XCTAssertEqual(Array(Sentences.split(decomposed)[0].utf8), Array(decomposed.utf8))
             XCTAssertEqual(Array(Tokenizer.tokens(decomposed)[4].raw.utf8), Array("cafe\u{301}".utf8))
         }
+    }
+
+    /// `DueDates.isClock` as it was before its no-digit shortcut.
+    private func isClockWithoutShortcut(_ w: String) -> Bool {
+        var s = Substring(w)
+        for suffix in ["am", "pm", "h", "utc", "z"] where s.hasSuffix(suffix) && s.count > suffix.count { s = s.dropLast(suffix.count); break }
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
+            let dotted = s.split(separator: ".")
+            return dotted.count == 2 && w.hasSuffix("m") && dotted.allSatisfy { $0.allSatisfy(\.isNumber) }
+        }
+        if parts.count == 1 { return w != String(s) && (Int(parts[0]) ?? 99) <= 24 }
+        return (Int(parts[0]) ?? 99) <= 24 && parts[1].count == 2
     }
 
     /// `Words.all` as it was before the byte path: Character by Character.
