@@ -68,7 +68,7 @@ extension ClarityRules {
     static func resolvedInMessage(_ a: String, _ b: String, _ sentences: [String], _ si: Int) -> Bool {
         let head = a.split(separator: " ").first.map { String($0).lowercased() } ?? ""
         let heads = Set([a, b].map { String($0.split(separator: " ").last ?? "").lowercased() } + [head])
-        return sentences.enumerated().contains { $0.offset != si && NounPhrases.find(Tokenizer.tokens($0.element)).contains { heads.contains($0.head) } }
+        return sentences.enumerated().contains { $0.offset != si && NounPhrases.of($0.element).contains { heads.contains($0.head) } }
     }
 
     static func pronounFlag(_ t: [Token], _ m: MessageToJudge, _ si: Int, _ sentences: [String]) -> Flag? {
@@ -96,7 +96,7 @@ extension ClarityRules {
         guard let last = m.context.last else { return nil }
         for s in Sentences.split(last.text) {
             let lower = " " + s.lowercased() + " "
-            let found = NounPhrases.find(Tokenizer.tokens(s)).filter { !NounPhrases.light.contains($0.head) && !NounPhrases.timeHeads.contains($0.head) }
+            let found = NounPhrases.of(s).filter { !NounPhrases.light.contains($0.head) && !NounPhrases.timeHeads.contains($0.head) }
             for (a, b) in zip(found, found.dropFirst()) where a.head != b.head {
                 let (ta, tb) = (a.text.lowercased(), b.text.lowercased())
                 if lower.hasBytes(" " + ta + " and " + tb) || lower.hasBytes(" " + ta + " or " + tb) {

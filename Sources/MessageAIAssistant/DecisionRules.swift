@@ -52,9 +52,9 @@ enum DecisionRules {
 
     /// The decision without its label: "Decision: Postgres for events." → "Postgres for events".
     static func strip(_ s: String) -> String {
-        var text = s.trimmingCharacters(in: .whitespaces)
+        var text = s.trimmingSpaces()
         for label in ["Decision:", "Agreed:", "Final call:", "Final decision:", "Confirmed:", "decision:", "agreed:"] where text.hasPrefix(label) {
-            text = String(text.dropFirst(label.count)).trimmingCharacters(in: .whitespaces)
+            text = String(text.dropFirst(label.count)).trimmingSpaces()
         }
         while let l = text.last, ".!".contains(l) { text.removeLast() }
         // "We'll go with that: search returns to the tab bar" — the choice is after the colon.
@@ -62,7 +62,7 @@ enum DecisionRules {
            Words.content(String(text[text.index(after: colon)...])).count >= 2 {
             let before = " " + text[..<colon].lowercased() + ":"
             if markers.contains(where: { before.hasBytes($0) }) || before.hasBytes("decision") || before.hasBytes("record") {
-                text = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                text = String(text[text.index(after: colon)...]).trimmingSpaces()
             }
         }
         return text

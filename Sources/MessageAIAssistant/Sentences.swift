@@ -8,6 +8,11 @@ enum Sentences {
     static func split(_ text: String) -> [String] { TextMemo.sentences(text, splitText) }
 
     private static func splitText(_ text: String) -> [String] {
+        text.isASCIIOnly ? splitASCII(text) : splitCharacters(text)
+    }
+
+    /// The reference reading, Character by Character; `splitASCII` must agree with it.
+    static func splitCharacters(_ text: String) -> [String] {
         var out: [String] = []
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
             for part in splitListItems(String(line)) { out += splitLine(part) }

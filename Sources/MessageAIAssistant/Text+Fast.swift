@@ -7,8 +7,25 @@ extension String {
     /// `replacingOccurrences(of:with:)`, skipped when the needle's bytes are not in the text.
     /// Safe for the needles the rules use (ASCII words, curly quotes): no other character is
     /// canonically equivalent to them, so Foundation would find nothing to replace either.
+    /// In ASCII text a plain needle (see `contains`) is replaced on the bytes, left to right
+    /// without overlaps, as Foundation does.
     func replacingPresent(_ needle: String, with replacement: String) -> String {
-        hasBytes(needle) ? replacingOccurrences(of: needle, with: replacement) : self
+        guard hasBytes(needle) else { return self }
+        guard isASCIIOnly, needle.isPlainNeedle else { return replacingOccurrences(of: needle, with: replacement) }
+        let b = Array(utf8), n = Array(needle.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            if b[i] == n[0], i + n.count <= b.count, b[i..<(i + n.count)].elementsEqual(n) {
+                out += replacement.utf8
+                i += n.count
+            } else {
+                out.append(b[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `trimmingCharacters(in: .whitespaces)`: drops tabs and space separators (`isSpaceOrTab`) at

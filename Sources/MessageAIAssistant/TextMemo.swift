@@ -14,6 +14,7 @@ final class TextMemo: @unchecked Sendable {
     private var tokens: [ExactText: [Token]] = [:]
     private var words: [ExactText: [String]] = [:]
     private var content: [ExactText: [String]] = [:]
+    private var phrases: [ExactText: [NounPhrase]] = [:]
     private var found: [ExactMessage: [ActionRules.Found]] = [:]
 
     /// Runs `body` with a fresh memo, or with the caller's when one is already bound.
@@ -39,6 +40,11 @@ final class TextMemo: @unchecked Sendable {
     static func content(_ text: String, _ make: (String) -> [String]) -> [String] {
         guard let memo = current else { return make(text) }
         return lookup(&memo.content, text, make)
+    }
+
+    static func phrases(_ text: String, _ make: (String) -> [NounPhrase]) -> [NounPhrase] {
+        guard let memo = current else { return make(text) }
+        return lookup(&memo.phrases, text, make)
     }
 
     static func found(_ m: MessageToJudge, _ make: (MessageToJudge) -> [ActionRules.Found]) -> [ActionRules.Found] {

@@ -10,6 +10,11 @@ struct Token: Equatable {
 
     /// Letters only in upper case, at least two of them ("SHIP", "TLS").
     var isAllCaps: Bool {
+        // ASCII: the letters are A-Z and a-z, so the same test reads the bytes.
+        if raw.isASCIIOnly {
+            let upper = raw.utf8.filter { (0x41...0x5A).contains($0) }.count, lower = raw.utf8.filter { (0x61...0x7A).contains($0) }.count
+            return upper + lower >= 2 && lower == 0 && upper > 0
+        }
         let letters = raw.unicodeScalars.filter { CharacterSet.letters.contains($0) }
         return letters.count >= 2 && raw == raw.uppercased() && raw != raw.lowercased()
     }

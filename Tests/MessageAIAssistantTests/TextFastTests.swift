@@ -54,6 +54,9 @@ final class TextFastTests: XCTestCase {
         XCTAssertFalse(Tokenizer.trailing.contains("\r\n"))
         XCTAssertTrue(Tokenizer.trailing.contains("’"))
         XCTAssertFalse(Tokenizer.trailing.contains("?\u{301}"))
+        for w in ["SHIP", "TLS", "Ok", "A", "IT'S", "A1", "ÇA", "ＯＫ", "OK!"] {
+            XCTAssertEqual(Token(raw: w, lower: w.lowercased(), after: "", before: "").isAllCaps, allCapsWithoutShortcut(w), w)
+        }
         for w in ["5pm", "09:00", "5.30pm", ".5.30pm", "friday", "eod", "１２:００", "٣pm", "12h", "noon"] {
             XCTAssertEqual(DueDates.isClock(w), isClockWithoutShortcut(w), w)
         }
@@ -93,6 +96,12 @@ final class TextFastTests: XCTestCase {
         }
         if parts.count == 1 { return w != String(s) && (Int(parts[0]) ?? 99) <= 24 }
         return (Int(parts[0]) ?? 99) <= 24 && parts[1].count == 2
+    }
+
+    /// `Token.isAllCaps` as it was before its ASCII path.
+    private func allCapsWithoutShortcut(_ raw: String) -> Bool {
+        let letters = raw.unicodeScalars.filter { CharacterSet.letters.contains($0) }
+        return letters.count >= 2 && raw == raw.uppercased() && raw != raw.lowercased()
     }
 
     /// `Words.all` as it was before the byte path: Character by Character.
