@@ -20,7 +20,11 @@ struct Token: Equatable {
     }
     var isCapitalized: Bool { raw.first.map { $0.isUppercase } ?? false }
     var endsClause: Bool { after.contains { ",;:.!?)".contains($0) } }
-    var isNumber: Bool { lower.first?.isNumber ?? false }
+    var isNumber: Bool {
+        // `Character.isNumber` asks the first scalar only; an ASCII first byte is that scalar.
+        if let b = lower.utf8.first, b < 0x80 { return b >= 0x30 && b <= 0x39 }
+        return lower.first?.isNumber ?? false
+    }
 }
 
 enum Tokenizer {
@@ -52,6 +56,19 @@ enum Tokenizer {
             out.append(Token(raw: String(s), lower: String(s).lowercased(), after: after, before: before))
         }
         return out
+    }
+}
+
+extension Words {
+    /// `stem` for ASCII words, where a Character is a byte: the same cuts, counted in bytes.
+    fileprivate static func asciiStem(_ w: String) -> String {
+        var n = w.utf8.count
+        for suffix in ["ing", "ed", "es", "s"] where n > suffix.utf8.count + 2 && w.utf8.reversed().starts(with: suffix.utf8.reversed()) {
+            n -= suffix.utf8.count
+            break
+        }
+        if n > 3, w.utf8.dropFirst(n - 1).first == 0x65 { n -= 1 }
+        return n == w.utf8.count ? w : String(decoding: w.utf8.prefix(n), as: UTF8.self)
     }
 }
 
@@ -105,6 +122,7 @@ enum Words {
     static func content(_ text: String) -> [String] { TextMemo.content(text) { all($0).filter { !function.contains($0) }.map(stem) } }
 
     static func stem(_ w: String) -> String {
+        if w.isASCIIOnly { return asciiStem(w) }
         var s = w
         for suffix in ["ing", "ed", "es", "s"] where s.count > suffix.count + 2 && s.hasSuffix(suffix) {
             s.removeLast(suffix.count)

@@ -57,6 +57,12 @@ final class TextFastTests: XCTestCase {
         for w in ["SHIP", "TLS", "Ok", "A", "IT'S", "A1", "ÇA", "ＯＫ", "OK!"] {
             XCTAssertEqual(Token(raw: w, lower: w.lowercased(), after: "", before: "").isAllCaps, allCapsWithoutShortcut(w), w)
         }
+        for w in ["testing", "tested", "fixes", "docs", "release", "use", "bee", "ring", "sing", "ses", "e", "", "naïve", "cafés", "ﬁles", "notes"] {
+            XCTAssertEqual(Words.stem(w), stemWithoutShortcut(w), w)
+        }
+        for w in ["5", "5pm", "x5", "", "٣", "５", "5\u{20E3}", "\u{301}5"] {
+            XCTAssertEqual(Token(raw: w, lower: w, after: "", before: "").isNumber, w.first?.isNumber ?? false, w)
+        }
         for w in ["5pm", "09:00", "5.30pm", ".5.30pm", "friday", "eod", "１２:００", "٣pm", "12h", "noon"] {
             XCTAssertEqual(DueDates.isClock(w), isClockWithoutShortcut(w), w)
         }
@@ -102,6 +108,17 @@ final class TextFastTests: XCTestCase {
     private func allCapsWithoutShortcut(_ raw: String) -> Bool {
         let letters = raw.unicodeScalars.filter { CharacterSet.letters.contains($0) }
         return letters.count >= 2 && raw == raw.uppercased() && raw != raw.lowercased()
+    }
+
+    /// `Words.stem` as it was before its ASCII path.
+    private func stemWithoutShortcut(_ w: String) -> String {
+        var s = w
+        for suffix in ["ing", "ed", "es", "s"] where s.count > suffix.count + 2 && s.hasSuffix(suffix) {
+            s.removeLast(suffix.count)
+            break
+        }
+        if s.count > 3, let l = s.last, l == "e" { s.removeLast() }
+        return s
     }
 
     /// `Words.all` as it was before the byte path: Character by Character.
