@@ -68,6 +68,24 @@ final class TextFastTests: XCTestCase {
         }
     }
 
+    func testPastTenseShortcutsAgreeWithTheFullTests() {
+        let verbs = ["tag", "send", "copy", "fix", "post", "rerun", "do", "set", "ship", "review", "d", ""]
+        let words = ["tagged", "taged", "sent", "copied", "fixed", "posted", "reran", "did", "done", "set", "shipped", "reviewed",
+                     "tag", "tagging", "shipd", "ed", "d", "", "tagge\u{301}d", "tagged\u{301}", "café", "read", "split", "wrote"]
+        for v in verbs {
+            for w in words {
+                let full = w == v + "ed" || w == v + "d" || (w.hasSuffix("ied") && v.hasSuffix("y") && String(w.dropLast(3)) == String(v.dropLast()))
+                    || (w.count > 3 && w.hasSuffix("ed") && String(w.dropLast(3)) == v && w.dropLast(2).last == v.last)
+                    || (Verbs.irregularPast[v]?.contains(w) ?? false)
+                XCTAssertEqual(Verbs.isPast(w, of: v), full, "\(w) of \(v)")
+            }
+        }
+        for w in words {
+            let anyIrregular = Verbs.irregularPast.values.contains { $0.contains(w) }
+            XCTAssertEqual(Verbs.allIrregularPast.contains(w), anyIrregular, w)
+        }
+    }
+
     func testWordsOfASCIIAndOtherTextMatchTheCharacterByCharacterReading() {
         for s in Self.samples {
             XCTAssertEqual(Words.all(s), characterWords(s), s)
