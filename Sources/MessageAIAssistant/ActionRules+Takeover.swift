@@ -12,7 +12,7 @@ extension ActionRules {
 
     /// The ask a short reply takes on, as the sender's items; nil when the reply is not a takeover.
     static func takeover(_ m: MessageToJudge, _ own: [Found]) -> [Found]? {
-        let lower = " " + m.text.lowercased().replacingOccurrences(of: "’", with: "'") + " "
+        let lower = " " + m.text.lowercased().replacingPresent("’", with: "'") + " "
         guard !m.text.contains("?"), Words.all(m.text).count <= 14,
               takeovers.contains(where: { lower.hasBytes(" " + $0 + " ") || lower.hasBytes(" " + $0 + ",") || lower.hasBytes(" " + $0 + ".") || lower.hasBytes(" " + $0 + "!") }),
               // Only a reply whose own items are the generic "do it" / "take that" (or none).

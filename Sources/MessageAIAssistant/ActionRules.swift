@@ -17,7 +17,11 @@ enum ActionRules {
 
     static func items(_ m: MessageToJudge) -> [ActionItem] { found(m).map(\.item) }
 
-    static func found(_ m: MessageToJudge) -> [Found] {
+    /// Memoised per call: a summary asks again for the items of a message it already read
+    /// (as context of the next messages, as the ask a reply takes over).
+    static func found(_ m: MessageToJudge) -> [Found] { TextMemo.found(m, findAll) }
+
+    private static func findAll(_ m: MessageToJudge) -> [Found] {
         let own = written(m)
         if !m.context.isEmpty, let taken = takeover(m, own) { return taken + own.filter { $0.item.who != m.from.lowercased() } }
         return own

@@ -19,7 +19,7 @@ enum Agreement {
                 if ["if we ever", "maybe", "might", "should we", "can we", "could we"].contains(where: { lower.hasBytes($0) }) { continue }
                 let replies = judged.dropFirst(i + 1).prefix(3).filter { $0.from.lowercased() != m.from.lowercased() }
                 let accepted = replies.contains { r in
-                    let first = r.text.lowercased().trimmingCharacters(in: .whitespaces)
+                    let first = r.text.lowercased().trimmingSpaces()
                     return agreements.contains { first.hasPrefix($0) } && !first.hasPrefix("yes, but") && !first.contains("?")
                 }
                 // "Can we move the backup to 04:00?" — "Yes, let's move the backup to 04:00.": the
@@ -27,7 +27,7 @@ enum Agreement {
                 let takesUp = ["yes, let's", "yes let's", "ok, let's", "okay, let's", "sure, let's", "agreed, let's", "fine, let's"].contains { lower.hasBytes(" " + $0) }
                     && judged[..<i].suffix(2).contains { $0.from.lowercased() != m.from.lowercased() && $0.text.contains("?")
                         && Set(Words.content($0.text)).intersection(Words.content(s)).count >= 2 }
-                if accepted || takesUp { out.append(DecisionRules.strip(s.replacingOccurrences(of: " Agreed?", with: "").replacingOccurrences(of: "?", with: ""))) }
+                if accepted || takesUp { out.append(DecisionRules.strip(s.replacingPresent(" Agreed?", with: "").replacingPresent("?", with: ""))) }
             }
         }
         return out

@@ -68,13 +68,13 @@ extension ClarityRules {
     static func resolvedInMessage(_ a: String, _ b: String, _ sentences: [String], _ si: Int) -> Bool {
         let head = a.split(separator: " ").first.map { String($0).lowercased() } ?? ""
         let heads = Set([a, b].map { String($0.split(separator: " ").last ?? "").lowercased() } + [head])
-        return sentences.enumerated().contains { $0.offset != si && NounPhrases.find(Tokenizer.tokens($0.element)).contains { heads.contains($0.head) } }
+        return sentences.enumerated().contains { $0.offset != si && NounPhrases.of($0.element).contains { heads.contains($0.head) } }
     }
 
     static func pronounFlag(_ t: [Token], _ m: MessageToJudge, _ si: Int, _ sentences: [String]) -> Flag? {
         if let f = oneFlag(t, m, si, sentences) { return f }
         guard let k = t.indices.first(where: { isReferential(t, $0) }) else { return nil }
-        let word = t[k].raw.lowercased().replacingOccurrences(of: "'s", with: "")
+        let word = t[k].raw.lowercased().replacingPresent("'s", with: "")
         // "Ramen it is then.", "Thursday it is": the choice names itself.
         if word == "it", k > 0, k + 1 < t.count, t[k + 1].lower == "is", k + 2 == t.count || (k + 3 == t.count && t[k + 2].lower == "then") { return nil }
         let earlierInSentence = NounPhrases.find(Array(t[..<k])).filter { !NounPhrases.light.contains($0.head) }
@@ -96,7 +96,7 @@ extension ClarityRules {
         guard let last = m.context.last else { return nil }
         for s in Sentences.split(last.text) {
             let lower = " " + s.lowercased() + " "
-            let found = NounPhrases.find(Tokenizer.tokens(s)).filter { !NounPhrases.light.contains($0.head) && !NounPhrases.timeHeads.contains($0.head) }
+            let found = NounPhrases.of(s).filter { !NounPhrases.light.contains($0.head) && !NounPhrases.timeHeads.contains($0.head) }
             for (a, b) in zip(found, found.dropFirst()) where a.head != b.head {
                 let (ta, tb) = (a.text.lowercased(), b.text.lowercased())
                 if lower.hasBytes(" " + ta + " and " + tb) || lower.hasBytes(" " + ta + " or " + tb) {

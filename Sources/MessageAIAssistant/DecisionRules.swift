@@ -24,7 +24,7 @@ enum DecisionRules {
 
     static func decision(_ m: MessageToJudge) -> String? {
         for s in Sentences.split(m.text) {
-            let lower = " " + s.lowercased().replacingOccurrences(of: "’", with: "'") + " "
+            let lower = " " + s.lowercased().replacingPresent("’", with: "'") + " "
             // "Decision for the record: we keep ...": a label naming a decision, then a colon.
             let labelled = lower.range(of: "decision").map { lower[$0.upperBound...].prefix(24).contains(":") } ?? false
             // "Thursday it is", "Ramen it is then": a choice made, social ones too (README).
@@ -52,9 +52,9 @@ enum DecisionRules {
 
     /// The decision without its label: "Decision: Postgres for events." → "Postgres for events".
     static func strip(_ s: String) -> String {
-        var text = s.trimmingCharacters(in: .whitespaces)
+        var text = s.trimmingSpaces()
         for label in ["Decision:", "Agreed:", "Final call:", "Final decision:", "Confirmed:", "decision:", "agreed:"] where text.hasPrefix(label) {
-            text = String(text.dropFirst(label.count)).trimmingCharacters(in: .whitespaces)
+            text = String(text.dropFirst(label.count)).trimmingSpaces()
         }
         while let l = text.last, ".!".contains(l) { text.removeLast() }
         // "We'll go with that: search returns to the tab bar" — the choice is after the colon.
@@ -62,7 +62,7 @@ enum DecisionRules {
            Words.content(String(text[text.index(after: colon)...])).count >= 2 {
             let before = " " + text[..<colon].lowercased() + ":"
             if markers.contains(where: { before.hasBytes($0) }) || before.hasBytes("decision") || before.hasBytes("record") {
-                text = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                text = String(text[text.index(after: colon)...]).trimmingSpaces()
             }
         }
         return text

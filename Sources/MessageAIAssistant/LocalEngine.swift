@@ -10,13 +10,16 @@ public struct LocalEngine: AssistantEngine {
 
     public init() {}
 
+    // Each call reads its texts' sentences and words once (`TextMemo`), however many rules ask.
     public func judge(_ message: MessageToJudge) -> Judgement {
-        let found = ActionRules.found(message)
-        return Judgement(actions: found.map(\.item), clarity: ClarityRules.flags(message, found: found), tone: ToneRules.flags(message),
-                         decision: DecisionRules.decision(message), engine: info)
+        TextMemo.during {
+            let found = ActionRules.found(message)
+            return Judgement(actions: found.map(\.item), clarity: ClarityRules.flags(message, found: found), tone: ToneRules.flags(message),
+                             decision: DecisionRules.decision(message), engine: info)
+        }
     }
 
     public func summarize(_ thread: ThreadToSummarize) -> ThreadSummary {
-        ThreadSummarizer.summarize(thread, engine: info)
+        TextMemo.during { ThreadSummarizer.summarize(thread, engine: info) }
     }
 }

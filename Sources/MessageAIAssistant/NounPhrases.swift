@@ -29,6 +29,9 @@ enum NounPhrases {
     /// Heads of phrases that name no thing ("a look", "a chance").
     static let light: Set<String> = ["look", "chance", "sec", "second", "minute", "moment", "bit", "lot", "few", "while", "try", "go", "stab", "pass", "favor", "favour", "quick"]
 
+    /// The noun phrases of one sentence, found once per call (`TextMemo`).
+    static func of(_ sentence: String) -> [NounPhrase] { TextMemo.phrases(sentence) { find(Tokenizer.tokens($0)) } }
+
     static func find(_ t: [Token]) -> [NounPhrase] {
         var out: [NounPhrase] = []
         var i = 0

@@ -14,7 +14,7 @@ enum OpenQuestions {
                 if found.contains(where: { $0.sentence == si }) { continue }
                 if Words.content(s).count < 2 { continue }
                 if answered(s, asker: m.from, after: i, judged) { continue }
-                out.append(Compress.sentence(s.trimmingCharacters(in: .whitespaces), names: Set(judged.map { $0.from.lowercased() })))
+                out.append(Compress.sentence(s.trimmingSpaces(), names: Set(judged.map { $0.from.lowercased() })))
             }
         }
         return out

@@ -5,7 +5,7 @@ import Foundation
 enum References {
     static func antecedent(message: MessageToJudge, sentenceIndex: Int, sentences: [String]) -> String? {
         for s in sentences[..<sentenceIndex].reversed() {
-            if let p = NounPhrases.find(Tokenizer.tokens(s)).last { return NounPhrases.objectText(p) }
+            if let p = NounPhrases.of(s).last { return NounPhrases.objectText(p) }
         }
         for line in message.context.reversed() {
             let lineMessage = MessageToJudge(from: line.from, to: [message.from], text: line.text)
@@ -14,7 +14,7 @@ enum References {
                 if !object.isEmpty, !ActionRules.pronouns.contains(object.lowercased()) { return object }
             }
             for s in Sentences.split(line.text) {
-                if let p = NounPhrases.find(Tokenizer.tokens(s)).first { return NounPhrases.objectText(p) }
+                if let p = NounPhrases.of(s).first { return NounPhrases.objectText(p) }
             }
         }
         return nil
@@ -23,8 +23,8 @@ enum References {
     /// Every thing the context and the message before `upTo` name.
     static func candidates(_ message: MessageToJudge, before sentences: ArraySlice<String>) -> [NounPhrase] {
         var all: [NounPhrase] = []
-        for line in message.context { for s in Sentences.split(line.text) { all += NounPhrases.find(Tokenizer.tokens(s)) } }
-        for s in sentences { all += NounPhrases.find(Tokenizer.tokens(s)) }
+        for line in message.context { for s in Sentences.split(line.text) { all += NounPhrases.of(s) } }
+        for s in sentences { all += NounPhrases.of(s) }
         return all
     }
 }

@@ -105,7 +105,7 @@ enum Compress {
     static func dehedge(_ s: String) -> String {
         var words = s.split(separator: " ").map(String.init)
         // Lower case without surrounding punctuation, once per word (kept in step with `words`).
-        var bare = words.map { w in String(w.lowercased().replacingOccurrences(of: "’", with: "'").unicodeScalars.filter { $0 == "'" || !CharacterSet.punctuationCharacters.contains($0) }) }
+        var bare = words.map { w in String(w.lowercased().replacingPresent("’", with: "'").unicodeScalars.filter { $0 == "'" || !CharacterSet.punctuationCharacters.contains($0) }) }
         var k = 0
         while k < words.count {
             guard hedgeStarts.contains(bare[k]),
@@ -139,7 +139,7 @@ enum Compress {
     /// Headline style: articles, intensifiers and copulas dropped ("the login fix is merged" → "login fix merged").
     static func tight(_ s: String) -> String {
         var s = dehedge(s)
-        for t in tails { s = s.replacingOccurrences(of: t, with: "") }
+        for t in tails { s = s.replacingPresent(t, with: "") }
         let words = s.split(separator: " ").map(String.init)
         let question = s.contains("?")
         let kept = words.enumerated().filter { k, w in

@@ -5,18 +5,25 @@ import Foundation
 enum Sentences {
     static let abbreviations: Set<String> = ["e.g.", "i.e.", "etc.", "vs.", "approx.", "incl.", "mr.", "ms.", "dr.", "no."]
 
-    static func split(_ text: String) -> [String] {
+    static func split(_ text: String) -> [String] { TextMemo.sentences(text, splitText) }
+
+    private static func splitText(_ text: String) -> [String] {
+        text.isASCIIOnly ? splitASCII(text) : splitCharacters(text)
+    }
+
+    /// The reference reading, Character by Character; `splitASCII` must agree with it.
+    static func splitCharacters(_ text: String) -> [String] {
         var out: [String] = []
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
             for part in splitListItems(String(line)) { out += splitLine(part) }
         }
-        return out.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return out.map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
     }
 
     /// "1) A. 2) B" and "(1) ..." each start an item; a leading "-", "*" or "•" is dropped.
     private static func splitListItems(_ line: String) -> [String] {
-        let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        var items: [[String]] = [[]]
+        let words = line.split(separator: " ", omittingEmptySubsequences: true)
+        var items: [[Substring]] = [[]]
         for w in words {
             if isListMarker(w) {
                 if !items[items.count - 1].isEmpty { items.append([]) }
@@ -27,9 +34,9 @@ enum Sentences {
         return items.filter { !$0.isEmpty }.map { $0.joined(separator: " ") }
     }
 
-    private static func isListMarker(_ w: String) -> Bool {
+    private static func isListMarker(_ w: Substring) -> Bool {
         if ["-", "*", "•", "–"].contains(w) { return true }
-        var s = Substring(w)
+        var s = w
         if s.first == "(" { s = s.dropFirst() }
         guard let last = s.last, last == ")" || last == "." else { return false }
         let body = s.dropLast()
@@ -58,11 +65,11 @@ enum Sentences {
             }
             i += 1
         }
-        if !current.trimmingCharacters(in: .whitespaces).isEmpty { out.append(current) }
+        if !current.unicodeScalars.allSatisfy(\.isSpaceOrTab) { out.append(current) }
         return out
     }
 
     static func isQuestion(_ sentence: String) -> Bool {
-        sentence.trimmingCharacters(in: .whitespaces).hasSuffix("?") || sentence.contains("?")
+        sentence.trimmingSpaces().hasSuffix("?") || sentence.contains("?")
     }
 }

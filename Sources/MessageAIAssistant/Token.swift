@@ -10,23 +10,39 @@ struct Token: Equatable {
 
     /// Letters only in upper case, at least two of them ("SHIP", "TLS").
     var isAllCaps: Bool {
+        // ASCII: the letters are A-Z and a-z, so the same test reads the bytes.
+        if raw.isASCIIOnly {
+            let upper = raw.utf8.filter { (0x41...0x5A).contains($0) }.count, lower = raw.utf8.filter { (0x61...0x7A).contains($0) }.count
+            return upper + lower >= 2 && lower == 0 && upper > 0
+        }
         let letters = raw.unicodeScalars.filter { CharacterSet.letters.contains($0) }
         return letters.count >= 2 && raw == raw.uppercased() && raw != raw.lowercased()
     }
     var isCapitalized: Bool { raw.first.map { $0.isUppercase } ?? false }
     var endsClause: Bool { after.contains { ",;:.!?)".contains($0) } }
-    var isNumber: Bool { lower.first?.isNumber ?? false }
+    var isNumber: Bool {
+        // `Character.isNumber` asks the first scalar only; an ASCII first byte is that scalar.
+        if let b = lower.utf8.first, b < 0x80 { return b >= 0x30 && b <= 0x39 }
+        return lower.first?.isNumber ?? false
+    }
 }
 
 enum Tokenizer {
-    static let leading: Set<Character> = ["(", "\"", "'", "[", "“", "‘", "*", "_", "`"]
-    static let trailing: Set<Character> = [",", ".", ";", ":", "!", "?", ")", "\"", "'", "]", "”", "’", "*", "_", "`", "…"]
+    static let leading = CharacterTable(["(", "\"", "'", "[", "“", "‘", "*", "_", "`"])
+    static let trailing = CharacterTable([",", ".", ";", ":", "!", "?", ")", "\"", "'", "]", "”", "’", "*", "_", "`", "…"])
 
     /// Splits on white space; curly apostrophes become straight ones so "I’ll" reads as "I'll".
-    static func tokens(_ text: String) -> [Token] {
-        let normal = text.replacingOccurrences(of: "’", with: "'").replacingOccurrences(of: "‘", with: "'")
+    static func tokens(_ text: String) -> [Token] { TextMemo.tokens(text, tokenize) }
+
+    private static func tokenize(_ text: String) -> [Token] {
+        let normal = text.replacingPresent("’", with: "'").replacingPresent("‘", with: "'")
         var out: [Token] = []
-        for chunk in normal.split(whereSeparator: { $0.isWhitespace }) {
+        // In ASCII text the white-space characters are the bytes tab to carriage return and space
+        // (what `Character.isWhitespace` says of them, "\r\n" included): split on bytes.
+        let chunks = normal.isASCIIOnly
+            ? normal.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) }).map { Substring($0) }
+            : normal.split(whereSeparator: { $0.isWhitespace })
+        for chunk in chunks {
             var s = Substring(chunk)
             var before = ""
             while let f = s.first, leading.contains(f) { before.append(f); s = s.dropFirst() }
@@ -40,6 +56,19 @@ enum Tokenizer {
             out.append(Token(raw: String(s), lower: String(s).lowercased(), after: after, before: before))
         }
         return out
+    }
+}
+
+extension Words {
+    /// `stem` for ASCII words, where a Character is a byte: the same cuts, counted in bytes.
+    fileprivate static func asciiStem(_ w: String) -> String {
+        var n = w.utf8.count
+        for suffix in ["ing", "ed", "es", "s"] where n > suffix.utf8.count + 2 && w.utf8.reversed().starts(with: suffix.utf8.reversed()) {
+            n -= suffix.utf8.count
+            break
+        }
+        if n > 3, w.utf8.dropFirst(n - 1).first == 0x65 { n -= 1 }
+        return n == w.utf8.count ? w : String(decoding: w.utf8.prefix(n), as: UTF8.self)
     }
 }
 
@@ -57,18 +86,43 @@ enum Words {
         "ok", "okay", "let", "lets", "get", "got", "now", "one", "still", "again", "yet", "more", "much",
     ]
 
-    static func all(_ text: String) -> [String] {
+    static func all(_ text: String) -> [String] { TextMemo.words(text, runs) }
+
+    private static func runs(_ text: String) -> [String] {
+        let lower = text.lowercased().replacingPresent("'s ", with: " ")
+        if lower.isASCIIOnly { return asciiRuns(lower) }
         var words: [String] = []
         var current = ""
-        for ch in text.lowercased().replacingOccurrences(of: "'s ", with: " ") + " " {
+        for ch in lower + " " {
             if ch.isLetter || ch.isNumber { current.append(ch) } else if !current.isEmpty { words.append(current); current = "" }
         }
         return words
     }
 
-    static func content(_ text: String) -> [String] { all(text).filter { !function.contains($0) }.map(stem) }
+    /// `all` for lower-cased ASCII text: there a letter or digit is one byte, a-z or 0-9, so the
+    /// runs are found on the bytes instead of asking each Character for its Unicode properties.
+    private static func asciiRuns(_ lower: String) -> [String] {
+        var words: [String] = []
+        var text = lower
+        text.withUTF8 { b in
+            var start = -1
+            for i in 0...b.count {
+                let inWord = i < b.count && ((b[i] >= 0x61 && b[i] <= 0x7A) || (b[i] >= 0x30 && b[i] <= 0x39))
+                if inWord {
+                    if start < 0 { start = i }
+                } else if start >= 0 {
+                    words.append(String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self))
+                    start = -1
+                }
+            }
+        }
+        return words
+    }
+
+    static func content(_ text: String) -> [String] { TextMemo.content(text) { all($0).filter { !function.contains($0) }.map(stem) } }
 
     static func stem(_ w: String) -> String {
+        if w.isASCIIOnly { return asciiStem(w) }
         var s = w
         for suffix in ["ing", "ed", "es", "s"] where s.count > suffix.count + 2 && s.hasSuffix(suffix) {
             s.removeLast(suffix.count)
@@ -88,15 +142,18 @@ extension String {
         return hay.withUTF8 { h in
             pin.withUTF8 { n in
                 guard !n.isEmpty else { return true }
-                guard n.count <= h.count else { return false }
+                guard n.count <= h.count, let hb = h.baseAddress, let nb = n.baseAddress else { return false }
+                // memchr to each place the needle's first non-space byte could be, memcmp for the
+                // whole needle there: the same byte-for-byte test as trying every position, several
+                // times faster (glibc's memmem is not visible to Swift here). Not anchored on a
+                // space: the phrases mostly start with one, and so does every other word of a text.
+                let k = n.firstIndex(where: { $0 != 0x20 }) ?? 0
+                let last = h.count - n.count
                 var i = 0
-                while i <= h.count - n.count {
-                    if h[i] == n[0] {
-                        var j = 1
-                        while j < n.count && h[i + j] == n[j] { j += 1 }
-                        if j == n.count { return true }
-                    }
-                    i += 1
+                while i <= last, let p = memchr(hb + i + k, Int32(nb[k]), last - i + 1) {
+                    let at = UnsafePointer<UInt8>(p.assumingMemoryBound(to: UInt8.self)) - hb - k
+                    if memcmp(hb + at, nb, n.count) == 0 { return true }
+                    i = at + 1
                 }
                 return false
             }

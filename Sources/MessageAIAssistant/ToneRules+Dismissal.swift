@@ -61,7 +61,7 @@ extension ToneRules {
                                           "documentation", "docs", "feedback", "priority", "hotfix", "solution", "simple", "easy", "small", "minor", "tests"]
 
     static func dismissal(_ text: String) -> Flag? {
-        let lower = " " + text.lowercased().replacingOccurrences(of: "’", with: "'") + " "
+        let lower = " " + text.lowercased().replacingPresent("’", with: "'") + " "
         if let p = jabs.first(where: { lower.hasBytes(" " + $0) }) {
             return Flag(.passiveAggressive, "'\(p)' reads as a jab: say the point plainly")
         }
@@ -77,8 +77,8 @@ extension ToneRules {
             let t = Tokenizer.tokens(s)
             let w = t.map(\.lower)
             guard !w.isEmpty else { continue }
-            let phrase = Words.all(s.replacingOccurrences(of: "'", with: "APOS").replacingOccurrences(of: "’", with: "APOS"))
-                .map { $0.replacingOccurrences(of: "apos", with: "'") }.joined(separator: " ")
+            let phrase = Words.all(s.replacingPresent("'", with: "APOS").replacingPresent("’", with: "APOS"))
+                .map { $0.replacingPresent("apos", with: "'") }.joined(separator: " ")
             if asides.contains(phrase) && (phrase != "hello" || s.contains("?")) {
                 return Flag(.passiveAggressive, "a bare '\(s.trimmingCharacters(in: .whitespaces))' reads as sarcasm: say what went wrong plainly")
             }

@@ -19,7 +19,7 @@ extension ToneRules {
                                          "weekend", "overtime", "late", "delayed", "missed", "crashed", "red"]
 
     static func exasperation(_ text: String) -> Flag? {
-        let lower = " " + text.lowercased().replacingOccurrences(of: "’", with: "'") + " "
+        let lower = " " + text.lowercased().replacingPresent("’", with: "'") + " "
         if let p = condescending.first(where: { lower.hasBytes(" " + $0) }) {
             return Flag(.passiveAggressive, "'\(p)' talks down to the reader: say what you need plainly")
         }

@@ -63,7 +63,7 @@ enum ToneRules {
     static let reasons = [" because ", " since ", " as it ", " so that ", " which means ", " due to ", " given ", " otherwise ", " - ", ": ", " — "]
 
     static func flags(_ m: MessageToJudge) -> [Flag] {
-        let text = m.text.replacingOccurrences(of: "’", with: "'")
+        let text = m.text.replacingPresent("’", with: "'")
         let lower = " " + text.lowercased() + " "
         var flags: [Flag] = []
         if let f = shouting(text) { flags.append(f) }
@@ -132,7 +132,7 @@ enum ToneRules {
 
     /// A bare "No." or "Not now." answering a polite ask.
     static func terse(_ text: String, _ m: MessageToJudge, polite: Bool) -> Flag? {
-        let words = Words.all(text.replacingOccurrences(of: "'", with: "APOS")).map { $0.replacingOccurrences(of: "apos", with: "'") }
+        let words = Words.all(text.replacingPresent("'", with: "APOS")).map { $0.replacingPresent("apos", with: "'") }
         let phrase = words.joined(separator: " ")
         let refusalStart = ["no", "nope", "nah", "can't", "won't", "not"].contains(words.first ?? "")
             && !["no worries", "no problem", "no thanks", "no rush", "no need", "not yet", "not sure", "no idea", "not really", "no prob", "not a problem"].contains { phrase.hasPrefix($0) }

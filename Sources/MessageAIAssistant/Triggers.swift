@@ -20,6 +20,8 @@ enum Triggers {
                                "if you'd like", "could always", "might want to", "we could", "how about", "what about",
                                "why don't we", "maybe we", "we should probably", "should we", "should i", "do we", "did you", "have you",
                                "for anything", "if anything", "in case", "i was thinking", "i'd suggest", "i suggest", "suggestion:", "what if", "no need to", "don't need to", "no rush to"]
+    /// `hypothetical` as searched for in " a sentence ": the word on its own, or a label ("ideally:") starting one.
+    static let hypotheticalNeedles = hypothetical.map { (word: " " + $0 + " ", start: " " + $0, label: $0.hasSuffix(":")) }
 
     /// "Li says the build is fine": verbs that report, not work given.
     static let reporting: Set<String> = ["says", "thinks", "knows", "feels", "believes", "wants", "needs", "likes", "seems", "looks", "sounds",
@@ -29,7 +31,7 @@ enum Triggers {
 
     static func find(_ t: [Token], from start: Int, members: Set<String>, sentence: String) -> Trigger? {
         let lowerSentence = " " + t.map(\.lower).joined(separator: " ") + " "
-        if hypothetical.contains(where: { lowerSentence.hasBytes(" " + $0 + " ") || lowerSentence.hasBytes(" " + $0) && $0.hasSuffix(":") }) { return nil }
+        if hypotheticalNeedles.contains(where: { lowerSentence.hasBytes($0.word) || $0.label && lowerSentence.hasBytes($0.start) }) { return nil }
         let w = t.map { $0.lower }
         let n = w.count
         func verb(after i: Int) -> Int? {

@@ -64,6 +64,9 @@ enum Verbs {
 
     /// Past forms that report work as done ("merged", "sent"), for dropping finished items.
     static func isPast(_ w: String, of verb: String) -> Bool {
+        // A regular past ("tagged", "fixed", "copied") ends in the scalar "d", and so does any text
+        // canonically equal to one; without it only the irregular table can answer.
+        if w.utf8.last != 0x64 { return irregularPast[verb]?.contains(w) ?? false }
         if w == verb + "ed" || w == verb + "d" || (w.hasSuffix("ied") && verb.hasSuffix("y") && String(w.dropLast(3)) == String(verb.dropLast())) { return true }
         if w.count > 3, w.hasSuffix("ed"), String(w.dropLast(3)) == verb, w.dropLast(2).last == verb.last { return true }
         return irregularPast[verb]?.contains(w) ?? false
@@ -72,8 +75,11 @@ enum Verbs {
     /// Any work verb in the past ("filed", "retouched", "sent"): a report of work done.
     static func isPastOfWork(_ w: String) -> Bool {
         if w.hasSuffix("ed"), Passive.base(w) != nil { return true }
-        return irregularPast.values.contains { $0.contains(w) } && !["read", "set", "put", "cut", "split"].contains(w)
+        return allIrregularPast.contains(w) && !["read", "set", "put", "cut", "split"].contains(w)
     }
+
+    /// Every form of `irregularPast` in one set: one lookup instead of one per verb.
+    static let allIrregularPast: Set<String> = Set(irregularPast.values.joined())
 
     static let irregularPast: [String: Set<String>] = [
         "send": ["sent"], "write": ["wrote", "written"], "run": ["ran"], "rerun": ["reran"], "re-run": ["re-ran"],
