@@ -20,7 +20,9 @@ extension ToneRules {
                                  "presumably you read", "assuming you read", "assuming you actually", "look who's awake", "look who decided",
                                  "look who showed up", "i guess we'll just", "i guess we just",
                                  "keep explaining", "keep repeating myself", "tired of explaining", "tired of repeating", "that's literally what",
-                                 "literally what the", "i think you'll find", "who's actually", "who is actually"]
+                                 "literally what the", "i think you'll find", "who's actually", "who is actually", "why is this my problem", "how is this my problem",
+                                 "why is that my problem", "why is this my job", "who even", "what even is", "next time maybe", "maybe next time try",
+                                 "next time actually", "next time try", "maybe try testing", "maybe test before", "maybe check before", "maybe read before"]
     /// A clause that is only praise or "fun": sarcastic when the rest of the message is bad news.
     static let praiseTags: Set<String> = ["great", "love it", "love that", "love this", "fun", "so fun", "what fun", "how fun", "fun times", "good times",
                                           "nice", "neat", "cool", "awesome", "perfect", "wonderful", "fantastic", "lovely", "amazing", "yay", "woohoo",

@@ -66,6 +66,18 @@ final class ToneFamiliesTests: XCTestCase {
         XCTAssertFalse(judge("🙃 long day, heading out").toneFlag)
     }
 
+    func testLaterAdditionsAndTheLookAlikesTheyFixed() {
+        for text in ["Why is this my problem?", "who even wrote this migration", "rollback done. next time maybe test before merging.",
+                     "Would be great if interviewers actually sent feedback on time.", "Friendly reminder that scorecards were due yesterday."] {
+            XCTAssertTrue(judge(text, to: group).toneFlag, text)
+        }
+        XCTAssertTrue(judge("ugh", context: [("maya", "anyone free to take the 2am page?")]).toneFlag)
+        for text in ["Some of us have a conflict at 3, can we move it?", "I can't believe it's Friday already 😅", "Friendly reminder: scorecards are due Friday.",
+                     "It would be great if someone could review PR 311 today.", "Next time, let's book the big room.", "The cron ran for the second time today, as scheduled."] {
+            XCTAssertFalse(judge(text, to: group).toneFlag, text)
+        }
+    }
+
     /// Texting forms and other languages: the lexicon never fires on words it does not know.
     func testNonEnglishAndTextingForms() {
         for text in ["¡Otra vez se cayó el tren! Llego 10 minutos tarde 😅", "ja, passt. Bis morgen 👋", "修正しました、確認お願いします 🙏", "Merci, c'est parfait !",
