@@ -56,6 +56,10 @@ enum ClarityRules {
         if text.contains(" you ") {
             return Flag(.owner, "'you' is sent to \(m.to.count) people (\(m.to.joined(separator: ", "))): say which of them should \(first.item.what)")
         }
+        // "Any volunteers to ...?", "Who can take ...?": the owner is still to be found.
+        if [" volunteer ", " volunteers ", " who can ", " who could ", " who wants to ", " who's free ", " who is free ", " anyone free "].contains(where: { text.contains($0) }) {
+            return Flag(.owner, "nobody is named to \(first.item.what) yet: name who should do it")
+        }
         return nil
     }
 }

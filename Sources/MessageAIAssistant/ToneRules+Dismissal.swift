@@ -65,7 +65,7 @@ extension ToneRules {
         if let p = jabs.first(where: { lower.hasBytes(" " + $0) }) {
             return Flag(.passiveAggressive, "'\(p)' reads as a jab: say the point plainly")
         }
-        if lower.hasSuffix(" just saying ") || lower.hasBytes("what part of") && ["unclear", "don't you", "didn't you", "do you not", "confusing"].contains(where: { lower.hasBytes($0) }) {
+        if lower.hasSuffix(" just saying ") || lower.hasBytes("what part of") && ["unclear", "don't you", "didn't you", "do you not", "confusing", "you don't understand", "you didn't understand", "isn't clear", "wasn't clear"].contains(where: { lower.hasBytes($0) }) {
             return Flag(.passiveAggressive, "that reads as a jab: say the point plainly")
         }
         if let p = rhetorical.first(where: { lower.hasBytes(" " + $0) })

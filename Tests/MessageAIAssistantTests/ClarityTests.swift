@@ -49,3 +49,19 @@ final class ClarityInRudeRemarksTests: XCTestCase {
         XCTAssertTrue(judge("The numbers look off, can you double-check them?").clarityFlag, "a neutral request is checked as before")
     }
 }
+
+/// Rule 3 when the draft looks for an owner instead of naming one.
+final class ClarityVolunteerTests: XCTestCase {
+    func testAskingForAVolunteerNamesNoOwner() {
+        for text in ["Any volunteers to cover the Saturday on-call shift?", "Who can renew the staging certificates before Thursday noon?",
+                     "Who wants to take the release notes for 2.6 this week?"] {
+            XCTAssertTrue(judge(text, to: group).clarity.contains { $0.kind == .owner }, text)
+        }
+    }
+
+    func testANamedOwnerOrADirectMessageIsNotFlagged() {
+        XCTAssertFalse(judge("Li, can you renew the staging certificates before Thursday noon?", to: group).clarityFlag)
+        XCTAssertFalse(judge("Who can I ask about the staging certificates?", to: group).clarityFlag)
+        XCTAssertFalse(judge("¿Quién puede revisar el PR hoy? 🙏", to: group).clarity.contains { $0.reason.contains("nobody is named") })
+    }
+}
