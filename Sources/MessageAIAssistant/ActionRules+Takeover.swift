@@ -7,7 +7,8 @@ extension ActionRules {
     static let takeovers = ["i've got it", "i got it", "i've got this", "i got this", "on it", "leave it with me", "mine", "consider it done",
                             "i'll take it", "i'll take that", "i'll take this", "i can take it", "i can take that", "i'll do it", "i'll do that",
                             "i can do it", "i can do that", "i'll handle it", "i'll handle that", "i can handle it", "i'll own it", "i'll grab it",
-                            "i'll cover it", "i'll cover that", "will do", "i'll get it done", "i'll get that done", "ack", "acked", "roger", "copy that"]
+                            "i'll cover it", "i'll cover that", "will do", "i'll get it done", "i'll get that done", "ack", "acked", "roger", "copy that",
+                            "sure thing", "wilco", "i'll do this", "i'll handle this"]
     static let genericVerbs: Set<String> = ["do", "take", "handle", "own", "grab", "cover", "get"]
 
     /// The ask a short reply takes on, as the sender's items; nil when the reply is not a takeover.

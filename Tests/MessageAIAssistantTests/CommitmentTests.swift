@@ -35,12 +35,14 @@ final class CommitmentTests: XCTestCase {
 
     func testAReplyThatTakesOnAnAskOwnsTheAskedWork() {
         let ask = [("nina", "Can someone update the FAQ page before the launch?")]
-        for reply in ["I've got it.", "On it.", "Leave it with me."] {
+        for reply in ["I've got it.", "On it.", "Leave it with me.", "wilco", "Sure thing 👍"] {
             XCTAssertEqual(judge(reply, to: ["nina", "sam"], context: ask).actions.map(\.what), ["update the FAQ page"], reply)
             XCTAssertEqual(judge(reply, to: ["nina", "sam"], context: ask).actions.map(\.who), ["omar"], reply)
         }
         XCTAssertEqual(judge("Sure, I can do that tomorrow.", to: ["nina", "sam"], context: ask).actions,
                        [ActionItem(what: "update the FAQ page", who: "omar", due: "tomorrow")], "the reply's own time wins")
+        XCTAssertTrue(judge("Sure thing, it was a great launch.", to: ["nina", "sam"], context: [("nina", "Thanks for the launch party!")]).actions.isEmpty,
+                      "an answer to thanks takes nothing on")
         XCTAssertTrue(judge("On it.", to: ["nina", "sam"], context: [("nina", "The FAQ page looks great now.")]).actions.isEmpty,
                       "nothing was asked, so nothing is taken on")
     }
