@@ -94,9 +94,16 @@ enum Triggers {
             if (a == "mind" && i == start) || (a == "you" && b == "mind" && i > start), let g = (a == "mind" ? i + 1 : i + 2) as Int?, g < n, Verbs.guessBase(gerund: w[g]) != nil {
                 return Trigger(verb: g, owner: .addressee)
             }
-            // "Going to refactor the auth middleware this afternoon." — the same without "I'm".
-            if a == "going" && b == "to" && i == start, let v = verb(after: i + 2), Verbs.work.contains(w[v]) || Verbs.looksLikeVerb(t, at: v) {
+            // "Going to refactor the auth middleware this afternoon." — the same without "I'm" ("gonna" too).
+            if (a == "going" && b == "to" || a == "gonna") && i == start, let v = verb(after: a == "gonna" ? i + 1 : i + 2), Verbs.work.contains(w[v]) || Verbs.looksLikeVerb(t, at: v) {
                 return Trigger(verb: v, owner: .sender)
+            }
+            // "Tomorrow I'm writing the migration script": work in the present tense with a time still
+            // to come is a plan of the sender's ("I'm writing it now" is a status report).
+            if a == "i'm", i + 1 < n, let base = Verbs.fromGerund(b), Verbs.work.contains(base), !lowerSentence.contains("?"), !lowerSentence.hasBytes(" if "),
+               [" tomorrow", " tonight", " later", " this afternoon", " this evening", " next ", " monday", " tuesday", " wednesday", " thursday", " friday",
+                " after ", " by eod", " before "].contains(where: { lowerSentence.hasBytes($0) }) {
+                return Trigger(verb: i + 1, owner: .sender)
             }
             // "We'll update the runbook tomorrow" in a group: the group's own commitment. ASSISTANT.md
             // gives work "for everyone" to `recipient`; a decision ("we'll go with", "we'll use") is not work.

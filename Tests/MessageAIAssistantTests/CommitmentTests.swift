@@ -10,6 +10,11 @@ final class CommitmentTests: XCTestCase {
                        [ActionItem(what: "finish the budget draft", who: "omar", due: "Wednesday")])
         XCTAssertEqual(judge("I'm deploying the hotfix tonight.").actions, [ActionItem(what: "deploy the hotfix", who: "omar", due: "tonight")])
         XCTAssertEqual(judge("Will do, sending the contract over after lunch.").actions.map(\.what), ["send the contract over"])
+        XCTAssertEqual(judge("Tomorrow I'm writing the migration script.").actions, [ActionItem(what: "write the migration script", who: "omar", due: "Tomorrow")])
+        XCTAssertEqual(judge("gonna rerun the load test tonight").actions, [ActionItem(what: "rerun the load test", who: "omar", due: "tonight")])
+        for text in ["I'm writing the migration script now.", "Tomorrow I'm flying to Lisbon 🛫", "gonna be late tonight, train's stuck", "Is anyone reviewing PR 42 tomorrow?"] {
+            XCTAssertTrue(judge(text).actions.isEmpty, text)
+        }
     }
 
     func testStatusReportsAndDoneWorkAreNotCommitments() {
