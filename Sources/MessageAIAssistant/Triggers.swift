@@ -206,11 +206,18 @@ enum Triggers {
 extension Triggers {
     static let listWords: Set<String> = ["to-do", "todo", "to-dos", "todos", "tasks", "plan", "list", "agenda"]
     static let ownMarkers: Set<String> = ["my", "me", "i'm", "i", "i'll"]
+    static let timeLabels: Set<String> = ["today", "tonight", "tomorrow", "this", "next", "week", "morning", "afternoon", "evening", "monday",
+                                          "tuesday", "wednesday", "thursday", "friday", "weekend", "eod"]
 
     /// "My to-do for tomorrow:", "Todo for me today:", "Plan for tomorrow:" — the sender's own list
     /// (a list naming people, "Next steps: Ana ...", is a list of assignments instead).
     static func isOwnListLabel(_ w: [String]) -> Bool {
-        guard w.contains(where: { listWords.contains($0.trimmingCharacters(in: .punctuationCharacters)) }) else { return false }
+        // "Today:", "Tonight:", "This afternoon:": a label that only says when is the sender's own plan.
+        if (1...3).contains(w.count), w.allSatisfy({ timeLabels.contains($0.trimmingCharacters(in: .punctuationCharacters)) }), w.contains(where: { $0 != "this" && $0 != "next" }) { return true }
+        // "To do before I log off:" is "to-do" in two words.
+        let twoWordTodo = w.count >= 2 && w[0] == "to" && w[1].trimmingCharacters(in: .punctuationCharacters) == "do"
+        guard twoWordTodo || w.contains(where: { listWords.contains($0.trimmingCharacters(in: .punctuationCharacters)) }) else { return false }
+        if twoWordTodo { return w.contains(where: { ownMarkers.contains($0) }) || w.count <= 4 }
         return w.contains(where: { ownMarkers.contains($0) }) || (w.count <= 4 && listWords.contains(w[0].trimmingCharacters(in: .punctuationCharacters)))
     }
 

@@ -32,6 +32,17 @@ final class CommitmentTests: XCTestCase {
                        ["omar", "omar", "omar"])
     }
 
+    /// A label that only says when ("Tonight:", "Today: 1) ... 2) ...") or "To do ...:" heads the sender's own plan.
+    func testATimeLabelOrToDoHeadsTheSendersOwnList() {
+        XCTAssertEqual(judge("Tonight: finish the scorecards and send them to Priya.", to: group).actions,
+                       [ActionItem(what: "finish the scorecards", who: "omar", due: "Tonight"), ActionItem(what: "send the scorecards to Priya", who: "omar", due: "Tonight")])
+        XCTAssertEqual(judge("Today: 1) review PR 88 2) fix the flaky e2e test", to: group).actions.map(\.who), ["omar", "omar"])
+        XCTAssertEqual(judge("To do before standup: rotate the staging keys, update the status page.", to: group).actions.map(\.who), ["omar", "omar"])
+        // A label that names people is a list of assignments; one that says more than when is not a label of the sender's plan.
+        XCTAssertEqual(judge("Maya: update the budget sheet by Friday.", to: group).actions.map(\.who), ["maya"])
+        XCTAssertTrue(judge("Tonight: pizza at Ken's 🍕", to: group).actions.isEmpty)
+    }
+
     func testAListOfNamedAssignments() {
         let j = judge("Action items:\n- Ana: update the budget sheet by Thursday\n- Ben: book the venue", to: ["ana", "ben", "cara"])
         XCTAssertEqual(j.actions, [ActionItem(what: "update the budget sheet", who: "ana", due: "Thursday"),
