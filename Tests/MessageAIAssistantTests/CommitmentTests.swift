@@ -43,6 +43,21 @@ final class CommitmentTests: XCTestCase {
         XCTAssertTrue(judge("Tonight: pizza at Ken's 🍕", to: group).actions.isEmpty)
     }
 
+    /// Replies that open with a takeover or repeat the asked verb own the asked work; the same words
+    /// inside a sentence, or an answer to something that asked nothing, do not.
+    func testRepliesThatOpenWithATakeoverOrTheAskedVerb() {
+        let ask = [("maya", "@omar can you restart the ingest workers in eu-west before 09:00 JST?")]
+        for reply in ["can do", "yes will handle", "doing it now", "restarting them now", "ok, will restart after the backup", "roger that"] {
+            XCTAssertEqual(judge(reply, to: group, context: ask).actions.map(\.what), ["restart the ingest workers in eu-west"], reply)
+            XCTAssertEqual(judge(reply, to: group, context: ask).actions.map(\.who), ["omar"], reply)
+        }
+        XCTAssertEqual(judge("yes, doing it after the deploy", to: group, context: ask).actions.first?.due, "after the deploy")
+        let cache = [("maya", "Can you use the cache for the list endpoint?")]
+        XCTAssertTrue(judge("Doing it this way breaks the cache invalidation.", to: group, context: cache).actions.isEmpty)
+        XCTAssertEqual(judge("I can do the review after lunch.", to: group, context: cache).actions.map(\.what), ["do the review"])
+        XCTAssertTrue(judge("restarting my laptop, brb", to: group, context: [("maya", "The ingest workers look healthy now.")]).actions.isEmpty)
+    }
+
     func testAListOfNamedAssignments() {
         let j = judge("Action items:\n- Ana: update the budget sheet by Thursday\n- Ben: book the venue", to: ["ana", "ben", "cara"])
         XCTAssertEqual(j.actions, [ActionItem(what: "update the budget sheet", who: "ana", due: "Thursday"),
