@@ -23,7 +23,12 @@ enum ActionRules {
 
     private static func findAll(_ m: MessageToJudge) -> [Found] {
         let own = written(m)
-        if !m.context.isEmpty, let taken = takeover(m, own) { return taken + own.filter { $0.item.who != m.from.lowercased() } }
+        // ("Roger that" is no order to roger anything: the takeover's own words make no item.)
+        if !m.context.isEmpty, let taken = takeover(m, own) {
+            return taken + own.filter { $0.item.who != m.from.lowercased() && !["roger", "copy", "ack", "wilco"].contains(OpenActions.firstWord($0.item.what)) }
+        }
+        // "ok, will restart after the backup": the asked verb again without its object takes the ask on.
+        if !m.context.isEmpty, let taken = repeatedVerb(m, own) { return taken }
         return own
     }
 

@@ -8,8 +8,7 @@ import Foundation
 extension ToneRules {
     /// Tags that make the sentence they end (or open) sarcastic.
     static let sarcasticTags = ["classic", "typical", "shocker", "big surprise", "what a surprise", "surprise surprise", "figures", "go figure",
-                                "color me shocked", "colour me shocked", "who knew", "how shocking", "what else is new", "right on schedule",
-                                "like clockwork", "as expected", "love that for us", "love this for us", "living the dream", "this is fine"]
+                                "color me shocked", "colour me shocked", "who knew", "how shocking", "what else is new", "love that for us", "love this for us", "living the dream", "this is fine"]
     static let exasperatedWhy = ["why do we keep", "why are we still", "why does this keep", "why is this always", "why do i always", "why am i always",
                                  "why do you always", "why do you keep", "how is this still", "how is it still", "how are we still", "why are you asking me",
                                  "why ask me", "why is this on me", "why is that on me", "don't ping me", "don't @ me", "stop tagging me",
@@ -24,7 +23,7 @@ extension ToneRules {
     static let notMine: Set<String> = ["job", "problem", "team", "service", "code", "shift", "rotation", "pr", "bug", "fault", "concern", "department",
                                        "issue", "thing", "responsibility", "area", "project", "ticket", "week", "turn"]
     static let doneWithout: Set<String> = ["telling", "asking", "checking", "testing", "tests", "review", "reviewing", "reading", "approval", "warning",
-                                           "notice", "looking", "a", "any"]
+                                           "notice", "looking"]
 
     static func asides(_ text: String, _ m: MessageToJudge, polite: Bool) -> Flag? {
         let all = words(text)
@@ -75,7 +74,8 @@ extension ToneRules {
             }
             // "Seriously, who merged this?" — "seriously" opening a blame or a repeat.
             if w.first == "seriously", w.count > 1, w.contains(where: { ["you", "who", "again", "nobody", "anyone", "still", "why"].contains($0) }),
-               !w.contains(where: { ["thanks", "thank", "great", "impressive", "amazing", "good", "nice", "love"].contains($0) }) {
+               !w.contains(where: { ["thanks", "thank", "great", "impressive", "amazing", "good", "nice", "love", "saved", "incredible", "best", "awesome",
+                                                    "appreciate", "grateful", "congrats", "well"].contains($0) }) {
                 return Flag(.passiveAggressive, "'seriously' opening a question reads as exasperation: ask it plainly")
             }
             // "Who changed the schema without telling anyone?", "you merged it without review".

@@ -73,13 +73,14 @@ extension ToneRules {
                 }
             }
             // "Again, the freeze is Friday." — a sentence opened by a bare "Again," repeats at the reader.
-            if first == "again", w.count >= 3, !reasoned, Tokenizer.tokens(s).first?.after.contains(",") == true,
+            if first == "again", w.count >= 3, !reasoned, !polite, Tokenizer.tokens(s).first?.after.contains(",") == true,
                !w.contains(where: { ["thanks", "thank", "congrats", "sorry", "great", "welcome"].contains($0) }) {
                 return Flag(.passiveAggressive, "a leading 'Again,' reads as exasperation: state the point without it")
             }
             // "for the fourth time", "this is the third time I'm asking".
             if let o = w.firstIndex(where: ordinals.contains), o + 1 < w.count, w[o + 1] == "time",
-               (o > 1 && w[o - 1] == "the" && w[o - 2] == "for" && !["second", "2nd"].contains(w[o])) || w.contains(where: askVerbs.contains) {
+               (o > 1 && w[o - 1] == "the" && w[o - 2] == "for" && !["second", "2nd"].contains(w[o]))
+                || w[(o + 2)...].prefix(2).contains(where: { ["i", "i'm", "i've", "we've", "you've"].contains($0) }) && w[(o + 2)...].prefix(4).contains(where: askVerbs.contains) {
                 return Flag(.passiveAggressive, "counting the repeats ('\(w[o]) time') reads as exasperation: ask once, plainly")
             }
             // "Why should I?", "How would I know?" — a question that refuses instead of answering.
@@ -102,7 +103,8 @@ extension ToneRules {
             }
             // "Let's try this again.", "Sure, if you say so." — condescension as a whole sentence.
             if ["let's try this again", "let me try this again", "one more time", "let me say it again", "let me repeat", "it's not that complicated",
-                "it's not that difficult", "it's not complicated", "it's really not that hard", "it's really not that complicated"].contains(phrase) || phrase.hasSuffix("if you say so") {
+                "it's not that difficult", "it's not complicated", "it's really not that hard", "it's really not that complicated"].contains(phrase)
+                || phrase.hasSuffix("if you say so") && (w.count == 4 || ["sure", "ok", "okay", "fine", "right", "whatever", "yeah"].contains(first)) {
                 return Flag(.passiveAggressive, "'\(phrase)' talks down to the reader: say the point plainly")
             }
             // "Fine, I guess.", "Whatever works, I guess." — a grudging yes.
@@ -144,7 +146,7 @@ extension ToneRules {
         let blame = [" wouldn't have happened if ", " would not have happened if ", " if you had just ", " if you'd just ", " if you had bothered ",
                      " whose bright idea ", " whose idea was this ", " whose idea was that ", " who's responsible for this ", " who is responsible for this ",
                      " who's to blame ", " who is to blame ", " who did this ", " what's so hard ", " what is so hard ", " so hard to understand ",
-                     " hard to understand about ", " too much to ask ", " could have been an email ", " could've been an email ",
+                     " hard to understand about ", " is that too much to ask ", " is it too much to ask ", " was that too much to ask ", " could have been an email ", " could've been an email ",
                      " reading is hard ", " reading comprehension ", " you should know better ", " should know this by now ", " should know by now ",
                      " for those who didn't ", " for those of you who didn't ", " for anyone who didn't ", " for those who haven't ",
                      " interesting choice ", " bold choice ", " bold move "]
@@ -153,7 +155,7 @@ extension ToneRules {
         }
         // "Some of us were up at 3am fixing this." — a contrast with the reader's effort.
         if let u = all.indices.first(where: { $0 + 2 < all.count && all[$0] == "some" && all[$0 + 1] == "of" && all[$0 + 2] == "us" }),
-           all[(u + 3)...].prefix(5).contains(where: { ["actually", "still", "stayed", "fixing", "cleaning", "working", "worked", "care", "bother", "bothered", "read", "asleep", "sleep", "sleeping"].contains($0) })
+           all[(u + 3)...].prefix(5).contains(where: { ["actually", "stayed", "fixing", "cleaning", "worked", "bother", "bothered", "asleep", "sleep", "sleeping"].contains($0) })
             || all[(u + 3)...].prefix(2).contains("up") {
             return Flag(.passiveAggressive, "'some of us ...' contrasts the reader's effort with yours: say what you need from them")
         }

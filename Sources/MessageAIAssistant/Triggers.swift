@@ -96,9 +96,16 @@ enum Triggers {
             if (a == "mind" && i == start) || (a == "you" && b == "mind" && i > start), let g = (a == "mind" ? i + 1 : i + 2) as Int?, g < n, Verbs.guessBase(gerund: w[g]) != nil {
                 return Trigger(verb: g, owner: .addressee)
             }
-            // "Going to refactor the auth middleware this afternoon." — the same without "I'm".
-            if a == "going" && b == "to" && i == start, let v = verb(after: i + 2), Verbs.work.contains(w[v]) || Verbs.looksLikeVerb(t, at: v) {
+            // "Going to refactor the auth middleware this afternoon." — the same without "I'm" ("gonna" too).
+            if (a == "going" && b == "to" || a == "gonna") && i == start, let v = verb(after: a == "gonna" ? i + 1 : i + 2), Verbs.work.contains(w[v]) || Verbs.looksLikeVerb(t, at: v) {
                 return Trigger(verb: v, owner: .sender)
+            }
+            // "Tomorrow I'm writing the migration script": work in the present tense with a time still
+            // to come is a plan of the sender's ("I'm writing it now" is a status report).
+            if a == "i'm", i + 1 < n, let base = Verbs.fromGerund(b), Verbs.work.contains(base), !lowerSentence.contains("?"), !lowerSentence.hasBytes(" if "),
+               [" tomorrow", " tonight", " later", " this afternoon", " this evening", " next ", " monday", " tuesday", " wednesday", " thursday", " friday",
+                " after ", " by eod", " before "].contains(where: { lowerSentence.hasBytes($0) }) {
+                return Trigger(verb: i + 1, owner: .sender)
             }
             // "We'll update the runbook tomorrow" in a group: the group's own commitment. ASSISTANT.md
             // gives work "for everyone" to `recipient`; a decision ("we'll go with", "we'll use") is not work.
@@ -201,11 +208,18 @@ enum Triggers {
 extension Triggers {
     static let listWords: Set<String> = ["to-do", "todo", "to-dos", "todos", "tasks", "plan", "list", "agenda"]
     static let ownMarkers: Set<String> = ["my", "me", "i'm", "i", "i'll"]
+    static let timeLabels: Set<String> = ["today", "tonight", "tomorrow", "this", "next", "week", "morning", "afternoon", "evening", "monday",
+                                          "tuesday", "wednesday", "thursday", "friday", "weekend", "eod"]
 
     /// "My to-do for tomorrow:", "Todo for me today:", "Plan for tomorrow:" — the sender's own list
     /// (a list naming people, "Next steps: Ana ...", is a list of assignments instead).
     static func isOwnListLabel(_ w: [String]) -> Bool {
-        guard w.contains(where: { listWords.contains($0.trimmingCharacters(in: .punctuationCharacters)) }) else { return false }
+        // "Today:", "Tonight:", "This afternoon:": a label that only says when is the sender's own plan.
+        if (1...3).contains(w.count), w.allSatisfy({ timeLabels.contains($0.trimmingCharacters(in: .punctuationCharacters)) }), w.contains(where: { $0 != "this" && $0 != "next" }) { return true }
+        // "To do before I log off:" is "to-do" in two words.
+        let twoWordTodo = w.count >= 2 && w[0] == "to" && w[1].trimmingCharacters(in: .punctuationCharacters) == "do"
+        guard twoWordTodo || w.contains(where: { listWords.contains($0.trimmingCharacters(in: .punctuationCharacters)) }) else { return false }
+        if twoWordTodo { return w.contains(where: { ownMarkers.contains($0) }) || w.count <= 4 }
         return w.contains(where: { ownMarkers.contains($0) }) || (w.count <= 4 && listWords.contains(w[0].trimmingCharacters(in: .punctuationCharacters)))
     }
 

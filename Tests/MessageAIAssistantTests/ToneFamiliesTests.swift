@@ -78,6 +78,17 @@ final class ToneFamiliesTests: XCTestCase {
         }
     }
 
+    /// Everyday sentences that share a word with a family and must stay unflagged.
+    func testEverydayLookAlikesOfTheFamilies() {
+        for text in ["They run without a database in dev.", "Some of us still need VPN access.", "Tests pass, as expected.", "Backups run nightly, like clockwork.",
+                     "I'll merge it if you say so.", "Not too much to ask, I'll do it.", "The third time we ran it, I asked Li to check the logs.",
+                     "Again, happy to help with the migration.", "Seriously, you saved us tonight.", "Release went out, right on schedule 🎉"] {
+            XCTAssertFalse(judge(text, to: group).toneFlag, text)
+        }
+        XCTAssertTrue(judge("Sure, if you say so.", to: group).toneFlag)
+        XCTAssertTrue(judge("Is it too much to ask for a heads-up?", to: group).toneFlag)
+    }
+
     /// Texting forms and other languages: the lexicon never fires on words it does not know.
     func testNonEnglishAndTextingForms() {
         for text in ["¡Otra vez se cayó el tren! Llego 10 minutos tarde 😅", "ja, passt. Bis morgen 👋", "修正しました、確認お願いします 🙏", "Merci, c'est parfait !",
