@@ -20,6 +20,13 @@ final class TextFastTests: XCTestCase {
         }
     }
 
+    func testPunctuationTestMatchesFoundationForEveryScalar() {
+        for v in UInt32(0)...0x10FFFF {
+            guard let s = Unicode.Scalar(v) else { continue }
+            XCTAssertEqual(s.isPunctuationMark, CharacterSet.punctuationCharacters.contains(s), "U+\(String(v, radix: 16))")
+        }
+    }
+
     func testTrimmingSpacesMatchesFoundation() {
         for s in Self.samples + Self.samples.map({ " \t" + $0 + "\u{3000} " }) {
             XCTAssertEqual(Array(s.trimmingSpaces().utf8), Array(s.trimmingCharacters(in: .whitespaces).utf8), s)
