@@ -25,6 +25,11 @@ enum DueDates {
     static func isClock(_ w: String) -> Bool {
         // Every clock has a digit; most words are ASCII without one and need no closer look.
         if w.isASCIIOnly && !w.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) { return false }
+        return hasClockShape(w)
+    }
+
+    /// "5pm", "09:00", "17h", "5.30pm": the test itself, without `isClock`'s shortcut.
+    static func hasClockShape(_ w: String) -> Bool {
         var s = Substring(w)
         for suffix in ["am", "pm", "h", "utc", "z"] where s.hasSuffix(suffix) && s.count > suffix.count { s = s.dropLast(suffix.count); break }
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)

@@ -105,7 +105,7 @@ enum Compress {
     static func dehedge(_ s: String) -> String {
         var words = s.split(separator: " ").map(String.init)
         // Lower case without surrounding punctuation, once per word (kept in step with `words`).
-        var bare = words.map { w in String(w.lowercased().replacingPresent("’", with: "'").unicodeScalars.filter { $0 == "'" || !CharacterSet.punctuationCharacters.contains($0) }) }
+        var bare = words.map { w in String(w.lowercased().replacingPresent("’", with: "'").unicodeScalars.filter { $0 == "'" || !$0.isPunctuationMark }) }
         var k = 0
         while k < words.count {
             guard hedgeStarts.contains(bare[k]),

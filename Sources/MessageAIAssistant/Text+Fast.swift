@@ -63,6 +63,12 @@ extension String {
 }
 
 extension Unicode.Scalar {
+    /// Membership of `CharacterSet.punctuationCharacters`; ASCII from a table built from that set.
+    var isPunctuationMark: Bool {
+        value < 128 ? Self.asciiPunctuation[Int(value)] : CharacterSet.punctuationCharacters.contains(self)
+    }
+    private static let asciiPunctuation: [Bool] = (0..<128).map { CharacterSet.punctuationCharacters.contains(Unicode.Scalar(UInt8($0))) }
+
     /// Membership of `CharacterSet.whitespaces` on Linux: U+0009, the Zs space separators and,
     /// as CoreFoundation has it, ZERO WIDTH SPACE (U+200B); `TextFastTests` checks every scalar.
     var isSpaceOrTab: Bool {

@@ -61,7 +61,7 @@ enum Tokenizer {
 
 extension Words {
     /// `stem` for ASCII words, where a Character is a byte: the same cuts, counted in bytes.
-    fileprivate static func asciiStem(_ w: String) -> String {
+    static func asciiStem(_ w: String) -> String {
         var n = w.utf8.count
         for suffix in ["ing", "ed", "es", "s"] where n > suffix.utf8.count + 2 && w.utf8.reversed().starts(with: suffix.utf8.reversed()) {
             n -= suffix.utf8.count
@@ -90,7 +90,11 @@ enum Words {
 
     private static func runs(_ text: String) -> [String] {
         let lower = text.lowercased().replacingPresent("'s ", with: " ")
-        if lower.isASCIIOnly { return asciiRuns(lower) }
+        return lower.isASCIIOnly ? asciiRuns(lower) : characterRuns(lower)
+    }
+
+    /// The reference reading of `all`, Character by Character; `asciiRuns` must agree with it.
+    static func characterRuns(_ lower: String) -> [String] {
         var words: [String] = []
         var current = ""
         for ch in lower + " " {
@@ -101,7 +105,7 @@ enum Words {
 
     /// `all` for lower-cased ASCII text: there a letter or digit is one byte, a-z or 0-9, so the
     /// runs are found on the bytes instead of asking each Character for its Unicode properties.
-    private static func asciiRuns(_ lower: String) -> [String] {
+    static func asciiRuns(_ lower: String) -> [String] {
         var words: [String] = []
         var text = lower
         text.withUTF8 { b in
@@ -121,8 +125,10 @@ enum Words {
 
     static func content(_ text: String) -> [String] { TextMemo.content(text) { all($0).filter { !function.contains($0) }.map(stem) } }
 
-    static func stem(_ w: String) -> String {
-        if w.isASCIIOnly { return asciiStem(w) }
+    static func stem(_ w: String) -> String { w.isASCIIOnly ? asciiStem(w) : characterStem(w) }
+
+    /// The reference reading of `stem`, Character by Character; `asciiStem` must agree with it.
+    static func characterStem(_ w: String) -> String {
         var s = w
         for suffix in ["ing", "ed", "es", "s"] where s.count > suffix.count + 2 && s.hasSuffix(suffix) {
             s.removeLast(suffix.count)

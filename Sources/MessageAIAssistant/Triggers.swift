@@ -234,7 +234,7 @@ extension Triggers {
         let n = w.count
         if sentence.hasBytes(" if ") || sentence.hasBytes("?") { return nil }
         for i in start..<n {
-            for p in intentions where i + p.count < n && Array(w[i..<(i + p.count)]) == p {
+            for p in intentions where i + p.count < n && w[i..<(i + p.count)].elementsEqual(p) {
                 if let v = verb(i + p.count), Verbs.work.contains(w[v]) || Verbs.base(w[v]) != nil { return Trigger(verb: v, owner: .sender) }
             }
         }
@@ -253,7 +253,8 @@ extension Triggers {
 /// Past participles of passive requests back to the base verb ("reviewed" → "review").
 enum Passive {
     static func base(_ w: String) -> String? {
-        for (verb, forms) in Verbs.irregularPast where forms.contains(w) { return verb }
+        // One set lookup first: most words are no irregular form, and need not meet every verb's.
+        if Verbs.allIrregularPast.contains(w) { for (verb, forms) in Verbs.irregularPast where forms.contains(w) { return verb } }
         guard w.hasSuffix("ed") else { return nil }
         let s = String(w.dropLast(2))
         if Verbs.work.contains(s) { return s }

@@ -20,6 +20,13 @@ final class TextFastTests: XCTestCase {
         }
     }
 
+    func testPunctuationTestMatchesFoundationForEveryScalar() {
+        for v in UInt32(0)...0x10FFFF {
+            guard let s = Unicode.Scalar(v) else { continue }
+            XCTAssertEqual(s.isPunctuationMark, CharacterSet.punctuationCharacters.contains(s), "U+\(String(v, radix: 16))")
+        }
+    }
+
     func testTrimmingSpacesMatchesFoundation() {
         for s in Self.samples + Self.samples.map({ " \t" + $0 + "\u{3000} " }) {
             XCTAssertEqual(Array(s.trimmingSpaces().utf8), Array(s.trimmingCharacters(in: .whitespaces).utf8), s)
@@ -58,13 +65,13 @@ final class TextFastTests: XCTestCase {
             XCTAssertEqual(Token(raw: w, lower: w.lowercased(), after: "", before: "").isAllCaps, allCapsWithoutShortcut(w), w)
         }
         for w in ["testing", "tested", "fixes", "docs", "release", "use", "bee", "ring", "sing", "ses", "e", "", "naïve", "cafés", "ﬁles", "notes"] {
-            XCTAssertEqual(Words.stem(w), stemWithoutShortcut(w), w)
+            XCTAssertEqual(Words.stem(w), Words.characterStem(w), w)
         }
         for w in ["5", "5pm", "x5", "", "٣", "５", "5\u{20E3}", "\u{301}5"] {
             XCTAssertEqual(Token(raw: w, lower: w, after: "", before: "").isNumber, w.first?.isNumber ?? false, w)
         }
         for w in ["5pm", "09:00", "5.30pm", ".5.30pm", "friday", "eod", "１２:００", "٣pm", "12h", "noon"] {
-            XCTAssertEqual(DueDates.isClock(w), isClockWithoutShortcut(w), w)
+            XCTAssertEqual(DueDates.isClock(w), DueDates.hasClockShape(w), w)
         }
     }
 
@@ -88,7 +95,9 @@ final class TextFastTests: XCTestCase {
 
     func testWordsOfASCIIAndOtherTextMatchTheCharacterByCharacterReading() {
         for s in Self.samples {
-            XCTAssertEqual(Words.all(s), characterWords(s), s)
+            let lower = s.lowercased().replacingOccurrences(of: "'s ", with: " ")
+            XCTAssertEqual(Words.all(s), Words.characterRuns(lower), s)
+            if lower.isASCIIOnly { XCTAssertEqual(Words.asciiRuns(lower), Words.characterRuns(lower), s) }
         }
     }
 
@@ -109,43 +118,9 @@ final class TextFastTests: XCTestCase {
         }
     }
 
-    /// `DueDates.isClock` as it was before its no-digit shortcut.
-    private func isClockWithoutShortcut(_ w: String) -> Bool {
-        var s = Substring(w)
-        for suffix in ["am", "pm", "h", "utc", "z"] where s.hasSuffix(suffix) && s.count > suffix.count { s = s.dropLast(suffix.count); break }
-        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
-            let dotted = s.split(separator: ".")
-            return dotted.count == 2 && w.hasSuffix("m") && dotted.allSatisfy { $0.allSatisfy(\.isNumber) }
-        }
-        if parts.count == 1 { return w != String(s) && (Int(parts[0]) ?? 99) <= 24 }
-        return (Int(parts[0]) ?? 99) <= 24 && parts[1].count == 2
-    }
-
     /// `Token.isAllCaps` as it was before its ASCII path.
     private func allCapsWithoutShortcut(_ raw: String) -> Bool {
         let letters = raw.unicodeScalars.filter { CharacterSet.letters.contains($0) }
         return letters.count >= 2 && raw == raw.uppercased() && raw != raw.lowercased()
-    }
-
-    /// `Words.stem` as it was before its ASCII path.
-    private func stemWithoutShortcut(_ w: String) -> String {
-        var s = w
-        for suffix in ["ing", "ed", "es", "s"] where s.count > suffix.count + 2 && s.hasSuffix(suffix) {
-            s.removeLast(suffix.count)
-            break
-        }
-        if s.count > 3, let l = s.last, l == "e" { s.removeLast() }
-        return s
-    }
-
-    /// `Words.all` as it was before the byte path: Character by Character.
-    private func characterWords(_ text: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        for ch in text.lowercased().replacingOccurrences(of: "'s ", with: " ") + " " {
-            if ch.isLetter || ch.isNumber { current.append(ch) } else if !current.isEmpty { words.append(current); current = "" }
-        }
-        return words
     }
 }
