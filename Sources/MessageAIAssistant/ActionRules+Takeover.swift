@@ -20,7 +20,7 @@ extension ActionRules {
     /// The ask a short reply takes on, as the sender's items; nil when the reply is not a takeover.
     static func takeover(_ m: MessageToJudge, _ own: [Found]) -> [Found]? {
         let lower = " " + m.text.lowercased().replacingPresent("’", with: "'") + " "
-        let words = Words.all(m.text.replacingOccurrences(of: "'", with: "APOS").replacingOccurrences(of: "’", with: "APOS")).map { $0.replacingOccurrences(of: "apos", with: "'") }
+        let words = Words.all(m.text.replacingPresent("'", with: "APOS").replacingPresent("’", with: "APOS")).map { $0.replacingPresent("apos", with: "'") }
         let body = Array(words.drop(while: { replyLeads.contains($0) && $0 != "will" }))
         // ... whole, or followed by a time ("doing it after the deploy"), never "doing it this way breaks ...".
         let opening = openingTakeovers.contains { p in

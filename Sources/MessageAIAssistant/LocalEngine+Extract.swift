@@ -4,7 +4,9 @@
 /// extraction that runs on every committed message skips both (BENCHMARKS.md, issue 13).
 extension LocalEngine {
     public func extract(_ message: MessageToJudge) -> Judgement {
-        Judgement(actions: ActionRules.found(message).map(\.item), clarity: [], tone: [],
-                  decision: DecisionRules.decision(message), engine: info)
+        TextMemo.during {
+            Judgement(actions: ActionRules.found(message).map(\.item), clarity: [], tone: [],
+                      decision: DecisionRules.decision(message), engine: info)
+        }
     }
 }

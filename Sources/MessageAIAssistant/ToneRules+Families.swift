@@ -13,8 +13,8 @@ extension ToneRules {
                                              "wont": "won't", "didnt": "didn't", "ive": "i've", "youre": "you're", "rn": "right now"]
     /// Words of a sentence in lower case with apostrophes kept ("i'm", "don't") and texting forms spelled out.
     static func words(_ s: String) -> [String] {
-        Words.all(s.replacingOccurrences(of: "’", with: "'").replacingOccurrences(of: "'", with: "APOS"))
-            .map { $0.replacingOccurrences(of: "apos", with: "'") }.map { texting[$0] ?? $0 }
+        Words.all(s.replacingPresent("’", with: "'").replacingPresent("'", with: "APOS"))
+            .map { $0.replacingPresent("apos", with: "'") }.map { texting[$0] ?? $0 }
     }
 
     static let saidVerbs: Set<String> = ["said", "mentioned", "wrote", "explained", "stated", "noted", "answered", "told", "pointed", "asked", "flagged"]

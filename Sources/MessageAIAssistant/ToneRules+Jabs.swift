@@ -54,7 +54,7 @@ extension ToneRules {
         // "Pager went off at 3am again. Fun." / "prod is down, awesome"
         let clauses = text.split(whereSeparator: { ",;.!?…—".contains($0) || $0.isNewline }).map { words(String($0)).joined(separator: " ") }.filter { !$0.isEmpty }
         if clauses.count >= 2, let tag = clauses.first(where: praiseTags.contains) {
-            let rest = clauses.filter { $0 != tag }.joined(separator: " ").replacingOccurrences(of: "down to", with: "to").split(separator: " ").map(String.init)
+            let rest = clauses.filter { $0 != tag }.joined(separator: " ").replacingPresent("down to", with: "to").split(separator: " ").map(String.init)
             if rest.contains(where: { ["failed", "broke", "broken", "down", "crashed", "outage", "again", "paged", "pager", "missed", "slipped", "delayed", "red"].contains($0) || badNouns.contains($0) }),
                !rest.contains(where: { fixedWork.contains($0) || ["over", "mitigated", "up", "sorry", "congrats", "welcome", "i", "i'll", "i'm", "we'll", "let's", "my"].contains($0) }) {
                 return Flag(.passiveAggressive, "'\(tag)' beside bad news reads as sarcasm: say what went wrong plainly")

@@ -152,7 +152,7 @@ enum ToneRules {
         // "Read the spec.", "Check the wiki." — a bare pointer elsewhere instead of an answer.
         let redirect = words.count <= 3 && ["read", "check", "google", "search", "see"].contains(words.first ?? "") && ["the", "it", "your"].contains(words.dropFirst().first ?? "")
         // "too busy, ask someone else": every clause a bare refusal.
-        let clauses = text.lowercased().split(whereSeparator: { ",;.".contains($0) }).map { Words.all($0.replacingOccurrences(of: "'", with: "APOS")).map { $0.replacingOccurrences(of: "apos", with: "'") }.joined(separator: " ") }.filter { !$0.isEmpty }
+        let clauses = text.lowercased().split(whereSeparator: { ",;.".contains($0) }).map { Words.all(String($0).replacingPresent("'", with: "APOS")).map { $0.replacingPresent("apos", with: "'") }.joined(separator: " ") }.filter { !$0.isEmpty }
         let refusals = words.count <= 6 && clauses.count > 1 && clauses.allSatisfy(terseRefusals.contains)
         let exact = words.count <= 4 && (terseRefusals.contains(phrase) || redirect) || refusals
         guard !polite, exact || (refusalStart && words.count <= 6 && !alternative && !explained) else { return nil }
