@@ -18,12 +18,15 @@ enum OpenActions {
     static func sorted(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String]) -> (open: [ActionItem], done: [ActionItem]) {
         var entries: [Entry] = []
         for i in judged.indices {
-            for item in founds[i].map(\.item) {
-                var item = item
+            for (fi, found) in founds[i].enumerated() {
+                var item = found.item
                 // A taker in the next messages owns a group ask ("Can someone ...?" — "I'll take it").
                 if item.who == "recipient" || !participants.contains(item.who) {
                     if let taker = taker(of: item, after: i, in: judged, founds) ?? taker(after: i, in: judged) { item.who = taker } else if item.who == "recipient" { item.who = "everyone" }
                 }
+                // "Let me check with the data team and get back to you": the promise to report back is
+                // the same work as the check it follows, told once.
+                if reportsBack(item.what), entries.contains(where: { $0.message == i && $0.item.who == item.who }) { continue }
                 let verb = firstWord(item.what)
                 let object = Set(Words.content(item.what).dropFirst())
                 if let k = entries.lastIndex(where: { $0.item.who == item.who && i - $0.message <= 3
@@ -39,6 +42,14 @@ enum OpenActions {
                     if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
                     continue
                 }
+                // "Sure, I'll send a form." right after "Jonas, could you collect the dietary requirements?":
+                // the acceptance says how the asked work gets done; the ask and its acceptance are one item.
+                if fi == 0, found.sentence == 0, item.who == judged[i].from.lowercased(), accepts(judged[i].text),
+                   let k = entries.lastIndex(where: { $0.item.who == item.who && i - $0.message <= 2 && judged[$0.message].from.lowercased() != item.who }) {
+                    if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
+                    entries[k].message = i
+                    continue
+                }
                 entries.append(Entry(item: item, message: i))
             }
         }
@@ -48,6 +59,25 @@ enum OpenActions {
         }
         let isDone = entries.map { reportedDone($0, judged, said) }
         return (entries.indices.filter { !isDone[$0] }.map { entries[$0].item }, entries.indices.filter { isDone[$0] }.map { entries[$0].item })
+    }
+
+    /// Words that open a reply taking on an ask ("Sure, ...", "Ok, ...", "👍 ..."); "also" adds other work.
+    static let acceptances: Set<String> = ["sure", "yes", "yep", "yeah", "ya", "ok", "okay", "k", "kk", "absolutely", "np", "ack", "gladly", "roger",
+                                           "claro", "vale", "oui", "ja", "klar", "certo"]
+    static let acceptancePhrases = ["will do", "can do", "on it", "of course", "no problem", "d'accord", "por supuesto"]
+
+    static func accepts(_ text: String) -> Bool {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if t.hasPrefix("👍") || t.hasPrefix("🙋") { return true }
+        let words = Words.all(t)
+        guard let first = words.first, !words.contains("also") else { return false }
+        let lower = t.lowercased()
+        return acceptances.contains(first) || acceptancePhrases.contains { lower.hasPrefix($0) }
+    }
+
+    static func reportsBack(_ what: String) -> Bool {
+        let w = what.lowercased()
+        return ["get back to", "come back to", "report back", "circle back", "follow up with you", "let you know"].contains { w.hasPrefix($0) }
     }
 
     static func moreSpecific(_ a: String?, than b: String?) -> Bool {
