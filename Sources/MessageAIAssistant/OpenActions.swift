@@ -8,7 +8,7 @@ enum OpenActions {
                                          "completed", "handled", "booked", "tagged", "updated", "uploaded", "published", "resolved", "closed",
                                          "ready", "live", "added", "announced", "pinned", "filed", "submitted", "released"]
 
-    struct Entry { var item: ActionItem; var message: Int }
+    struct Entry { var item: ActionItem; var message: Int; var offer = false }
 
     static func open(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String]) -> [ActionItem] {
         sorted(judged, founds, participants: participants).open
@@ -35,6 +35,8 @@ enum OpenActions {
                     // ("by Thursday" answered "Thursday morning, after the call").
                     if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
                     if generic(entries[k].item.what) && !generic(item.what) { entries[k].item.what = item.what }
+                    // An ask of the offered work takes the offer up ("I can write the scripts" — "Ken, please write them").
+                    if judged[i].from.lowercased() != judged[entries[k].message].from.lowercased() { entries[k].offer = false }
                     entries[k].message = i
                     continue
                 }
@@ -50,34 +52,24 @@ enum OpenActions {
                     entries[k].message = i
                     continue
                 }
-                entries.append(Entry(item: item, message: i))
+                entries.append(Entry(item: item, message: i, offer: offers(found, in: judged[i])))
             }
         }
         // Each later message's statements, split and lower-cased once for every entry to read.
         let said = judged.map { m in
             Sentences.split(m.text).filter { !$0.contains("?") }.map { Said(words: Words.all($0), lower: $0.lowercased(), content: Set(Words.content($0))) }
         }
+        // An ask its owner declines ("Sorry, I can't this week") is no longer theirs: whoever then takes
+        // it owns it, else it has no owner (a line the summary may still tell, not a participant's work).
+        for k in entries.indices where entries[k].item.who != judged[entries[k].message].from.lowercased() {
+            guard let d = declined(entries[k], judged, founds) else { continue }
+            entries[k].item.who = taker(after: d, in: judged) ?? "everyone"
+        }
+        // An offer nobody took up is no one's work yet ("I can run the technical interview." and the
+        // thread moves on); the next speaker's "Great, please do" takes it.
+        entries.removeAll { $0.offer && !takenUp(after: $0.message, in: judged) }
         let isDone = entries.map { reportedDone($0, judged, said) }
         return (entries.indices.filter { !isDone[$0] }.map { entries[$0].item }, entries.indices.filter { isDone[$0] }.map { entries[$0].item })
-    }
-
-    /// Words that open a reply taking on an ask ("Sure, ...", "Ok, ...", "👍 ..."); "also" adds other work.
-    static let acceptances: Set<String> = ["sure", "yes", "yep", "yeah", "ya", "ok", "okay", "k", "kk", "absolutely", "np", "ack", "gladly", "roger",
-                                           "claro", "vale", "oui", "ja", "klar", "certo"]
-    static let acceptancePhrases = ["will do", "can do", "on it", "of course", "no problem", "d'accord", "por supuesto"]
-
-    static func accepts(_ text: String) -> Bool {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        if t.hasPrefix("👍") || t.hasPrefix("🙋") { return true }
-        let words = Words.all(t)
-        guard let first = words.first, !words.contains("also") else { return false }
-        let lower = t.lowercased()
-        return acceptances.contains(first) || acceptancePhrases.contains { lower.hasPrefix($0) }
-    }
-
-    static func reportsBack(_ what: String) -> Bool {
-        let w = what.lowercased()
-        return ["get back to", "come back to", "report back", "circle back", "follow up with you", "let you know"].contains { w.hasPrefix($0) }
     }
 
     static func moreSpecific(_ a: String?, than b: String?) -> Bool {
@@ -129,7 +121,9 @@ enum OpenActions {
                 let words = s.words
                 let lowerS = " " + s.lower + " "
                 let place = [" is in the ", " are in the ", " is in our ", " are in our ", " is up ", " is out "].first { lowerS.hasBytes($0) }
-                let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) } || place != nil
+                // A check mark says done in any language ("Listo ✅", "✔️ dashboards").
+                let ticked = ["✅", "✔", "☑"].contains { s.lower.hasBytes($0) }
+                let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) } || place != nil || ticked
                 guard saysDone else { continue }
                 let lower = s.lower
                 if ["not done", "not yet", "isn't done", "will be", "once", "when", "after", "until", "before"].contains(where: { lower.hasBytes($0) }) { continue }

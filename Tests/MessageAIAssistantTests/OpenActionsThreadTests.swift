@@ -43,3 +43,50 @@ final class OpenActionsThreadTests: XCTestCase {
         XCTAssertTrue(revert.contains { $0.what.hasPrefix("revert") }, "\(revert)")
     }
 }
+
+/// Work that never became anyone's (an offer nobody took up, an ask its owner declined) and work a
+/// check mark reports done are not open at the end of a thread.
+final class OpenActionsOwnershipTests: XCTestCase {
+    func actions(_ lines: [(String, String)]) -> [ActionItem] {
+        engine.summarize(ThreadToSummarize(participants: ["maya", "priya", "jonas", "ken"], messages: lines.map { ChatLine(from: $0.0, text: $0.1) })).actions
+    }
+
+    func testAnOfferNobodyTookUpIsNoOnesWork() {
+        let offer = ("jonas", "I can run the technical interview. Do we do a take-home or live coding?")
+        let open = actions([("maya", "We have budget for one senior iOS engineer."), offer, ("maya", "I'd lean toward live coding.")])
+        XCTAssertFalse(open.contains { $0.what.hasPrefix("run") }, "\(open)")
+        // Look-alikes: the next speaker takes it up (in words, in Spanish, with an emoji), or asks for the same work.
+        for uptake in ["Great, Jonas, please do.", "Gracias Jonas!", "👍 sounds good"] {
+            let taken = actions([("maya", "We have budget for one senior iOS engineer."), offer, ("maya", uptake)])
+            XCTAssertTrue(taken.contains { $0.who == "jonas" && $0.what.hasPrefix("run") }, "\(uptake): \(taken)")
+        }
+        let asked = actions([offer, ("maya", "Jonas, please run the technical interview by Friday.")])
+        XCTAssertTrue(asked.contains { $0.who == "jonas" && $0.what.hasPrefix("run") }, "\(asked)")
+        // A promise is no offer; nor is "I can" answering an ask made of its sender.
+        let promise = actions([("jonas", "I'll run the technical interview."), ("maya", "I'd lean toward live coding.")])
+        XCTAssertTrue(promise.contains { $0.what.hasPrefix("run") }, "\(promise)")
+        let reply = actions([("maya", "Jonas, could you run the technical interview?"), ("jonas", "Yes, I can run it on Monday."), ("priya", "Live coding, please.")])
+        XCTAssertTrue(reply.contains { $0.who == "jonas" && $0.what.hasPrefix("run") }, "\(reply)")
+    }
+
+    func testAnAskItsOwnerDeclinesGoesToWhoeverTakesIt() {
+        let ask = ("maya", "Ken, can you write the intro copy by Friday?")
+        let nobody = actions([ask, ("ken", "Sorry, I can't this week, I'm swamped with pricing.")])
+        XCTAssertFalse(nobody.contains { $0.who == "ken" }, "\(nobody)")
+        let taken = actions([ask, ("ken", "Sorry, I can't this week."), ("priya", "I'll take it.")])
+        XCTAssertTrue(taken.contains { $0.who == "priya" && $0.what.hasPrefix("write") }, "\(taken)")
+        // Look-alikes: "can't" about something else next to a commitment, and an accepted ask.
+        let both = actions([ask, ("ken", "I can't make standup, but I'll write it tonight.")])
+        XCTAssertTrue(both.contains { $0.who == "ken" && $0.what.hasPrefix("write") }, "\(both)")
+        let accepted = actions([ask, ("ken", "Sure, Friday works.")])
+        XCTAssertTrue(accepted.contains { $0.who == "ken" && $0.what.hasPrefix("write") }, "\(accepted)")
+    }
+
+    func testACheckMarkReportsTheWorkDone() {
+        let ask = ("maya", "Priya, please update the status page before the call.")
+        XCTAssertTrue(actions([ask, ("priya", "✅")]).isEmpty)
+        XCTAssertTrue(actions([ask, ("priya", "Listo ✅")]).isEmpty)
+        // Look-alike: a thumbs-up accepts; the work is still open.
+        XCTAssertFalse(actions([ask, ("priya", "👍 will do")]).isEmpty)
+    }
+}
