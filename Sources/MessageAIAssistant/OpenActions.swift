@@ -8,7 +8,7 @@ enum OpenActions {
                                          "completed", "handled", "booked", "tagged", "updated", "uploaded", "published", "resolved", "closed",
                                          "ready", "live", "added", "announced", "pinned", "filed", "submitted", "released"]
 
-    struct Entry { var item: ActionItem; var message: Int }
+    struct Entry { var item: ActionItem; var message: Int; var offer = false }
 
     static func open(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String]) -> [ActionItem] {
         sorted(judged, founds, participants: participants).open
@@ -18,12 +18,15 @@ enum OpenActions {
     static func sorted(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String]) -> (open: [ActionItem], done: [ActionItem]) {
         var entries: [Entry] = []
         for i in judged.indices {
-            for item in founds[i].map(\.item) {
-                var item = item
+            for (fi, found) in founds[i].enumerated() {
+                var item = found.item
                 // A taker in the next messages owns a group ask ("Can someone ...?" — "I'll take it").
                 if item.who == "recipient" || !participants.contains(item.who) {
                     if let taker = taker(of: item, after: i, in: judged, founds) ?? taker(after: i, in: judged) { item.who = taker } else if item.who == "recipient" { item.who = "everyone" }
                 }
+                // "Let me check with the data team and get back to you": the promise to report back is
+                // the same work as the check it follows, told once.
+                if reportsBack(item.what), entries.contains(where: { $0.message == i && $0.item.who == item.who }) { continue }
                 let verb = firstWord(item.what)
                 let object = Set(Words.content(item.what).dropFirst())
                 if let k = entries.lastIndex(where: { $0.item.who == item.who && i - $0.message <= 3
@@ -32,6 +35,8 @@ enum OpenActions {
                     // ("by Thursday" answered "Thursday morning, after the call").
                     if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
                     if generic(entries[k].item.what) && !generic(item.what) { entries[k].item.what = item.what }
+                    // An ask of the offered work takes the offer up ("I can write the scripts" — "Ken, please write them").
+                    if judged[i].from.lowercased() != judged[entries[k].message].from.lowercased() { entries[k].offer = false }
                     entries[k].message = i
                     continue
                 }
@@ -39,13 +44,30 @@ enum OpenActions {
                     if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
                     continue
                 }
-                entries.append(Entry(item: item, message: i))
+                // "Sure, I'll send a form." right after "Jonas, could you collect the dietary requirements?":
+                // the acceptance says how the asked work gets done; the ask and its acceptance are one item.
+                if fi == 0, found.sentence == 0, item.who == judged[i].from.lowercased(), accepts(judged[i].text),
+                   let k = entries.lastIndex(where: { $0.item.who == item.who && i - $0.message <= 2 && judged[$0.message].from.lowercased() != item.who }) {
+                    if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
+                    entries[k].message = i
+                    continue
+                }
+                entries.append(Entry(item: item, message: i, offer: offers(found, in: judged[i])))
             }
         }
         // Each later message's statements, split and lower-cased once for every entry to read.
         let said = judged.map { m in
             Sentences.split(m.text).filter { !$0.contains("?") }.map { Said(words: Words.all($0), lower: $0.lowercased(), content: Set(Words.content($0))) }
         }
+        // An ask its owner declines ("Sorry, I can't this week") is no longer theirs: whoever then takes
+        // it owns it, else it has no owner (a line the summary may still tell, not a participant's work).
+        for k in entries.indices where entries[k].item.who != judged[entries[k].message].from.lowercased() {
+            guard let d = declined(entries[k], judged, founds) else { continue }
+            entries[k].item.who = taker(after: d, in: judged) ?? "everyone"
+        }
+        // An offer nobody took up is no one's work yet ("I can run the technical interview." and the
+        // thread moves on); the next speaker's "Great, please do" takes it.
+        entries.removeAll { $0.offer && !takenUp(after: $0.message, in: judged) }
         let isDone = entries.map { reportedDone($0, judged, said) }
         return (entries.indices.filter { !isDone[$0] }.map { entries[$0].item }, entries.indices.filter { isDone[$0] }.map { entries[$0].item })
     }
@@ -99,7 +121,9 @@ enum OpenActions {
                 let words = s.words
                 let lowerS = " " + s.lower + " "
                 let place = [" is in the ", " are in the ", " is in our ", " are in our ", " is up ", " is out "].first { lowerS.hasBytes($0) }
-                let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) } || place != nil
+                // A check mark says done in any language ("Listo ✅", "✔️ dashboards").
+                let ticked = ["✅", "✔", "☑"].contains { s.lower.hasBytes($0) }
+                let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) } || place != nil || ticked
                 guard saysDone else { continue }
                 let lower = s.lower
                 if ["not done", "not yet", "isn't done", "will be", "once", "when", "after", "until", "before"].contains(where: { lower.hasBytes($0) }) { continue }

@@ -10,11 +10,15 @@ enum OpenQuestions {
         var out: [String] = []
         for (i, m) in judged.enumerated() {
             let found = founds[i]
+            var last = -2
             for (si, s) in Sentences.split(m.text).enumerated() where s.hasSuffix("?") {
                 if found.contains(where: { $0.sentence == si }) { continue }
                 if Words.content(s).count < 2 { continue }
                 if answered(s, asker: m.from, after: i, judged) { continue }
-                out.append(Compress.sentence(s.trimmingSpaces(), names: Set(judged.map { $0.from.lowercased() })))
+                let q = Compress.sentence(s.trimmingSpaces(), names: Set(judged.map { $0.from.lowercased() }))
+                // Back-to-back questions of one message are one open question ("Who tells the partners? Is there a comms plan?").
+                if last == si - 1, let prev = out.popLast() { out.append(prev + " " + q) } else { out.append(q) }
+                last = si
             }
         }
         return out

@@ -17,7 +17,11 @@ enum ThreadSummarizer {
         }
         // Each message's asks and commitments, found once and shared by every part below.
         let founds = judged.map { ActionRules.found($0) }
-        let (actions, done) = OpenActions.sorted(judged, founds, participants: participants)
+        let (work, done) = OpenActions.sorted(judged, founds, participants: participants)
+        // ASSISTANT.md's thread `actions` name a participant: a group ask nobody took has no owner
+        // yet, so it is no one's open work; the summary may still tell it among the other lines.
+        let actions = work.filter { participants.contains($0.who) }
+        let unowned = work.filter { !participants.contains($0.who) }
         var decisions = judged.compactMap { DecisionRules.decision($0) }
         for d in Agreement.acceptedProposals(judged) where !decisions.contains(where: { Set(Words.content($0)).intersection(Words.content(d)).count >= 2 }) {
             decisions.append(d)
@@ -39,7 +43,8 @@ enum ThreadSummarizer {
         // topic), chosen for the most new content per word so no point is told twice.
         // Work asked for and reported done in the thread, in a few words each ("omar done: roll back receipts").
         let doneLines = done.enumerated().map { SummaryLine(text: "\($0.element.who) done: " + Compress.tight($0.element.what), order: .max - 4 - done.count + $0.offset, salience: 2) }
-        picker.fill(doneLines + actionLines.filter { Words.content($0.0.what).count < 2 }.map(\.1) + SalientSentences.candidates(judged, founds, questions: questions, participants: participants))
+        let unownedLines = unowned.map { SummaryLine(text: "\($0.who): " + Compress.tight($0.what) + ($0.due.map { " (\($0))" } ?? ""), order: .max - 2, salience: 0.5) }
+        picker.fill(doneLines + unownedLines + actionLines.filter { Words.content($0.0.what).count < 2 }.map(\.1) + SalientSentences.candidates(judged, founds, questions: questions, participants: participants))
         let keyPoints = picker.chosen.sorted { $0.order < $1.order }.map(\.text)
         return ThreadSummary(summary: keyPoints.map { "- " + $0 }.joined(separator: "\n"), keyPoints: keyPoints, decisions: decisions,
                              actions: actions, openQuestions: questions, coveredMessages: msgs.count, engine: engine)
