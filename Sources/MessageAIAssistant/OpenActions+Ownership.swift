@@ -10,7 +10,7 @@ extension OpenActions {
     static let acceptancePhrases = ["will do", "can do", "on it", "of course", "no problem", "d'accord", "por supuesto"]
 
     static func accepts(_ text: String) -> Bool {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmingSpaces()
         if t.hasPrefix("👍") || t.hasPrefix("🙋") { return true }
         let words = Words.all(t)
         guard let first = words.first, !words.contains("also") else { return false }
@@ -24,7 +24,7 @@ extension OpenActions {
         guard found.item.who == m.from.lowercased() else { return false }
         let sentences = Sentences.split(m.text)
         guard found.sentence < sentences.count else { return false }
-        let words = Words.all(sentences[found.sentence].replacingOccurrences(of: "’", with: "'"))
+        let words = Words.all(sentences[found.sentence].replacingPresent("’", with: "'"))
         guard let k = words.firstIndex(of: "i"), k + 1 < words.count, ["can", "could"].contains(words[k + 1]) else { return false }
         // Only "I can ..." opening the sentence (after "Sure," or a name): "if you want, I can ..." is the rules' conditional.
         return words[..<k].allSatisfy { ActionRules.replyLeads.contains($0) || ["and", "also", "btw"].contains($0) }
@@ -37,7 +37,7 @@ extension OpenActions {
 
     static func takenUp(after i: Int, in judged: [MessageToJudge]) -> Bool {
         guard let next = judged.dropFirst(i + 1).first(where: { $0.from.lowercased() != judged[i].from.lowercased() }) else { return false }
-        let t = next.text.trimmingCharacters(in: .whitespaces)
+        let t = next.text.trimmingSpaces()
         if ["👍", "🙏", "🙌", "❤️", "✅"].contains(where: { t.hasPrefix($0) }) { return true }
         return Words.all(t).prefix(3).contains { uptake.contains($0) }
     }
@@ -48,7 +48,7 @@ extension OpenActions {
     /// The message in which the owner of an ask turns it down, with no work of their own in it.
     static func declined(_ e: Entry, _ judged: [MessageToJudge], _ founds: [[ActionRules.Found]]) -> Int? {
         for k in judged.indices.dropFirst(e.message + 1).prefix(3) where judged[k].from.lowercased() == e.item.who {
-            let lower = " " + judged[k].text.lowercased().replacingOccurrences(of: "’", with: "'") + " "
+            let lower = " " + judged[k].text.lowercased().replacingPresent("’", with: "'") + " "
             guard declines.contains(where: { lower.hasBytes($0) }), !founds[k].contains(where: { $0.item.who == e.item.who }) else { return nil }
             return k
         }
