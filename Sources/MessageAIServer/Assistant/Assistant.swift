@@ -21,7 +21,7 @@ final class Assistant {
     /// `extractionLinger` after the first of them.
     var unextracted: [ChatMessage] = []
     var extractionScheduled = false
-    static let extractionLinger: DispatchTimeInterval = .milliseconds(20)
+    static let extractionLinger: DispatchTimeInterval = .milliseconds(2)
     /// Messages handed to `extractQueue` and not yet stored (hub).
     var pendingExtractions = 0
     /// Messages not extracted because the queue was full (hub; logged).
