@@ -19,8 +19,10 @@ extension ChatServer {
 
     /// Hands the messages committed since the last flush to the engine's thread in one batch:
     /// one wake-up of that thread, one hop back and one member query per conversation for all
-    /// of them, where one per commit cost about a quarter of a W1 message's server CPU
-    /// (BENCHMARKS.md, issue 13). Items then show up at most `extractionLinger` later.
+    /// of them (W2 with extraction on: ~15 % more deliveries/s, ~10 % less CPU per delivery;
+    /// BENCHMARKS.md, issue 13). Only 2 ms: a longer batch is a burst on the engine's thread
+    /// that the hub's next events wait behind when both share a core (W1's p999 was worse at
+    /// 20 ms). Items then show up at most `extractionLinger` later.
     func flushExtraction() {
         guard let assistant else { return }
         assistant.extractionScheduled = false
