@@ -99,7 +99,20 @@ public struct FieldReader: Sendable {
         return v
     }
 
+    /// The largest value an integer field may hold (PROTOCOL.md, "Integers"). Both stores keep
+    /// ids, sequence numbers, times and sizes in signed 64-bit columns, and the handlers do
+    /// arithmetic on them (`to_seq + 1`, `offset + length`): refusing the top half of the varint
+    /// range here, once for every field of every frame, is what keeps a value such as 2^64-1
+    /// from reaching an overflow trap or wrapping to a negative number in SQL.
+    public static let maxInteger = UInt64(Int64.max)
+
     private static func decodeUInt(_ v: ArraySlice<UInt8>, _ tag: UInt8, _ name: String) throws(ProtocolError) -> UInt64 {
+        let n = try decodeBits(v, tag, name)
+        guard n <= maxInteger else { throw .outOfRange(tag: tag, name: name, max: maxInteger) }
+        return n
+    }
+
+    private static func decodeBits(_ v: ArraySlice<UInt8>, _ tag: UInt8, _ name: String) throws(ProtocolError) -> UInt64 {
         guard let (n, used) = Varint.read(v), used == v.count else {
             throw .wrongFieldType(tag: tag, name: name, expected: "a varint")
         }
@@ -118,6 +131,13 @@ public struct FieldReader: Sendable {
     public func optionalUInt(_ tag: UInt8, _ name: String) throws(ProtocolError) -> UInt64 {
         guard let v = first(tag) else { return 0 }
         return try Self.decodeUInt(v, tag, name)
+    }
+
+    /// A bit set (capabilities): all 64 bits are flags, never a number, so the integer range
+    /// does not apply; unknown bits are ignored by the reader of the set.
+    public func optionalBits(_ tag: UInt8, _ name: String) throws(ProtocolError) -> UInt64 {
+        guard let v = first(tag) else { return 0 }
+        return try Self.decodeBits(v, tag, name)
     }
 
     public func uints(_ tag: UInt8, _ name: String) throws(ProtocolError) -> [UInt64] {

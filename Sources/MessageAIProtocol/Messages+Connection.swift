@@ -33,7 +33,7 @@ public struct Hello: WireMessage {
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         maxVersion = try f.uint(1, "max_version"); minVersion = try f.uint(2, "min_version")
-        capabilities = Capabilities(rawValue: try f.optionalUInt(3, "capabilities"))
+        capabilities = Capabilities(rawValue: try f.optionalBits(3, "capabilities"))
         client = try f.optionalString(4, "client")
     }
     public func encode(to w: inout FieldWriter) {
@@ -94,7 +94,7 @@ public struct Welcome: WireMessage {
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         version = try f.uint(1, "version")
-        capabilities = Capabilities(rawValue: try f.optionalUInt(2, "capabilities"))
+        capabilities = Capabilities(rawValue: try f.optionalBits(2, "capabilities"))
         maxFrameLength = try f.uint(3, "max_frame_length"); pingInterval = try f.uint(4, "ping_interval_ms")
         idleTimeout = try f.uint(5, "idle_timeout_ms"); maxMessageLength = try f.uint(6, "max_message_length")
         server = try f.optionalString(7, "server")

@@ -95,4 +95,24 @@ final class FieldTests: XCTestCase {
         XCTAssertFalse(ErrorCode.unknownFrameType.closesConnection)
         XCTAssertEqual(Set(ErrorCode.allCases.map(\.name)).count, ErrorCode.allCases.count)
     }
+
+    /// PROTOCOL.md, "Integers": every integer field is at most 2^63-1; a larger one is
+    /// invalid_argument naming the field, and the connection stays open. A bit set is not a number.
+    func testIntegersAboveTheSignedRangeAreRefusedByName() throws {
+        for value: UInt64 in [1 << 63, .max - 1, .max] {
+            var w = FieldWriter()
+            w.uint(1, 8); w.uint(3, value)
+            XCTAssertThrowsError(try AssistSummary(from: FieldReader(w.bytes))) { error in
+                XCTAssertEqual(error as? ProtocolError, .outOfRange(tag: 3, name: "to_seq", max: FieldReader.maxInteger))
+                XCTAssertEqual((error as? ProtocolError)?.errorCode, .invalidArgument)
+                XCTAssertFalse(ErrorCode.invalidArgument.closesConnection)
+            }
+        }
+        var w = FieldWriter()
+        w.uint(1, 8); w.uint(3, 1 << 63 - 1)
+        XCTAssertEqual(try AssistSummary(from: FieldReader(w.bytes)).toSeq, 1 << 63 - 1)
+        var hello = FieldWriter()
+        hello.uint(1, 2); hello.uint(2, 2); hello.uint(3, 1 << 63 | 1)
+        XCTAssertEqual(try Hello(from: FieldReader(hello.bytes)).capabilities, Capabilities(rawValue: 1 << 63 | 1))
+    }
 }

@@ -155,6 +155,9 @@ final class TestClient {
     /// Drops pushes of a type from the inbox (e.g. presence noise before an assertion).
     func discard(_ type: FrameType) { inbox.removeAll { $0.type == type } }
 
+    /// Drops everything read and not yet waited for (a long fuzz run's pushes).
+    func clearInbox() { inbox.removeAll() }
+
     // MARK: Conversation helpers
 
     @discardableResult

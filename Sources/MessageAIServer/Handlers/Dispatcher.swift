@@ -115,7 +115,8 @@ extension ProtocolError {
     /// The request field a decoding error is about, for ERROR's `field`.
     var fieldName: String {
         switch self {
-        case let .missingField(_, name), let .wrongFieldType(_, name, _), let .invalidUTF8(_, name): return name
+        case let .missingField(_, name), let .wrongFieldType(_, name, _), let .invalidUTF8(_, name),
+             let .outOfRange(_, name, _): return name
         default: return ""
         }
     }
