@@ -29,6 +29,12 @@ final class ServerFrameFuzzTests: XCTestCase {
         let ok = try XCTUnwrap(try session.exchange(AssistSummary.frameType,
                                                     AssistSummary(conversationID: session.world.dm, toSeq: 1 << 63 - 1).payloadBytes))
         XCTAssertEqual(ok.type, .assistSummaryResult, "the largest allowed value is a valid request")
+        // PROTOCOL.md, ASSIST_SUMMARY: a to_seq past the end reads as the newest; a from_seq past it is empty.
+        let newest = try ok.decode(AssistSummaryResult.self)
+        XCTAssertEqual([newest.fromSeq, newest.toSeq, newest.messageCount], [1, session.world.lastSeq, session.world.lastSeq])
+        let past = try XCTUnwrap(try session.exchange(AssistSummary.frameType,
+                                                      AssistSummary(conversationID: session.world.dm, fromSeq: 1 << 62).payloadBytes))
+        XCTAssertEqual(try past.decode(AssistSummaryResult.self).messageCount, 0)
         XCTAssertTrue(server.process.isRunning, server.stderr)
     }
 

@@ -48,6 +48,12 @@ extension ChatServer {
         }
     }
 
+    /// The `beforeSeq` that ends a range at `toSeq` (0: the newest). The largest seq the
+    /// protocol allows has no successor in the store's signed range; it reads as the newest too.
+    private func newestFirst(before toSeq: UInt64) -> UInt64 {
+        toSeq == 0 || toSeq >= FieldReader.maxInteger ? 0 : toSeq + 1
+    }
+
     func assistSummary(_ peer: Peer, _ r: AssistSummary, _ id: UInt32) throws {
         let (assistant, items) = try requireAssistant(peer, .assistSummary)
         let user = peer.user!
@@ -55,7 +61,7 @@ extension ChatServer {
         let limit = r.limit == 0 ? 50 : Int(min(r.limit, 500))
         let messages = r.fromSeq > 0
             ? try store.messages(conversationID: r.conversationID, afterSeq: r.fromSeq - 1, limit: limit).filter { r.toSeq == 0 || $0.seq <= r.toSeq }
-            : try store.messages(conversationID: r.conversationID, beforeSeq: r.toSeq == 0 ? 0 : r.toSeq + 1, limit: limit)
+            : try store.messages(conversationID: r.conversationID, beforeSeq: newestFirst(before: r.toSeq), limit: limit)
         let refusal = try providerRefusal(assistant, items, userID: user.id, conversationID: r.conversationID, localOnly: r.localOnly)
         let engine: AssistantEngine = refusal == "" ? assistant.provider! : assistant.local
         let notice = refusal.flatMap { $0.isEmpty || r.localOnly ? nil : $0 } ?? ""
