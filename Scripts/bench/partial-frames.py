@@ -2,7 +2,7 @@
 """The server's memory while logged-in clients each hold a partial large frame (issue 23's
 memory note), and after they close.
 
-    Scripts/bench/partial-frames.py [--server PATH] [--connections 200] [--frame-kib 1024] [--piece-kib 0]
+    Scripts/bench/partial-frames.py [--server PATH] [--connections 200] [--frame-kib 1024] [--piece-kib 0] [--tls]
 
 Starts a plaintext server in a temporary data directory, registers one user, opens N
 connections that log in by RESUME (the same session token), and on each sends the header of a
@@ -13,7 +13,7 @@ more after the server has had a few seconds. Figures only: it asserts nothing.
 import argparse
 import os
 import shutil
-import socket
+import ssl
 import struct
 import subprocess
 import sys
@@ -50,6 +50,7 @@ def main():
     parser.add_argument("--piece-kib", type=int, default=0,
                         help="send each partial frame in pieces of this size, round robin over the connections "
                              "(as slow links interleave them); 0: each at once")
+    parser.add_argument("--tls", action="store_true", help="over TLS (the server's self-signed certificate)")
     args = parser.parse_args()
     exe = args.server
     if exe is None:
@@ -57,7 +58,7 @@ def main():
         exe = os.path.join(out.stdout.strip(), "messageai-server")
     data = tempfile.mkdtemp(prefix="partial-frames-")
     log = open(os.path.join(data, "server.log"), "w")
-    server = subprocess.Popen([exe, "--plaintext", "--port", "0", "--data-dir", data, "--log-level", "info"],
+    server = subprocess.Popen([exe] + ([] if args.tls else ["--plaintext"]) + ["--port", "0", "--data-dir", data, "--log-level", "info"],
                               stderr=subprocess.PIPE, stdout=log, text=True)
     try:
         port = None
@@ -67,7 +68,18 @@ def main():
                 raise RuntimeError("the server exited before listening")
             if line.startswith("listening on "):
                 port = int(line.strip().rsplit(":", 1)[1])
-        first = wire.RawConnection("127.0.0.1", port)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE  # a measurement on loopback, not a trust decision
+        context.set_alpn_protocols(["messageai/1"])
+
+        def connect():
+            c = wire.RawConnection("127.0.0.1", port)
+            if args.tls:
+                c.sock = context.wrap_socket(c.sock)
+            return c
+
+        first = connect()
         first.request(wire.hello())
         answer = first.request(wire.register("holder", "correct horse battery"))
         token = wire.parse_fields(answer[3])[1][0]
@@ -76,7 +88,7 @@ def main():
         frame_len = args.frame_kib * 1024
         body = b"\x00" * (frame_len - 8 - 1)
         for i in range(args.connections):
-            c = wire.RawConnection("127.0.0.1", port)
+            c = connect()
             c.request(wire.hello())
             c.request(wire.frame(0x0103, 2, wire.fields((1, token))))
             conns.append(c)
@@ -97,7 +109,7 @@ def main():
         after_close = rss_mib(server.pid)
         time.sleep(5)
         later = rss_mib(server.pid)
-        print(f"partial-frames: {args.connections} logged-in connections x {args.frame_kib} KiB partial frame")
+        print(f"partial-frames: {'TLS' if args.tls else 'plaintext'}, {args.connections} logged-in connections x {args.frame_kib} KiB partial frame")
         print(f"  RSS before {before:.0f} MiB, holding {held:.0f} MiB, 2 s after close {after_close:.0f} MiB, "
               f"7 s after close {later:.0f} MiB")
     finally:
