@@ -36,4 +36,19 @@ final class FileFallbackTests: FileTestCase {
         XCTAssertEqual(page2.messages.first?.attachment?.name, "x (9 GiB)] forged\nline")
         XCTAssertEqual(page2.messages.first?.text, expected)
     }
+
+    /// The limits the spec now states for FILE_ANNOUNCE: names 1 to 1,000 characters without
+    /// NUL, media types 255 bytes.
+    func testFileNameAndMediaTypeLimits() throws {
+        let sha = Self.sha256([1])
+        let long = try ann.requestError(FileAnnounce(name: String(repeating: "n", count: 1_001), size: 1, mediaType: "", sha256: sha))
+        XCTAssertEqual(long.errorCode, .tooLong)
+        XCTAssertEqual(long.limit, 1_000)
+        XCTAssertEqual(long.field, "name")
+        let _: FileUpload = try ann.request(FileAnnounce(name: String(repeating: "n", count: 1_000), size: 1, mediaType: "", sha256: sha))
+        let type = try ann.requestError(FileAnnounce(name: "a", size: 1, mediaType: String(repeating: "t", count: 256), sha256: sha))
+        XCTAssertEqual(type.errorCode, .tooLong)
+        XCTAssertEqual(type.limit, 255)
+        XCTAssertEqual(try ann.requestError(FileAnnounce(name: "a\0b", size: 1, mediaType: "", sha256: sha)).errorCode, .invalidArgument)
+    }
 }
