@@ -175,9 +175,32 @@ public struct Attachment: FieldCodable, Hashable {
 
     /// What a client without the `files` capability shows, and what search finds:
     /// "[file: report.pdf (1.2 MiB)] the caption".
+    /// The name is escaped (`escapedName`), so a name cannot forge the text form.
     public var fallbackText: String {
-        let head = "[file: \(name) (\(Attachment.humanSize(size)))]"
+        let head = "[file: \(Attachment.escapedName(name)) (\(Attachment.humanSize(size)))]"
         return caption.isEmpty ? head : head + " " + caption
+    }
+
+    /// A file name as the text form writes it: `\`, `(`, `)`, `[` and `]` get a backslash, and
+    /// control characters and bidirectional controls are written `\u{XXXX}`. Then the name ends
+    /// at the first ` (` without a backslash before it, and a name like `x (1 B)] forged` cannot
+    /// end the bracket early, start a new line or turn the text around for an older client.
+    public static func escapedName(_ name: String) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(name.unicodeScalars.count)
+        for u in name.unicodeScalars {
+            switch u {
+            case "\\", "(", ")", "[", "]":
+                out.unicodeScalars.append("\\")
+                out.unicodeScalars.append(u)
+            case _ where u.value < 0x20 || (0x7F...0x9F).contains(u.value) || (0x202A...0x202E).contains(u.value)
+                || (0x2066...0x2069).contains(u.value) || u.value == 0x200E || u.value == 0x200F || u.value == 0x061C:
+                out += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
+            default:
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
     }
 
     /// "812 B", "12.5 KiB", "1.2 MiB", "3.0 GiB".

@@ -46,13 +46,17 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "Bytes of files one user may store, in MiB.") var fileQuota = 1024
     @Option(help: "Unfinished uploads one user may have at once.") var maxUploads = 4
     @Option(help: "Images with more pixels are refused before decoding.") var maxImagePixels = 32_000_000
-    @Option(help: "Bytes per file chunk, in KiB: a message sent during an upload waits behind one chunk at most.")
-    var fileChunk = 256
+    @Option(help: "Bytes per file chunk, in KiB: a message sent during an upload waits behind one chunk at most (default 256, or less to leave 4 KiB of --max-frame).")
+    var fileChunk: Int?
     @Flag(help: "Print the SHA-256 fingerprint of the TLS certificate (generating it if needed) and exit.")
     var printFingerprint = false
     @Flag(help: "Serve the plain protocol without TLS (loopback and tests only).") var plaintext = false
     @Flag(help: "Allow --plaintext on an address other machines can reach.") var allowRemotePlaintext = false
     @OptionGroup(title: "Assistant") var assistant: AssistantOptions
+
+    /// `--file-chunk`, or the default: 256 KiB, or less so that a chunk and its frame fit
+    /// `--max-frame` (the smallest frame limit, 64 KiB, used to refuse to start without it).
+    var chunkKiB: Int { fileChunk ?? min(256, (maxFrame - 4096) / 1024) }
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
@@ -71,7 +75,7 @@ struct ServerCommand: ParsableCommand {
         guard maxFileSize >= 1, fileQuota >= 1, maxUploads >= 1, maxImagePixels >= 1 else {
             throw ValidationError("--max-file-size, --file-quota, --max-uploads and --max-image-pixels must be positive")
         }
-        guard fileChunk >= 16, fileChunk * 1024 + 4096 <= maxFrame else {
+        guard chunkKiB >= 16, chunkKiB * 1024 + 4096 <= maxFrame else {
             throw ValidationError("--file-chunk must be at least 16 KiB and leave 4 KiB of --max-frame for the frame around it")
         }
         guard ["always", "normal"].contains(fsync) else { throw ValidationError("--fsync is 'always' or 'normal'") }
@@ -111,7 +115,7 @@ struct ServerCommand: ParsableCommand {
         config.fileQuota = UInt64(fileQuota) << 20
         config.maxUploadsInFlight = maxUploads
         config.maxImagePixels = UInt64(maxImagePixels)
-        config.fileChunkSize = fileChunk * 1024
+        config.fileChunkSize = chunkKiB * 1024
         let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

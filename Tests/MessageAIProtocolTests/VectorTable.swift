@@ -138,6 +138,10 @@ enum Vectors {
             text: "[file: mockup.png (293.0 KiB)] v2",
             attachment: Attachment(fileID: fileID, name: "mockup.png", size: 300_000, mediaType: "image/png", sha256: sha,
                                    width: 1280, height: 800, thumbnail: [0xff, 0xd8, 0xff], caption: "v2"))),
+        // The same kind of message to a client without `files`: text only, the name escaped.
+        Vector(name: "message-file-text-form", requestID: 0, message: ChatMessage(
+            conversationID: 7, seq: 44, clientID: clientID, senderID: 1, senderUsername: "alice", serverTime: time,
+            text: #"[file: x \(1 B\)\] y (3 B)] v3"#)),
         Vector(name: "error-file-too-large", requestID: 30, message: ErrorFrame(
             .fileTooLarge, "files are at most 100 MiB (this one has 120 MiB)", limit: 104_857_600, field: "size")),
         Vector(name: "avatar-set", requestID: 40, message: AvatarSet(fileID: fileID)),

@@ -63,6 +63,13 @@ final class AwayTests: TwoUserTestCase {
         let tooLong = try alice.requestError(AwaySet(away: true, message: long))
         XCTAssertEqual(tooLong.errorCode, .tooLong)
         XCTAssertEqual(tooLong.limit, UInt64(ChatServer.maxAwayMessage))
+        XCTAssertEqual(tooLong.field, "message")
+        // Issue 23: one limit, the spec's 200 (65-200 used to be refused as "limit 64").
+        for n in [64, 65, 200] {
+            let _: OK = try alice.request(AwaySet(away: true, message: String(repeating: "é", count: n)))
+            XCTAssertEqual(try server.store.awayMessage(userID: alice.user!.userID)?.unicodeScalars.count, n)
+        }
+        let _: OK = try alice.request(AwaySet(away: false))
         let bidi = try alice.requestError(AwaySet(away: true, message: "out\u{202E}gnp.exe"))
         XCTAssertEqual(bidi.errorCode, .invalidArgument)
         XCTAssertNil(try server.store.awayMessage(userID: alice.user!.userID), "a refused AWAY changes nothing")

@@ -64,6 +64,28 @@ final class PrivacyTests: ThreeUserTestCase {
         XCTAssertEqual(try ben.requestError(ContactAccept(username: "cat")).errorCode, .notFound, "no request from cat to ben")
     }
 
+    /// Issue 23: removing the declined request and asking again does not reach the decliner
+    /// either; the decliner can still accept it, and adding the requester forgets the decline.
+    func testAskingAgainAfterRemovingDoesNotReachTheDecliner() throws {
+        let _: Profile = try cat.request(ContactAdd(username: "ann"))
+        _ = try ann.push(ContactUpdate.self) { $0.profile.user.username == "cat" }
+        let _: OK = try ann.request(ContactDecline(username: "cat"))
+        for _ in 0..<2 {
+            let _: OK = try cat.request(ContactRemove(username: "ann"))
+            let again: Profile = try cat.request(ContactAdd(username: "ann"))
+            XCTAssertEqual(again.contactState, .requested, "cat is not told")
+        }
+        let _: Pong = try ann.request(Ping()) // a push would have come before the PONG
+        XCTAssertNil(ann.inbox.first { $0.type == .contactUpdate }, "no new request reached ann")
+        let list: Contacts = try ann.request(ContactsList())
+        XCTAssertFalse(list.contacts.contains { $0.user.username == "cat" }, "cat is not in ann's list")
+        let view: Profile = try ann.request(ProfileGet(username: "cat"))
+        XCTAssertEqual(view.contactState, ContactState.none)
+        // ann changes her mind: accepting works, and both are contacts.
+        let accepted: Profile = try ann.request(ContactAccept(username: "cat"))
+        XCTAssertEqual(accepted.contactState, .accepted)
+    }
+
     func testBlockedUserCannotMessageAddOrSeeAndIsNotTold() throws {
         let _: Profile = try ann.request(ContactAdd(username: "ben"))
         let _: Profile = try ben.request(ContactAdd(username: "ann"))

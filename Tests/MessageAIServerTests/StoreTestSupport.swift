@@ -59,7 +59,10 @@ func newClientID() -> [UInt8] {
 
 extension AppendOutcome {
     var message: ChatMessage {
-        switch self { case .stored(let m), .duplicate(let m), .clientIDReused(let m): return m }
+        switch self {
+        case .stored(let m), .duplicate(let m): return m
+        case .clientIDReused(let m): return m!
+        }
     }
     var isDuplicate: Bool {
         if case .duplicate = self { return true }

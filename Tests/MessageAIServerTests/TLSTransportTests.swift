@@ -105,8 +105,8 @@ final class TLSTestClient {
     private var decoder = FrameDecoder()
     private var nextID: UInt32 = 1
 
-    init(port: Int) throws {
-        let raw = try TestClient(port: port)
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
+        let raw = try TestClient(port: port, receiveBuffer: receiveBuffer)
         fd = dup(raw.fd)
         var tv = timeval(tv_sec: 10, tv_usec: 0) // bounds the blocking handshake
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
@@ -165,6 +165,25 @@ final class TLSTestClient {
             }
         }
         throw TLSError("\(waiting.count) of \(frames.count) answers missing after 10 s")
+    }
+
+    /// Every frame until the server closes the connection (or `timeout` passes).
+    func readUntilClosed(timeout: Double = 60) throws -> [Frame] {
+        var frames: [Frame] = []
+        let deadline = Date() + timeout
+        while Date() < deadline {
+            do {
+                if try !readAvailable() {
+                    var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&p, 1, 100)
+                }
+            } catch {
+                while let frame = try decoder.next() { frames.append(frame) }
+                return frames
+            }
+            while let frame = try decoder.next() { frames.append(frame) }
+        }
+        throw TLSError("still open after \(timeout) s")
     }
 
     /// Feeds what the socket has to the decoder; false when there was nothing.

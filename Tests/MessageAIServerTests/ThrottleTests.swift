@@ -142,4 +142,24 @@ final class ThrottleTests: XCTestCase {
         XCTAssertEqual(try c.requestError(Login(login: "nobody", password: "whatever it is", device: "t"), timeout: 30).errorCode,
                        .invalidCredentials)
     }
+
+    /// Issue 23: checks in flight count from their start. 16 wrong LOGINs for one account sent
+    /// at once on 16 connections: 5 are checked, the other 11 wait (before, all 16 were checked).
+    func testParallelWrongLoginsSpendTheFreeFailuresAtOnce() throws {
+        server = try TestServer()
+        _ = try TestUsers.register(["alice"], port: server.port) // from 127.0.0.1, so 127.0.0.8 is a stranger
+        let clients = try (0..<16).map { _ in try client(from: "127.0.0.8") }
+        let ids = clients.map { $0.send(Login(login: "alice", password: "a wrong guess", device: "t")) }
+        var checked = 0, throttled = 0
+        for (c, id) in zip(clients, ids) {
+            let e = try c.wait(for: "login answer", timeout: 60) { $0.requestID == id }.decode(ErrorFrame.self)
+            switch e.errorCode {
+            case .invalidCredentials: checked += 1
+            case .throttled: throttled += 1; XCTAssertGreaterThan(e.retryAfter, 0)
+            default: XCTFail("unexpected \(e.errorCode)")
+            }
+        }
+        XCTAssertEqual(checked, 5, "only the free failures are checked")
+        XCTAssertEqual(throttled, 11)
+    }
 }

@@ -40,6 +40,18 @@ struct FailureCounter {
 
     mutating func reset(_ key: String) { entries[key] = nil }
 
+    /// Takes back one failure counted for an attempt that turned out not to be one.
+    mutating func undo(_ key: String) {
+        guard var e = entries[key] else { return }
+        e.count -= 1
+        entries[key] = e.count > 0 ? e : nil
+    }
+
+    /// The wait runs from the end of the last failed check, not from its start.
+    mutating func touch(_ key: String, now: UInt64) {
+        if entries[key] != nil { entries[key]!.last = now }
+    }
+
     func failures(_ key: String) -> Int { entries[key]?.count ?? 0 }
 }
 
@@ -74,12 +86,45 @@ struct LoginThrottle {
         return waits.max()
     }
 
-    mutating func recordFailure(account accountKey: String, address addr: String, now: UInt64) {
+    /// Counts a password check as a failure when it starts, before its answer is known:
+    /// checks in flight at once (16 parallel connections) spend the free failures like
+    /// checks made one after another, so the sixth waits instead of being checked too.
+    mutating func begin(account accountKey: String, address addr: String, now: UInt64) -> LoginAttempt {
         pair.recordFailure(addr + " " + accountKey, now: now)
         // The owner's typos at their usual address do not spend the shared budgets.
-        guard !isUsual(addr, for: accountKey) else { return }
-        account.recordFailure(accountKey, now: now)
-        address.recordFailure(addr, now: now)
+        let shared = !isUsual(addr, for: accountKey)
+        if shared {
+            account.recordFailure(accountKey, now: now)
+            address.recordFailure(addr, now: now)
+        }
+        return LoginAttempt(accountKey: accountKey, address: addr, shared: shared)
+    }
+
+    /// A failure known at once (no check in flight).
+    mutating func recordFailure(account accountKey: String, address addr: String, now: UInt64) {
+        _ = begin(account: accountKey, address: addr, now: now)
+    }
+
+    /// The check failed: it was counted at its start; the delay now runs from here.
+    mutating func failed(_ a: LoginAttempt, now: UInt64) {
+        pair.touch(a.address + " " + a.accountKey, now: now)
+        guard a.shared else { return }
+        account.touch(a.accountKey, now: now)
+        address.touch(a.address, now: now)
+    }
+
+    /// The check never ran (`server_busy`) or the password was right: it was no failure.
+    mutating func cancel(_ a: LoginAttempt) {
+        pair.undo(a.address + " " + a.accountKey)
+        guard a.shared else { return }
+        account.undo(a.accountKey)
+        address.undo(a.address)
+    }
+
+    /// The password was right: no failure, and a successful login resets this address's count.
+    mutating func succeeded(_ a: LoginAttempt) {
+        cancel(a)
+        recordSuccess(account: a.accountKey, address: a.address)
     }
 
     /// The account logged in (or resumed a session) from `addr`.
@@ -91,6 +136,14 @@ struct LoginThrottle {
         if list.count > Self.usualAddressLimit { list.removeFirst() }
         usual[accountKey] = list
     }
+}
+
+/// One password check in flight, counted as a failure until it is known not to be one.
+struct LoginAttempt {
+    let accountKey: String
+    let address: String
+    /// Whether the account-wide and address-wide counters were charged (not a usual address).
+    let shared: Bool
 }
 
 /// Registrations per address: a token bucket of `perHour` (0: no limit), so that one address

@@ -51,9 +51,12 @@ enum Validation {
     /// of the characters that make a name lie about itself or break a terminal line: control
     /// characters (Unicode Cc), bidirectional controls (U+202E turns "gnp.exe" around) and line
     /// separators. Joiners and variation selectors stay (emoji sequences need them).
-    static func name(_ name: String, field: String, what: String) throws(ErrorFrame) {
-        guard name.unicodeScalars.count <= maxDisplayName else {
-            throw ErrorFrame(.tooLong, "\(what) are at most \(maxDisplayName) characters", limit: UInt64(maxDisplayName), field: field)
+    /// `limit` is 64 for names; an away text has room for a sentence (200) under the same
+    /// character rules, checked here once so there is one limit and one error.
+    static func name(_ name: String, field: String, what: String, limit: Int = maxDisplayName) throws(ErrorFrame) {
+        let n = name.unicodeScalars.count
+        guard n <= limit else {
+            throw ErrorFrame(.tooLong, "\(what) are at most \(limit) characters (this one has \(n))", limit: UInt64(limit), field: field)
         }
         if let bad = name.unicodeScalars.first(where: isForbiddenInNames) {
             throw ErrorFrame(.invalidArgument, "\(what) cannot contain control or bidirectional characters (U+\(hex(bad)))", field: field)

@@ -52,17 +52,23 @@ extension ChatServer {
         // An unknown user costs the same hashing as a wrong password: same answer, same time.
         let stored = user?.passwordHash
         let decoy = self.decoy
-        try offHub(peer, { PasswordHasher.verify(l.password, against: stored ?? decoy.value) }) { [self] ok in
-            do {
-                guard ok, let user else {
-                    loginThrottle.recordFailure(account: accountKey, address: address, now: Clock.uptimeMillis())
-                    throw ErrorFrame(.invalidCredentials, "wrong username or password")
+        let attempt = loginThrottle.begin(account: accountKey, address: address, now: Clock.uptimeMillis())
+        do {
+            try offHub(peer, { PasswordHasher.verify(l.password, against: stored ?? decoy.value) }) { [self] ok in
+                do {
+                    guard ok, let user else {
+                        loginThrottle.failed(attempt, now: Clock.uptimeMillis())
+                        throw ErrorFrame(.invalidCredentials, "wrong username or password")
+                    }
+                    loginThrottle.succeeded(attempt)
+                    try grantSession(peer, user: user, device: l.device, requestID: id)
+                } catch {
+                    report(error, for: Frame(type: .login, requestID: id), to: peer)
                 }
-                loginThrottle.recordSuccess(account: accountKey, address: address)
-                try grantSession(peer, user: user, device: l.device, requestID: id)
-            } catch {
-                report(error, for: Frame(type: .login, requestID: id), to: peer)
             }
+        } catch {
+            loginThrottle.cancel(attempt) // refused before any check (`server_busy`)
+            throw error
         }
     }
 

@@ -29,11 +29,13 @@ extension ChatServer {
                                    serverTime: original.serverTime, duplicate: true))
             return
         }
+        // In the spec's order: the target before the action (a deleted target is
+        // `message_deleted` whatever the action).
+        let target = try changeableMessage(c.conversationID, c.targetSeq)
+        try requireNotBlocked(membership, user)
         guard let action = c.changeAction else {
             throw ErrorFrame(.invalidArgument, "unknown change action \(c.action) (1 react, 2 unreact, 3 edit, 4 delete)", field: "action")
         }
-        let target = try changeableMessage(c.conversationID, c.targetSeq)
-        try requireNotBlocked(membership, user)
         let now = Clock.nowMillis()
         switch action {
         case .react, .unreact:
@@ -57,9 +59,15 @@ extension ChatServer {
         }
         let outcome = try store.apply(NewChange(conversationID: c.conversationID, actorID: user.id, clientID: c.clientID,
                                                 targetSeq: c.targetSeq, action: action, emoji: c.emoji, text: c.text, serverTime: now))
-        guard case .stored(let change) = outcome else {
+        let change: MessageChange
+        switch outcome {
+        case .stored(let stored): change = stored
+        case .unchanged:
             peer.reply(id, SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: 0, serverTime: now, duplicate: true))
             return
+        case .clientIDReused:
+            throw ErrorFrame(.clientIDReused, "this client id was already used for one of your messages; nothing was stored, change it with a new id",
+                             field: "client_id")
         }
         peer.reply(id, SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: change.seq, serverTime: change.serverTime))
         // A deleted attachment's row went with the message if nothing else used it: its blob may go.

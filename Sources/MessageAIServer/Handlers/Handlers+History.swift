@@ -40,7 +40,7 @@ extension ChatServer {
             found.removeLast(found.count / 4 + 1)
             hasMore = true
         }
-        peer.reply(id, SearchResults(messages: try store.withReactions(found), hasMore: hasMore), compress: true)
+        peer.reply(id, SearchResults(messages: try store.withReactions(found).map(peer.shown), hasMore: hasMore), compress: true)
     }
 
     func startSync(_ peer: Peer, _ s: SyncRequest, _ id: UInt32) throws {

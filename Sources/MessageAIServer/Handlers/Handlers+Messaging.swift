@@ -102,9 +102,10 @@ extension ChatServer {
             switch outcome {
             case .stored(let stored): (m, isNew) = (stored, true)
             case .duplicate(let original): (m, isNew) = (original, false)
-            case .clientIDReused:
+            case .clientIDReused(let original):
+                let what = original == nil ? "a change (reaction, edit or delete)" : "another message"
                 pending.peer.fail(pending.requestID, ErrorFrame(
-                    .clientIDReused, "this client id was already used for another message; nothing was stored, send it with a new id",
+                    .clientIDReused, "this client id was already used for \(what); nothing was stored, send it with a new id",
                     field: "client_id"))
                 continue
             }

@@ -17,12 +17,10 @@ extension ChatServer {
     func setAway(_ peer: Peer, _ a: AwaySet, _ id: UInt32) throws {
         let user = peer.user!
         if a.away {
-            let n = a.message.unicodeScalars.count
-            guard n <= ChatServer.maxAwayMessage else {
-                throw ErrorFrame(.tooLong, "away messages are at most \(ChatServer.maxAwayMessage) characters (this one has \(n))",
-                                 limit: UInt64(ChatServer.maxAwayMessage), field: "message")
+            // One limit, 200 (the name check's 64 used to refuse 65-200 first).
+            if !a.message.isEmpty {
+                try Validation.name(a.message, field: "message", what: "away messages", limit: ChatServer.maxAwayMessage)
             }
-            if !a.message.isEmpty { try Validation.name(a.message, field: "message", what: "away messages") }
             try store.setAway(userID: user.id, message: a.message, now: Clock.nowMillis())
         } else {
             try store.clearAway(userID: user.id)

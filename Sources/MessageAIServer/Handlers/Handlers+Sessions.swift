@@ -58,22 +58,32 @@ extension ChatServer {
         let stored = try store.user(id: user.id)?.passwordHash
         let decoy = self.decoy
         let rounds = configuration.pbkdf2Rounds
-        try offHub(peer, { () -> String? in
-            PasswordHasher.verify(c.oldPassword, against: stored ?? decoy.value) ? PasswordHasher.hash(c.newPassword, rounds: rounds) : nil
-        }) { [self] newHash in
-            do {
-                guard let newHash else {
-                    loginThrottle.recordFailure(account: accountKey, address: address, now: Clock.uptimeMillis())
-                    throw ErrorFrame(.invalidCredentials, "the current password is wrong", field: "old_password")
-                }
-                try store.setPasswordHash(userID: user.id, newHash)
-                let revoked = try store.deleteSessions(userID: user.id, except: peer.sessionID)
-                peer.reply(id, OK())
-                closeSessions(revoked, of: user.id, except: peer)
-                logger.info("user \(user.id) changed password; \(revoked.count) other session(s) revoked")
-            } catch {
-                report(error, for: Frame(type: .passwordChange, requestID: id), to: peer)
+        let attempt = loginThrottle.begin(account: accountKey, address: address, now: Clock.uptimeMillis())
+        do {
+            try offHub(peer, { () -> String? in
+                PasswordHasher.verify(c.oldPassword, against: stored ?? decoy.value) ? PasswordHasher.hash(c.newPassword, rounds: rounds) : nil
+            }, then: { [self] newHash in changedPassword(peer, user, newHash, attempt, id) })
+        } catch {
+            loginThrottle.cancel(attempt) // refused before any check (`server_busy`)
+            throw error
+        }
+    }
+
+    /// PASSWORD_CHANGE back on the hub with the new hash, or nil when the old password was wrong.
+    private func changedPassword(_ peer: Peer, _ user: UserRecord, _ newHash: String?, _ attempt: LoginAttempt, _ id: UInt32) {
+        do {
+            guard let newHash else {
+                loginThrottle.failed(attempt, now: Clock.uptimeMillis())
+                throw ErrorFrame(.invalidCredentials, "the current password is wrong", field: "old_password")
             }
+            loginThrottle.cancel(attempt)
+            try store.setPasswordHash(userID: user.id, newHash)
+            let revoked = try store.deleteSessions(userID: user.id, except: peer.sessionID)
+            peer.reply(id, OK())
+            closeSessions(revoked, of: user.id, except: peer)
+            logger.info("user \(user.id) changed password; \(revoked.count) other session(s) revoked")
+        } catch {
+            report(error, for: Frame(type: .passwordChange, requestID: id), to: peer)
         }
     }
 

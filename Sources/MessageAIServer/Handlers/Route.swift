@@ -11,7 +11,10 @@ struct Route {
     static func on<M: WireMessage>(_ type: M.Type, login: Bool = true,
                                    _ body: @escaping (ChatServer, Peer, M, UInt32) throws -> Void) -> (FrameType, Route) {
         (M.frameType, Route(requiresLogin: login) { server, peer, frame in
-            let message = try frame.decode(M.self, maxInflated: server.configuration.maxInflatedLength)
+            // Before login a frame may not inflate past what it could have sent uncompressed:
+            // an anonymous 8 KiB frame used to make the server inflate up to 4 MiB.
+            let cap = peer.user == nil ? min(server.configuration.preLoginMaxFrameLength, server.configuration.maxInflatedLength) : server.configuration.maxInflatedLength
+            let message = try frame.decode(M.self, maxInflated: cap)
             try body(server, peer, message, frame.requestID)
         })
     }

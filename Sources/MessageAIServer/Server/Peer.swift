@@ -69,7 +69,12 @@ final class Peer {
     /// `frame` is the MESSAGE push encoded once for every recipient (`Frame.encoded()`).
     func pushMessage(_ message: ChatMessage, frame: [UInt8]) {
         if sendsNow(message, holding: &deferredMessages, syncedThrough: syncedThrough, what: "messages") {
-            connection.send(encoded: frame)
+            // Without `files` the shared frame's attachment field must not reach the client.
+            if message.attachment != nil, !files {
+                connection.send(shown(message).frame(requestID: 0))
+            } else {
+                connection.send(encoded: frame)
+            }
         }
     }
 
@@ -102,17 +107,22 @@ final class Peer {
     }
 
     /// A message as this connection may see it: a client without messageChanges reads a
-    /// deleted message as the words "message deleted" rather than an empty line.
+    /// deleted message as the words "message deleted" rather than an empty line; a client
+    /// without `files` gets no attachment field, only the text, which the server stored as
+    /// `[file: NAME (SIZE)] CAPTION` (PROTOCOL.md, "Files").
     func shown(_ m: ChatMessage) -> ChatMessage {
-        guard m.deleted, !messageChanges else { return m }
+        let deletedText = m.deleted && !messageChanges
+        let hidesAttachment = m.attachment != nil && !files
+        guard deletedText || hidesAttachment else { return m }
         var m = m
-        m.text = "message deleted"
+        if deletedText { m.text = "message deleted" }
+        if hidesAttachment { m.attachment = nil }
         return m
     }
 
-    /// A conversation whose preview is a deleted message, as `shown(_:)` says.
+    /// A conversation whose preview is changed by `shown(_:)`.
     func shown(_ c: Conversation) -> Conversation {
-        guard c.lastMessage?.deleted == true, !messageChanges else { return c }
+        guard let last = c.lastMessage, (last.deleted && !messageChanges) || (last.attachment != nil && !files) else { return c }
         var c = c
         c.lastMessage = c.lastMessage.map(shown)
         return c

@@ -40,9 +40,27 @@ public enum ServerProcess {
         }
     }
 
+    /// Large input buffers (a partial 1 MiB frame per connection) go back to the system when
+    /// they are freed. glibc serves an allocation above its mmap threshold (128 KiB) with its own
+    /// mapping, but raises the threshold to the size of any such block freed (up to 32 MiB), after
+    /// which the next large buffers come from the heap's arenas and stay there: 200 connections
+    /// each holding a partial 1 MiB frame left ~160 MB behind once they closed, and more after a
+    /// second round (BENCHMARKS.md, "Partial frames"). A fixed threshold turns that off; blocks
+    /// above 256 KiB cost an mmap and a munmap each (file chunks, large frames: rare).
+    static func returnLargeBuffersToTheSystem() {
+        #if canImport(Glibc)
+        // <malloc.h> is not in Swift's Glibc module: look mallopt up (M_MMAP_THRESHOLD is -3).
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
+            _ = unsafeBitCast(symbol, to: Mallopt.self)(-3, 256 * 1024)
+        }
+        #endif
+    }
+
     /// Never returns: exits 0 after SIGTERM/SIGINT, 1 when it cannot start.
     public static func run(_ options: Options, logger: Logger) -> Never {
         signal(SIGPIPE, SIG_IGN)
+        returnLargeBuffersToTheSystem()
         raiseDescriptorLimit(logger: logger)
         // Files the server creates (database, WAL) are readable by its owner only.
         umask(0o077)

@@ -37,8 +37,26 @@ extension SQLiteStore {
             // The index must hold the message before its old text can be taken out of it.
             try indexPendingMessages()
         }
-        let outcome: ChangeOutcome = try db.transaction {
-            guard try applyToMessage(change) else { return .unchanged }
+        let outcome: ChangeOutcome
+        do {
+            outcome = try applyInTransaction(change)
+        } catch is ClientIDClash {
+            return .clientIDReused
+        }
+        if case .stored = outcome, change.action == .delete { scrubPending = true }
+        return outcome
+    }
+
+    private func applyInTransaction(_ change: NewChange) throws -> ChangeOutcome {
+        try db.transaction {
+            // The client id first (SchemaV12). The actor's earlier change with this id was
+            // answered before the store was asked, so a clash is one of their messages.
+            guard try claimClientID(change.actorID, change.clientID) else { throw ClientIDClash() }
+            guard try applyToMessage(change) else {
+                // Nothing stored, so the id stays free, as before: a resend is answered alike.
+                try db.run("DELETE FROM client_ids WHERE user_id = ? AND client_id = ?", change.actorID, change.clientID)
+                return .unchanged
+            }
             guard let seq = try db.queryOne("UPDATE conversations SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq",
                                             change.conversationID, row: { $0.uint64(0) }) else { throw StoreError.notFound }
             try db.run("""
@@ -56,8 +74,6 @@ extension SQLiteStore {
                                          targetSeq: change.targetSeq, action: change.action, emoji: change.emoji,
                                          text: change.action == .edit ? change.text : ""))
         }
-        if case .stored = outcome, change.action == .delete { scrubPending = true }
-        return outcome
     }
 
     /// The message side of a change; false when it changes nothing.
@@ -146,3 +162,6 @@ extension SQLiteStore {
         }
     }
 }
+
+/// A change's client id was the actor's message's: the change's transaction rolls back.
+private struct ClientIDClash: Error {}

@@ -23,22 +23,24 @@ extension SQLiteStore {
                     throw StoreError.notFound
                 }
                 let seq = last + 1
+                // The client id first, before the message takes its seq (SchemaV12).
+                if try !claimClientID(new.senderID, new.clientID) {
+                    // A resend earlier in this same batch is already visible here, so it comes
+                    // back as a duplicate too. The statement's failure undid only itself.
+                    guard let original = try message(senderID: new.senderID, clientID: new.clientID) else {
+                        return .clientIDReused(nil) // the id of one of the sender's changes
+                    }
+                    // An edited or deleted original no longer has the text that was sent.
+                    let sameText = original.text == new.text || original.editedAt != 0 || original.deleted
+                    let resend = original.conversationID == new.conversationID && sameText
+                    return resend ? .duplicate(original) : .clientIDReused(original)
+                }
                 do {
                     try db.run("""
                         INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time, reply_to, file_id, attachment)
                         VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
                         """, new.conversationID, seq, new.senderID, new.clientID, new.text, new.serverTime, new.replyTo,
                         stored?.fileID, stored?.bytes)
-                } catch StoreError.sqlite(code: SQLiteCode.constraintUnique, message: let text) {
-                    // A resend earlier in this same batch is already visible here, so it comes
-                    // back as a duplicate too. The statement's failure undid only itself.
-                    guard let original = try message(senderID: new.senderID, clientID: new.clientID) else {
-                        throw StoreError.sqlite(code: SQLiteCode.constraintUnique, message: text)
-                    }
-                    // An edited or deleted original no longer has the text that was sent.
-                    let sameText = original.text == new.text || original.editedAt != 0 || original.deleted
-                    let resend = original.conversationID == new.conversationID && sameText
-                    return resend ? .duplicate(original) : .clientIDReused(original)
                 } catch let error where Self.isMissingReference(error) {
                     throw StoreError.notFound
                 }
@@ -54,6 +56,19 @@ extension SQLiteStore {
                                            serverTime: new.serverTime, text: new.text, replyTo: new.replyTo,
                                            attachment: new.attachment))
             }
+        }
+    }
+
+    /// Records that `userID` used `clientID` (a message or a change); false when the user used
+    /// it before, for either (the table's primary key decides, also between two writers).
+    func claimClientID(_ userID: UInt64, _ clientID: [UInt8]) throws -> Bool {
+        do {
+            try db.run("INSERT INTO client_ids (user_id, client_id) VALUES (?, ?)", userID, clientID)
+            return true
+        } catch StoreError.sqlite(code: SQLiteCode.constraintPrimaryKey, message: _) {
+            return false
+        } catch let error where Self.isMissingReference(error) {
+            throw StoreError.notFound
         }
     }
 

@@ -27,13 +27,19 @@ extension SQLiteStore {
     }
 
     /// Records that `owner` wants `contact`; returns whether this is new. Accepting a request is
-    /// the same wish the other way, and also forgets a decline of that request.
+    /// the same wish the other way, and also forgets a decline of that request. A request to
+    /// someone who declined the owner before (and whose declined row was removed since) starts
+    /// declined: asking again does not reach them.
     @discardableResult
     public func addContact(owner: UInt64, contact: UInt64, now: UInt64) throws -> Bool {
         do {
             return try db.transaction {
-                let added = try db.run("INSERT OR IGNORE INTO contacts (owner_id, contact_id, created_at) VALUES (?, ?, ?)", owner, contact, now) > 0
+                let added = try db.run("""
+                    INSERT OR IGNORE INTO contacts (owner_id, contact_id, created_at, declined)
+                    VALUES (?1, ?2, ?3, EXISTS (SELECT 1 FROM kept_declines WHERE decliner_id = ?2 AND requester_id = ?1))
+                    """, owner, contact, now) > 0
                 try db.run("UPDATE contacts SET declined = 0 WHERE owner_id = ? AND contact_id = ? AND declined != 0", contact, owner)
+                try db.run("DELETE FROM kept_declines WHERE decliner_id = ? AND requester_id = ?", owner, contact)
                 return added
             }
         } catch let error where Self.isMissingReference(error) {
@@ -46,6 +52,11 @@ extension SQLiteStore {
     public func removeContact(owner: UInt64, contact: UInt64) throws -> Bool {
         try db.transaction {
             try db.run("UPDATE contacts SET declined = 1 WHERE owner_id = ? AND contact_id = ?", contact, owner)
+            // The owner's row may carry the other side's decline: it outlives the row.
+            try db.run("""
+                INSERT OR IGNORE INTO kept_declines (decliner_id, requester_id)
+                SELECT contact_id, owner_id FROM contacts WHERE owner_id = ? AND contact_id = ? AND declined != 0
+                """, owner, contact)
             return try db.run("DELETE FROM contacts WHERE owner_id = ? AND contact_id = ?", owner, contact) > 0
         }
     }

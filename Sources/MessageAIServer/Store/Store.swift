@@ -104,6 +104,8 @@ public enum ChangeOutcome: Equatable, Sendable {
     /// It would change nothing (a reaction the member has, or removing one they do not have):
     /// nothing stored, no seq taken.
     case unchanged
+    /// The actor used this client id for a message: nothing stored (one namespace per user).
+    case clientIDReused
 }
 
 public enum AppendOutcome: Equatable, Sendable {
@@ -112,9 +114,10 @@ public enum AppendOutcome: Equatable, Sendable {
     /// (sender, client id) was stored before with this conversation and text (a resend): the
     /// original message, unchanged.
     case duplicate(ChatMessage)
-    /// (sender, client id) was stored before for another conversation or another text: nothing
-    /// is stored, and the sender must not believe it was (client ids are unique per user).
-    case clientIDReused(ChatMessage)
+    /// (sender, client id) was stored before for another conversation or another text, or for
+    /// a change (nil then): nothing is stored, and the sender must not believe it was (client
+    /// ids are unique per user, across messages and changes).
+    case clientIDReused(ChatMessage?)
 }
 
 public struct MemberMarker: Equatable, Sendable {

@@ -20,11 +20,16 @@ public protocol ByteTransport: AnyObject {
     /// Input the transport holds that its descriptor will not signal again (TLS read-ahead):
     /// the connection keeps reading while it is true. False for a plain socket.
     var hasBufferedInput: Bool { get }
+    /// Bytes past those reported written that the transport has already taken and must be
+    /// offered again unchanged (TLS: the record OpenSSL encrypted before WANT_WRITE). Output
+    /// dropped on overflow must not cut into them. 0 for a plain socket.
+    var committedOutputBytes: Int { get }
 }
 
 extension ByteTransport {
     public var failureDescription: String? { nil }
     public var hasBufferedInput: Bool { false }
+    public var committedOutputBytes: Int { 0 }
 }
 
 public enum TransportResult: Equatable {

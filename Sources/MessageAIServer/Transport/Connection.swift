@@ -285,7 +285,7 @@ final class Connection {
     /// again: the connection waits for that (up to `overflowGrace`; a second used to be too
     /// short and the client saw a bare EOF), then closes regardless.
     private func overflow() {
-        output.dropUnstartedFrames()
+        output.dropUnstartedFrames(keeping: transport.committedOutputBytes)
         output.append(ErrorFrame(.outputOverflow, "output queue passed \(maxOutputBytes) bytes: the client is not reading").frame(requestID: 0))
         isClosing = true
         closeReason = .outputOverflow

@@ -55,12 +55,15 @@ struct OutputBuffer {
     }
 
     /// Drops every frame not yet started; the one partly written stays, so the stream stays whole.
-    mutating func dropUnstartedFrames() {
+    /// So do the frames under the first `committed` unwritten bytes, which the transport has
+    /// already taken (a TLS record waiting for room) and will send whatever follows.
+    mutating func dropUnstartedFrames(keeping committed: Int = 0) {
+        let keep = min(start + committed, bytes.count)
         var edge = frameEdge
-        while edge < start, edge + Frame.lengthFieldSize <= bytes.count {
+        while edge < keep, edge + Frame.lengthFieldSize <= bytes.count {
             edge += Frame.lengthFieldSize + length(at: edge)
         }
-        bytes.removeSubrange(min(max(edge, start), bytes.count)...)
+        bytes.removeSubrange(min(max(edge, keep), bytes.count)...)
     }
 
     private mutating func advanceFrameEdge(to limit: Int) {

@@ -18,6 +18,13 @@ final class TLSTransport: ByteTransport {
     private var sniffed = false
     private var closed = false
     private(set) var failureDescription: String?
+    /// After WANT_WRITE, OpenSSL holds one encrypted record of the bytes offered (at most
+    /// `maxRecordPlaintext`) and sends it on the retry, whatever bytes the retry offers; a retry
+    /// offering fewer bytes fails ("bad write retry"). Overflow used to drop the frames behind
+    /// the one in flight, so the retry was shorter: the connection ended on that error, and the
+    /// client got the start of a dropped frame and EOF instead of ERROR output_overflow.
+    private(set) var committedOutputBytes = 0
+    static let maxRecordPlaintext = 16_384
 
     init(fileDescriptor: Int32, context: TLSContext) throws {
         self.fileDescriptor = fileDescriptor
@@ -58,8 +65,12 @@ final class TLSTransport: ByteTransport {
             return .failed(errno: ENOTCONN)
         }
         switch session.write(buffer) {
-        case .done(let n): return n > 0 ? .bytes(n) : .wouldBlock
-        case .wantRead, .wantWrite: return .wouldBlock
+        case .done(let n):
+            committedOutputBytes = 0
+            return n > 0 ? .bytes(n) : .wouldBlock
+        case .wantRead, .wantWrite:
+            committedOutputBytes = max(committedOutputBytes, min(buffer.count, TLSTransport.maxRecordPlaintext))
+            return .wouldBlock
         case .closed: return .failed(errno: EPIPE)
         case .failed(let why):
             failureDescription = why
