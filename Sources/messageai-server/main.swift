@@ -48,7 +48,7 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "Images with more pixels are refused before decoding.") var maxImagePixels = 32_000_000
     @Option(help: "Bytes per file chunk, in KiB: a message sent during an upload waits behind one chunk at most.")
     var fileChunk = 256
-    @Flag(help: "Print the SHA-256 fingerprint of the TLS certificate (generating it if needed) and exit.")
+    @Flag(help: "Print the SHA-256 fingerprint of the certificate a server with the same flags serves, and exit (writes nothing).")
     var printFingerprint = false
     @Flag(help: "Serve the plain protocol without TLS (loopback and tests only).") var plaintext = false
     @Flag(help: "Allow --plaintext on an address other machines can reach.") var allowRemotePlaintext = false
@@ -132,7 +132,7 @@ struct ServerCommand: ParsableCommand {
         // Outcomes only (task, attempt, status, ms): never message text, never the key.
         options.configuration.assistant = try assistant.configuration { line in Logger(label: "messageai-assistant").info("\(line)") }
         if let p = options.configuration.assistant.provider { logger.info("assistant: provider at \(p.baseURL.host ?? "?"):\(p.baseURL.port.map(String.init) ?? "default port") model \(p.model), key \(p.apiKey == nil ? "none" : "set")") }
-        if printFingerprint { ServerProcess.printFingerprint(options, logger: logger) }
+        if printFingerprint { ServerProcess.printFingerprint(options) }
         ServerProcess.run(options, logger: logger)
     }
 }
