@@ -50,6 +50,8 @@ struct ServerCommand: ParsableCommand {
     var fileChunk = 256
     @Flag(help: "Print the SHA-256 fingerprint of the certificate a server with the same flags serves, and exit (writes nothing).")
     var printFingerprint = false
+    @Option(help: ArgumentHelp("Serve Prometheus metrics at http://HOST:PORT/metrics and a health check at /healthz (off by default; e.g. 127.0.0.1:9464).", valueName: "host:port"))
+    var metricsListen: String?
     @Flag(help: "Serve the plain protocol without TLS (loopback and tests only).") var plaintext = false
     @Flag(help: "Allow --plaintext on an address other machines can reach.") var allowRemotePlaintext = false
     @OptionGroup(title: "Assistant") var assistant: AssistantOptions
@@ -79,6 +81,9 @@ struct ServerCommand: ParsableCommand {
         guard pbkdf2Rounds >= 600_000 else { throw ValidationError("--pbkdf2-rounds must be at least 600000") }
         guard registerLimit >= 0 else { throw ValidationError("--register-limit must be 0 or more") }
         guard (maxPasswordHashes ?? 1) >= 1 else { throw ValidationError("--max-password-hashes must be at least 1") }
+        if let metricsListen, ServerProcess.parseListenAddress(metricsListen) == nil {
+            throw ValidationError("--metrics-listen takes HOST:PORT, e.g. 127.0.0.1:9464 or [::1]:9464")
+        }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         if plaintext {
             guard tlsCert == nil else { throw ValidationError("--plaintext and --tls-cert exclude each other") }
@@ -121,6 +126,7 @@ struct ServerCommand: ParsableCommand {
         var options = ServerProcess.Options(
             configuration: config, dataDirectory: dataDir ?? ServerProcess.defaultDataDirectory,
             synchronous: fsync == "always" ? .full : .normal)
+        options.metricsListen = metricsListen
         if plaintext {
             options.tls = .plaintext
         } else if let tlsCert, let tlsKey {

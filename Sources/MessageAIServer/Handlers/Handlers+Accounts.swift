@@ -31,6 +31,7 @@ extension ChatServer {
                 let displayName = r.displayName.isEmpty ? r.username : r.displayName
                 let user = try store.createUser(email: r.email, username: r.username, displayName: displayName, passwordHash: hash, now: now)
                 logger.info("registered user \(user.id) '\(user.username)'")
+                metrics.registrations.increment()
                 loginThrottle.recordSuccess(account: ChatServer.throttleKey(user), address: peer.address)
                 try grantSession(peer, user: user, device: r.device, requestID: id)
             } catch {
@@ -55,10 +56,12 @@ extension ChatServer {
         try offHub(peer, { PasswordHasher.verify(l.password, against: stored ?? decoy.value) }) { [self] ok in
             do {
                 guard ok, let user else {
+                    metrics.loginsFailed.increment()
                     loginThrottle.recordFailure(account: accountKey, address: address, now: Clock.uptimeMillis())
                     throw ErrorFrame(.invalidCredentials, "wrong username or password")
                 }
                 loginThrottle.recordSuccess(account: accountKey, address: address)
+                metrics.loginsOK.increment()
                 try grantSession(peer, user: user, device: l.device, requestID: id)
             } catch {
                 report(error, for: Frame(type: .login, requestID: id), to: peer)
@@ -70,10 +73,14 @@ extension ChatServer {
         guard peer.user == nil else { throw ErrorFrame.alreadyLoggedIn }
         let invalid = ErrorFrame(.invalidToken, "this session has ended; log in again")
         guard r.token.count == 32, let session = try store.session(tokenHash: SessionToken.hash(r.token)),
-              let user = try store.user(id: session.userID) else { throw invalid }
+              let user = try store.user(id: session.userID) else {
+            metrics.loginsFailed.increment()
+            throw invalid
+        }
         try store.touchSession(id: session.id, now: Clock.nowMillis())
         // A valid token is the owner: never throttled, and this address becomes a usual one.
         loginThrottle.recordSuccess(account: ChatServer.throttleKey(user), address: peer.address)
+        metrics.loginsOK.increment()
         attachUser(peer, user: user, sessionID: session.id)
         peer.reply(id, SessionGranted(token: [], sessionID: session.id, user: user.info))
     }

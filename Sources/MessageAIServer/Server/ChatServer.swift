@@ -64,9 +64,13 @@ public final class ChatServer {
     let fileVault: FileVault?
     let filesQueue = DispatchQueue(label: "messageai.files")
     var finishingUploads: Set<[UInt8]> = []
+    /// Counters and histograms for `--metrics-listen` (no-ops without it).
+    let metrics: ServerMetrics
 
-    public init(configuration: ServerConfiguration, store: Store, logger: Logger = Logger(label: "messageai-server")) {
+    public init(configuration: ServerConfiguration, store: Store, logger: Logger = Logger(label: "messageai-server"),
+                metrics: ServerMetrics = .off) {
         self.configuration = configuration
+        self.metrics = metrics
         self.store = store
         self.logger = logger
         self.output = OutputScheduler(queue: queue)
@@ -140,6 +144,7 @@ public final class ChatServer {
             limits: inputLimits, maxOutputBytes: configuration.maxOutputBytes)
         let peer = Peer(connection: connection, compressionLevel: configuration.compressionLevel)
         peers[id] = peer
+        countOpened(tls: tlsContext != nil)
         connection.onFrame = { [unowned self, unowned peer] frame in
             self.dispatch(frame, from: peer)
             // Before login, behind a LOGIN or REGISTER being checked, only PINGs are answered (so
@@ -163,6 +168,7 @@ public final class ChatServer {
         peer.sync = nil
         peer.waiting = []
         detachUser(peer)
+        countClosed(peer, reason: reason)
         if let why = peer.connection.transportFailure {
             logger.warning("connection \(peer.id) from \(peer.address): \(why)")
             return
@@ -216,6 +222,7 @@ public final class ChatServer {
         let wasOnline = online[user.id] != nil
         audiences.invalidate()
         online[user.id, default: [:]][peer.id] = peer
+        if !wasOnline { metrics.usersOnline.increment() }
         if !wasOnline { broadcastPresence(of: user, online: true, lastSeen: 0) }
     }
 
@@ -231,6 +238,7 @@ public final class ChatServer {
         audiences.invalidate()
         guard online[user.id]?.isEmpty == true else { return }
         online[user.id] = nil
+        metrics.usersOnline.decrement()
         let now = Clock.nowMillis()
         do { try store.setLastSeen(userID: user.id, now) } catch { logger.error("setLastSeen failed: \(error)") }
         broadcastPresence(of: user, online: false, lastSeen: now)

@@ -16,6 +16,8 @@ public enum ServerProcess {
         public var synchronous: SQLiteStore.Synchronous
         /// TLS (the default: a self-signed certificate in the data directory) or plaintext.
         public var tls: TLSMode = .selfSigned(extraNames: [])
+        /// `--metrics-listen HOST:PORT`: Prometheus text at /metrics, and /healthz; nil: off.
+        public var metricsListen: String?
         public init(configuration: ServerConfiguration, dataDirectory: String, synchronous: SQLiteStore.Synchronous) {
             self.configuration = configuration; self.dataDirectory = dataDirectory; self.synchronous = synchronous
         }
@@ -70,7 +72,8 @@ public enum ServerProcess {
             fputs("messageai-server: TLS: \(error)\n", stderr)
             exit(1)
         }
-        let server = ChatServer(configuration: configuration, store: store, logger: logger)
+        let (metrics, registry) = makeMetrics(options)
+        let server = ChatServer(configuration: configuration, store: store, logger: logger, metrics: metrics)
         let port: Int
         do {
             port = try server.start()
@@ -83,6 +86,7 @@ public enum ServerProcess {
         } else {
             logger.warning("serving PLAINTEXT (--plaintext): passwords and messages cross the network unencrypted")
         }
+        let endpoint = startMetrics(options, registry: registry, metrics: metrics, server: server, logger: logger)
         let signalQueue = DispatchQueue(label: "messageai.signals")
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGTERM, SIGINT] {
@@ -109,6 +113,6 @@ public enum ServerProcess {
         let host = options.configuration.host
         fputs("listening on \(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)\n", stderr)
         fflush(stderr)
-        withExtendedLifetime((sources, hangup)) { dispatchMain() }
+        withExtendedLifetime((sources, hangup, endpoint)) { dispatchMain() }
     }
 }

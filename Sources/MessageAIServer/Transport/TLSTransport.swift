@@ -18,6 +18,9 @@ final class TLSTransport: ByteTransport {
     private var sniffed = false
     private var closed = false
     private(set) var failureDescription: String?
+    /// Told once, when the handshake completes (metrics); a failed one shows at close.
+    var onHandshake: (() -> Void)?
+    var isHandshakeDone: Bool { session.isHandshakeDone }
 
     init(fileDescriptor: Int32, context: TLSContext) throws {
         self.fileDescriptor = fileDescriptor
@@ -31,7 +34,7 @@ final class TLSTransport: ByteTransport {
         if !sniffed, let early = sniffFirstBytes() { return early }
         if !session.isHandshakeDone {
             switch session.handshake() {
-            case .done: break
+            case .done: onHandshake?(); onHandshake = nil
             case .wantRead, .wantWrite: return .wouldBlock
             case .closed:
                 failureDescription = "the client closed the connection during the TLS handshake"
