@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Logging
 import MessageAIServer
 
@@ -12,7 +13,8 @@ struct ServerCommand: ParsableCommand {
             Every connection is TLS: with --tls-cert/--tls-key those files, else a self-signed certificate made on first start \
             in the data directory (its fingerprint is logged and printed by --print-fingerprint). SIGHUP reloads the certificate.
             """,
-        version: "messageai-server 0.4.1")
+        version: "messageai-server 0.4.1",
+        subcommands: [AdminCommand.self, BackupCommand.self, RestoreCommand.self])
 
     @Option(help: "Address to listen on: IPv4 or IPv6 (::1).") var host = "127.0.0.1"
     @Option(help: "TCP port; 0 picks a free one.") var port = 7878
@@ -143,4 +145,5 @@ struct ServerCommand: ParsableCommand {
     }
 }
 
+if let status = runToolCommand(Array(CommandLine.arguments.dropFirst())) { exit(status) }
 ServerCommand.main()

@@ -61,6 +61,11 @@ extension ChatServer {
                     throw ErrorFrame(.invalidCredentials, "wrong username or password")
                 }
                 loginThrottle.recordSuccess(account: accountKey, address: address)
+                // Checked after the password, so the answer tells only its owner the account is disabled.
+                if try store.admin?.isDisabled(userID: user.id) == true {
+                    metrics.loginsFailed.increment()
+                    throw ErrorFrame.accountDisabled
+                }
                 metrics.loginsOK.increment()
                 try grantSession(peer, user: user, device: l.device, requestID: id)
             } catch {
@@ -76,6 +81,10 @@ extension ChatServer {
               let user = try store.user(id: session.userID) else {
             metrics.loginsFailed.increment()
             throw invalid
+        }
+        if try store.admin?.isDisabled(userID: user.id) == true {
+            metrics.loginsFailed.increment()
+            throw ErrorFrame.accountDisabled
         }
         try store.touchSession(id: session.id, now: Clock.nowMillis())
         // A valid token is the owner: never throttled, and this address becomes a usual one.
@@ -98,6 +107,8 @@ extension ChatServer {
 }
 
 extension ErrorFrame {
+    /// LOGIN or RESUME of an account an admin disabled (`messageai-server admin users disable`).
+    static var accountDisabled: ErrorFrame { ErrorFrame(.accountDisabled, "this account is disabled; ask the server's admin") }
     /// REGISTER, LOGIN or RESUME on a logged-in connection. Clients show this text to people,
     /// so it speaks of logging out, not of frame names.
     static var alreadyLoggedIn: ErrorFrame { ErrorFrame(.alreadyAuthenticated, "already logged in on this connection: log out first") }

@@ -64,6 +64,10 @@ public final class ChatServer {
     let fileVault: FileVault?
     let filesQueue = DispatchQueue(label: "messageai.files")
     var finishingUploads: Set<[UInt8]> = []
+    /// Backups running (`admin backup`): while any is, blobs are not deleted but kept in
+    /// `deferredReclaim`, so every file the database copy refers to is still there to copy.
+    var backupsRunning = 0
+    var deferredReclaim: [[UInt8]] = []
     /// Counters and histograms for `--metrics-listen` (no-ops without it).
     let metrics: ServerMetrics
 

@@ -66,6 +66,7 @@ public enum ServerProcess {
         }
         var configuration = options.configuration
         if configuration.filesDirectory == nil { configuration.filesDirectory = options.dataDirectory + "/files" }
+        configuration.dataDirectory = options.dataDirectory
         do {
             configuration.tls = try tlsFiles(options, logger: logger)
         } catch {
@@ -86,6 +87,10 @@ public enum ServerProcess {
         } else {
             logger.warning("serving PLAINTEXT (--plaintext): passwords and messages cross the network unencrypted")
         }
+        let admin = AdminSocket(directory: options.dataDirectory, logger: logger) { words, uid, send in
+            server.runAdmin(words, uid: uid, send: send)
+        }
+        do { try admin.start() } catch { logger.warning("no admin commands: \(error)") }
         let endpoint = startMetrics(options, registry: registry, metrics: metrics, server: server, logger: logger)
         let signalQueue = DispatchQueue(label: "messageai.signals")
         var sources: [DispatchSourceSignal] = []
@@ -99,6 +104,7 @@ public enum ServerProcess {
                         logger.info("WAL checkpoints: \(counts.background) in the background, \(counts.onWriter) on the hub")
                     }
                     store.close()
+                    admin.stop()
                     logger.info("stopped")
                     exit(0)
                 }
@@ -113,6 +119,6 @@ public enum ServerProcess {
         let host = options.configuration.host
         fputs("listening on \(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)\n", stderr)
         fflush(stderr)
-        withExtendedLifetime((sources, hangup, endpoint)) { dispatchMain() }
+        withExtendedLifetime((sources, hangup, endpoint, admin)) { dispatchMain() }
     }
 }
