@@ -26,7 +26,15 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "How long after sending a message its sender may edit it, in seconds (announced to clients).")
     var editWindow = 86_400.0
     @Option(help: "Clients ping after this many seconds without sending.") var pingInterval = 15.0
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. SIGHUP re-reads it from --config.")
+    var logLevel = "info"
+    @Option(help: "text: swift-log's lines; json: one JSON object per line (journald, Loki).") var logFormat = "text"
+    @Option(help: ArgumentHelp("""
+        A YAML file with any of these settings under the flags' own names (also MESSAGEAI_SERVER_CONFIG);         the command line wins. None is read unless named. SIGHUP re-reads its log level and rate limits.
+        """, valueName: "file"))
+    var config: String?
+    @Flag(help: "Check the settings (flags and --config), print them with secrets shown as set or unset, and exit.")
+    var checkConfig = false
     @Option(help: "Largest frame accepted, in bytes (at least 65536).") var maxFrame = 1 << 20
     @Option(help: "Largest frame accepted before login, in bytes.") var maxPreloginFrame = 8 * 1024
     @Option(help: "Close a connection whose frame is not complete this many seconds after its first byte.") var frameTimeout = 30.0
@@ -80,6 +88,7 @@ struct ServerCommand: ParsableCommand {
         }
         guard ["always", "normal"].contains(fsync) else { throw ValidationError("--fsync is 'always' or 'normal'") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
+        guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is 'text' or 'json'") }
         guard pbkdf2Rounds >= 600_000 else { throw ValidationError("--pbkdf2-rounds must be at least 600000") }
         guard registerLimit >= 0 else { throw ValidationError("--register-limit must be 0 or more") }
         guard (maxPasswordHashes ?? 1) >= 1 else { throw ValidationError("--max-password-hashes must be at least 1") }
@@ -119,12 +128,8 @@ struct ServerCommand: ParsableCommand {
         config.maxUploadsInFlight = maxUploads
         config.maxImagePixels = UInt64(maxImagePixels)
         config.fileChunkSize = fileChunk * 1024
-        let level = Logger.Level(rawValue: logLevel)!
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let level = LogOutput.Level(Logger.Level(rawValue: logLevel)!)
+        LogOutput.bootstrap(format: logFormat, level: level)
         var options = ServerProcess.Options(
             configuration: config, dataDirectory: dataDir ?? ServerProcess.defaultDataDirectory,
             synchronous: fsync == "always" ? .full : .normal)
@@ -141,9 +146,24 @@ struct ServerCommand: ParsableCommand {
         options.configuration.assistant = try assistant.configuration { line in Logger(label: "messageai-assistant").info("\(line)") }
         if let p = options.configuration.assistant.provider { logger.info("assistant: provider at \(p.baseURL.host ?? "?"):\(p.baseURL.port.map(String.init) ?? "default port") model \(p.model), key \(p.apiKey == nil ? "none" : "set")") }
         if printFingerprint { ServerProcess.printFingerprint(options) }
+        if checkConfig { printSettings(options); return }
+        if let path = self.config { options.onHangup = reloadSettings(from: path, level: level) }
         ServerProcess.run(options, logger: logger)
     }
 }
 
-if let status = runToolCommand(Array(CommandLine.arguments.dropFirst())) { exit(status) }
-ServerCommand.main()
+var arguments = Array(CommandLine.arguments.dropFirst())
+if let status = runToolCommand(arguments) { exit(status) }
+if let path = ConfigFile.path(in: arguments) {
+    do {
+        arguments = try ConfigFile.arguments(fromFile: path, commandLine: arguments) + arguments
+    } catch {
+        fputs("messageai-server: \(error)\n", stderr)
+        exit(64)
+    }
+    // Named by MESSAGEAI_SERVER_CONFIG only: the server still needs to know it for SIGHUP.
+    if !CommandLine.arguments.contains(where: { $0 == "--config" || $0.hasPrefix("--config=") }) {
+        arguments += ["--config", path]
+    }
+}
+ServerCommand.main(arguments)

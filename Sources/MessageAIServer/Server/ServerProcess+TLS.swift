@@ -88,11 +88,14 @@ extension ServerProcess {
     }
 
     /// SIGHUP reloads the certificate and key (a renewed Let's Encrypt chain) without a restart.
-    static func reloadOnHangup(_ server: ChatServer, queue: DispatchQueue, logger: Logger) -> DispatchSourceSignal {
+    static func reloadOnHangup(_ server: ChatServer, queue: DispatchQueue, logger: Logger,
+                               also: (@Sendable (ChatServer) -> Void)? = nil) -> DispatchSourceSignal {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
         source.setEventHandler {
-            if server.configuration.tls == nil { logger.notice("SIGHUP: nothing to reload (plaintext)"); return }
+            // The settings of --config first (log level, rate limits), then the certificate.
+            also?(server)
+            if server.configuration.tls == nil { logger.notice("SIGHUP: no certificate to reload (plaintext)"); return }
             server.reloadTLS()
         }
         source.resume()

@@ -18,6 +18,8 @@ public enum ServerProcess {
         public var tls: TLSMode = .selfSigned(extraNames: [])
         /// `--metrics-listen HOST:PORT`: Prometheus text at /metrics, and /healthz; nil: off.
         public var metricsListen: String?
+        /// Called on SIGHUP before the certificate is reloaded: the executable re-reads `--config`.
+        public var onHangup: (@Sendable (ChatServer) -> Void)?
         public init(configuration: ServerConfiguration, dataDirectory: String, synchronous: SQLiteStore.Synchronous) {
             self.configuration = configuration; self.dataDirectory = dataDirectory; self.synchronous = synchronous
         }
@@ -112,7 +114,7 @@ public enum ServerProcess {
             source.resume()
             sources.append(source)
         }
-        let hangup = reloadOnHangup(server, queue: signalQueue, logger: logger)
+        let hangup = reloadOnHangup(server, queue: signalQueue, logger: logger, also: options.onHangup)
         // Printed once SIGTERM stops the server cleanly: a supervisor (or a test) that signals it
         // as soon as it listens got the default action, death by signal 15, before.
         // An IPv6 address in brackets, as --server takes it: `listening on [::1]:7878`.
