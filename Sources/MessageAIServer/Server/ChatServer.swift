@@ -171,15 +171,17 @@ public final class ChatServer {
         peers[peer.id] = nil
         peer.sync = nil
         peer.waiting = []
+        // Connection lines name the user once logged in (an admin reading the log asks "who").
+        let who = peer.user.map { " (user \($0.username))" } ?? ""
         detachUser(peer)
         countClosed(peer, reason: reason)
         if let why = peer.connection.transportFailure {
-            logger.warning("connection \(peer.id) from \(peer.address): \(why)")
+            logger.warning("connection \(peer.id) from \(peer.address)\(who): \(why)")
             return
         }
         switch reason {
-        case .peerClosed, .server, .deadline: logger.debug("connection \(peer.id) closed (\(reason))")
-        default: logger.info("connection \(peer.id) from \(peer.address) closed: \(reason)")
+        case .peerClosed, .server, .deadline: logger.debug("connection \(peer.id)\(who) closed (\(reason))")
+        default: logger.info("connection \(peer.id) from \(peer.address)\(who) closed: \(reason)")
         }
     }
 
@@ -226,6 +228,7 @@ public final class ChatServer {
         let wasOnline = online[user.id] != nil
         audiences.invalidate()
         online[user.id, default: [:]][peer.id] = peer
+        logger.debug("connection \(peer.id) from \(peer.address) is user \(user.username) (session \(sessionID))")
         if !wasOnline { metrics.usersOnline.increment() }
         if !wasOnline { broadcastPresence(of: user, online: true, lastSeen: 0) }
     }
