@@ -50,9 +50,11 @@ public final class MetricsEndpoint {
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [self] in self.readable(fd) }
         source.setCancelHandler { Glibc.close(fd) }
-        clients[fd] = Scraper(source)
+        let scraper = Scraper(source)
+        clients[fd] = scraper
         source.resume()
-        queue.asyncAfter(deadline: .now() + .seconds(5)) { [self] in self.finish(fd) }
+        // The descriptor's number may belong to a later scraper by then: close only this one.
+        queue.asyncAfter(deadline: .now() + .seconds(5)) { [self] in if clients[fd] === scraper { finish(fd) } }
     }
 
     private func readable(_ fd: Int32) {
@@ -91,8 +93,10 @@ public final class MetricsEndpoint {
             metrics.refreshUptime()
             reply(fd, 200, "text/plain; version=0.0.4; charset=utf-8", registry.emitToBuffer(), head: headOnly)
         case "/healthz":
+            let scraper = clients[fd]
             health { [self] ok in
                 queue.async { [self] in
+                    guard clients[fd] === scraper else { return }  // timed out; the number may be reused
                     reply(fd, ok ? 200 : 503, "text/plain", Array((ok ? "ok\n" : "the store does not answer\n").utf8), head: headOnly)
                 }
             }
