@@ -97,3 +97,20 @@ def test_admin_socket_refuses_other_users_and_a_stopped_server(world, tmp_path):
     server.terminate()
     r = admin(world, server, "online", check=False)
     assert r.returncode == 69 and "no server is running" in r.stderr
+
+
+def test_a_user_lists_and_revokes_their_own_sessions(world):
+    server = world.server()
+    alice = world.user("alice", server.address)
+    laptop = world.client("alice-laptop", server.address)
+    laptop.cmd(f"/login alice {PASSWORD}")
+    sessions = alice.cmd("/sessions")["sessions"]
+    assert len(sessions) == 2 and sum(s["current"] for s in sessions) == 1
+    mine = next(s["session_id"] for s in sessions if s["current"])
+    other = next(s["session_id"] for s in sessions if not s["current"])
+    assert alice.cmd(f"/revoke {mine}", expect_error=True)["code"] == "invalid_argument"
+    mark = len(laptop.events)
+    alice.cmd(f"/revoke {other}")
+    laptop.wait_event(lambda e: e.get("type") == "connection" and e.get("state") == "offline"
+                      and "revoked" in (e.get("reason") or ""), 10, mark, what="the laptop's connection closed")
+    assert [s["session_id"] for s in alice.cmd("/sessions")["sessions"]] == [mine]
