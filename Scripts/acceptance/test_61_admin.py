@@ -114,3 +114,32 @@ def test_a_user_lists_and_revokes_their_own_sessions(world):
     laptop.wait_event(lambda e: e.get("type") == "connection" and e.get("state") == "offline"
                       and "revoked" in (e.get("reason") or ""), 10, mark, what="the laptop's connection closed")
     assert [s["session_id"] for s in alice.cmd("/sessions")["sessions"]] == [mine]
+
+
+def test_delete_frees_the_name_and_keeps_the_messages(world):
+    server = world.server()
+    alice = world.user("alice", server.address)
+    bob = world.user("bob", server.address)
+    bob.cmd("/dm alice")
+    bob.say("a message that outlives its sender")
+    bob.cmd("/wait sent 20", timeout=25)
+    r = admin(world, server, "users", "delete", "bob", check=False)
+    assert r.returncode == 64 and "cannot be undone" in r.stderr and "--yes" in r.stderr
+    mark = len(bob.events)
+    out = admin(world, server, "users", "delete", "bob", "--yes").stdout
+    assert "bob is deleted (now deleted-2): 1 connection(s) closed" in out
+    bob.wait_event(lambda e: e.get("type") == "connection" and "deleted" in (e.get("reason") or ""), 10, mark,
+                   what="bob's connection closed")
+    # Bob's password no longer opens anything; the name can be registered again.
+    other = world.client("bob-again", server.address)
+    assert other.cmd(f"/login bob {PASSWORD}", expect_error=True)["code"] == "invalid_credentials"
+    other.register("bob")
+    # Alice still has the message, from the deleted account (a new device of hers, so what
+    # the server holds, not her cache of the old name).
+    fresh = world.client("alice-new-device", server.address)
+    fresh.cmd(f"/login alice {PASSWORD}")
+    fresh.cmd("/open deleted-2")
+    history = fresh.history()
+    assert [(m["sender"], m["text"]) for m in history] == [("deleted-2", "a message that outlives its sender")]
+    users = admin(world, server, "users", "list").stdout
+    assert "deleted-2" in users and "disabled" in users

@@ -17,6 +17,7 @@ extension ChatServer {
           users disable USER         close its connections; refuse logins, resumes
           users enable USER          allow it again (saved sessions resume)
           users reset-password USER  new random password (shown once); ends sessions
+          users delete USER --yes    free name and email; sent messages stay (deleted-ID)
           sessions list USER         sessions: device, created, last used, online
           sessions revoke ID         end one session; its connections close now
           sessions revoke-all USER   end every session of a user
@@ -69,6 +70,20 @@ extension ChatServer {
             let a = try account(2)
             _ = try admin.setDisabled(userID: a.user.id, at: 0)
             send(.out("\(a.user.username) is enabled"))
+        case ("users", "delete"):
+            let a = try account(2)
+            guard words.count > 3 && words[3] == "--yes" else {
+                throw AdminFailure(message: """
+                    deleting \(a.user.username) cannot be undone: their sessions, contacts and blocks go, their name and \
+                    email are freed, and the messages they sent stay in their conversations as sent by 'deleted-\(a.user.id)'. \
+                    Run again with --yes to do it, or 'users disable' to keep the account.
+                    """, status: AdminStatus.usage)
+            }
+            guard let name = try admin.deleteAccount(userID: a.user.id, now: Clock.nowMillis()) else {
+                throw AdminFailure(message: "no user '\(a.user.username)'", status: AdminStatus.notFound)
+            }
+            let closed = closeConnections(of: a.user.id, ErrorFrame(.accountDisabled, "this account was deleted by the server's admin"))
+            send(.out("\(a.user.username) is deleted (now \(name)): \(closed) connection(s) closed; the messages they sent stay"))
         case ("users", "reset-password"):
             return try resetPassword(try account(2), admin, send: send)
         case ("sessions", "list"): send(.out(sessionsTable(try store.sessions(userID: try account(2).user.id))))

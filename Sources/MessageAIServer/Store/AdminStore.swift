@@ -13,6 +13,12 @@ public protocol AdminStore: AnyObject {
     /// Deletes every session of the user; returns their ids.
     func deleteAllSessions(userID: UInt64) throws -> [UInt64]
     func statistics() throws -> StoreStatistics
+    /// Deletes an account as far as others' history allows, in one transaction: its sessions,
+    /// contacts, blocks and status go; its name and email are freed (the row becomes
+    /// `deleted-ID`, display name "deleted user", a password hash nothing matches, disabled);
+    /// the messages it sent stay in their conversations under that name. Returns the new
+    /// username; nil when there is no such user.
+    func deleteAccount(userID: UInt64, now: UInt64) throws -> String?
     /// Writes a consistent copy of the whole database, as of one moment, to a new file at
     /// `path` (mode 0600) while the server keeps writing. The one requirement called off the
     /// hub: it must use a connection of its own. A backend that has no single-file copy throws

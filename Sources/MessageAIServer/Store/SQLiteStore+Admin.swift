@@ -23,6 +23,22 @@ extension SQLiteStore: AdminStore {
         try db.run("UPDATE users SET disabled_at = ? WHERE id = ?", at, userID) > 0
     }
 
+    public func deleteAccount(userID: UInt64, now: UInt64) throws -> String? {
+        let name = "deleted-\(userID)"
+        return try db.transaction { () throws -> String? in
+            guard try db.run("""
+                UPDATE users SET username = ?1, username_lower = ?1, email = ?1 || '@invalid', email_lower = ?1 || '@invalid',
+                       display_name = 'deleted user', password_hash = '!', disabled_at = ?2
+                WHERE id = ?3
+                """, name, now, userID) > 0 else { return nil }
+            _ = try db.run("DELETE FROM sessions WHERE user_id = ?", userID)
+            _ = try db.run("DELETE FROM contacts WHERE owner_id = ?1 OR contact_id = ?1", userID)
+            _ = try db.run("DELETE FROM blocks WHERE blocker_id = ?1 OR blocked_id = ?1", userID)
+            _ = try db.run("DELETE FROM presence_status WHERE user_id = ?", userID)
+            return name
+        }
+    }
+
     public func isDisabled(userID: UInt64) throws -> Bool {
         try db.queryOne("SELECT disabled_at FROM users WHERE id = ?", userID) { $0.uint64(0) }.map { $0 != 0 } ?? false
     }
