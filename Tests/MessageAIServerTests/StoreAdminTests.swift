@@ -56,6 +56,28 @@ final class StoreAdminTests: XCTestCase {
         }
     }
 
+    func testDeleteFreesTheNameAndKeepsTheMessages() {
+        forEachStore { store, kind in
+            let admin = try XCTUnwrap(store.admin)
+            let alice = try store.makeUser("alice")
+            let bob = try store.makeUser("bob")
+            let (dm, _) = try store.directConversation(alice.id, bob.id, now: 1)
+            _ = try store.send(bob, dm.id, "still here")
+            _ = try store.addContact(owner: alice.id, contact: bob.id, now: 1)
+            _ = try store.createSession(userID: bob.id, tokenHash: [UInt8](repeating: 6, count: 32), device: "x", now: 1)
+            XCTAssertEqual(try admin.deleteAccount(userID: bob.id, now: 50), "deleted-\(bob.id)", "\(kind)")
+            XCTAssertNil(try store.user(username: "bob"))
+            XCTAssertNil(try store.user(login: "bob@example.com"))
+            XCTAssertEqual(try store.sessions(userID: bob.id), [])
+            XCTAssertEqual(try store.contacts(owner: alice.id), [])
+            XCTAssertTrue(try admin.isDisabled(userID: bob.id))
+            XCTAssertEqual(try store.messages(conversationID: dm.id, afterSeq: 0, limit: 10).map { "\($0.senderUsername): \($0.text)" },
+                           ["deleted-\(bob.id): still here"])
+            XCTAssertNoThrow(try store.makeUser("bob"), "the name is free again")
+            XCTAssertNil(try admin.deleteAccount(userID: 999, now: 1))
+        }
+    }
+
     func testSnapshotIsAConsistentCopyWithMode0600() throws {
         let dir = try TempDirectory()
         let store = try SQLiteStore(path: dir.databasePath)
