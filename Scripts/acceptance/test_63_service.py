@@ -2,7 +2,9 @@
 the unit's own ExecStart line runs the server as an unprivileged user with `--config`; the admin,
 as that user, lists who is online; SIGHUP re-reads the log level and rate limit from the file;
 `--check-config` prints the settings with the API key only as set; `--log-format json` writes one
-JSON object per log line; /metrics answers; SIGTERM stops it with status 0."""
+JSON object per log line; /metrics answers; SIGTERM stops it with status 0. In between, as that
+user: the fingerprint is handed out, a connected user is disabled (their connection closes),
+a password is reset, a backup is taken and /metrics scraped (issue 27's "done when")."""
 import json
 import os
 import pwd
@@ -16,6 +18,7 @@ import urllib.request
 
 import pytest
 
+from harness import trust
 from harness.waiting import EventLog, wait_until
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -112,11 +115,38 @@ def test_service_exec_start_as_unprivileged_user(world, service_home):
         assert re.match(r"listening on 127\.0\.0\.1:\d+", listening)
         assert os.stat(os.path.join(data, "messageai.sqlite")).st_uid == nobody.pw_uid
 
-        # The admin, as the server's user.
-        r = subprocess.run(as_nobody(exe, "admin", "--data-dir", data, "stats"), capture_output=True, text=True, timeout=60)
-        assert r.returncode == 0 and "users" in r.stdout, r.stderr
+        # The admin, as the server's user, hands out the fingerprint; two users connect.
+        address = listening.split()[-1]
+        fp = subprocess.run(as_nobody(exe, "--config", config, "--data-dir", data, "--print-fingerprint"),
+                            capture_output=True, text=True, timeout=60)
+        assert fp.returncode == 0, fp.stderr
+        trust.register(address, ["--tls-fingerprint", fp.stdout.strip()])
+        alice = world.user("alice", address)
+        bob = world.user("bob", address)
+
+        def admin(*words):
+            r = subprocess.run(as_nobody(exe, "admin", "--data-dir", data, *words), capture_output=True, text=True, timeout=120)
+            assert r.returncode == 0, (words, r.stderr)
+            return r.stdout
+        assert "alice" in admin("online") and "bob" in admin("online")
+        mark = len(bob.events)
+        admin("users", "disable", "bob")
+        bob.wait_event(lambda e: e.get("type") == "connection" and "disabled" in (e.get("reason") or ""), 10, mark,
+                       what="bob's connection closed as disabled")
+        assert len(admin("users", "reset-password", "alice").strip()) == 16
+        # A backup as the service user, into a directory it owns (the unit's ReadWritePaths).
+        backups = os.path.join(home, "backups")
+        os.makedirs(backups)
+        os.chown(backups, nobody.pw_uid, nobody.pw_gid)
+        r = subprocess.run(as_nobody(exe, "backup", os.path.join(backups, "today"), "--data-dir", data),
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0 and "backup complete" in r.stdout, r.stderr
+        assert "users" in admin("stats")
         with urllib.request.urlopen(f"http://{metrics}/healthz", timeout=10) as h:
             assert h.status == 200
+        with urllib.request.urlopen(f"http://{metrics}/metrics", timeout=10) as m:
+            scraped = m.read().decode()
+        assert re.search(r"^messageai_registrations_total 2$", scraped, re.M), scraped
 
         # SIGHUP (systemctl reload): the file's new log level and rate limit apply at once.
         write_config("debug", 300)
