@@ -5,7 +5,7 @@
 # Scripts/acceptance against real processes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-./Scripts/install-deps.sh || exit 1
+./Scripts/install-deps.sh --tests || exit 1
 swift build --build-tests || exit 1
 log=$(mktemp -t messageai-swift-test.XXXXXX)
 # The full log is long (one line per test case); show failures, figures and the summary.

@@ -211,3 +211,37 @@ def test_kill9_mid_handshake_then_reconnect(world):
     bob.cmd("/open alice")
     history = [m["text"] for m in bob.history()]
     assert history.count("queued during the handshake") == 1
+
+
+def print_fingerprint(world, *args):
+    return subprocess.run([world.server_exe, *args, "--print-fingerprint"], capture_output=True, text=True, timeout=60)
+
+
+def test_print_fingerprint_only_reads(world, tmp_path):
+    """Issue 27: --print-fingerprint prints what a server with the same flags serves, and writes nothing."""
+    # No data directory yet: it is not created, and the admin is told how to get a certificate.
+    fresh = tmp_path / "fresh"
+    r = print_fingerprint(world, "--data-dir", str(fresh))
+    assert r.returncode == 1 and r.stdout == ""
+    assert "no certificate yet" in r.stderr and "--tls-cert" in r.stderr and "first start" in r.stderr
+    assert not fresh.exists()
+    # A server serving a CA-signed chain from --tls-cert: with the same flags, that chain's
+    # fingerprint; without them, no self-signed certificate appears in its data directory.
+    ca = tls.ThrowawayCA(tmp_path / "ca")
+    chain, key, fp = ca.leaf("srv")
+    server = world.server("--tls-cert", chain, "--tls-key", key)
+    alice = world.user("alice", server.address)
+    assert alice.cmd("/server")["fingerprint"] == fp
+    before = sorted(os.listdir(server.data_dir))
+    r = print_fingerprint(world, "--data-dir", server.data_dir, "--tls-cert", chain, "--tls-key", key)
+    assert r.returncode == 0 and r.stdout.strip() == fp
+    r = print_fingerprint(world, "--data-dir", server.data_dir)
+    assert r.returncode == 1 and r.stdout == "" and "no certificate yet" in r.stderr
+    assert sorted(os.listdir(server.data_dir)) == before
+    assert "tls-cert.pem" not in before
+    # The self-signed case: what the running server presents, byte for byte the same fingerprint.
+    plain = world.server(name="selfsigned")
+    r = print_fingerprint(world, "--data-dir", plain.data_dir)
+    assert r.returncode == 0 and r.stdout.strip() == tls.fingerprint(os.path.join(plain.data_dir, "tls-cert.pem"))
+    bob = world.user("bob", plain.address)
+    assert bob.cmd("/server")["fingerprint"] == r.stdout.strip()

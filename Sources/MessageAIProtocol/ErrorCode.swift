@@ -51,6 +51,9 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
     case uploadIncomplete = 65
     // Avatars (66-69).
     case notAnImage = 66
+    // Administration (76): an admin disabled the account (issue 27). Answers LOGIN and RESUME
+    // (stays open); pushed with `closes` to the account's connections when it is disabled.
+    case accountDisabled = 76
 
     /// Whether the server closes the connection after sending this error.
     public var closesConnection: Bool {
@@ -112,6 +115,7 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
         case .imageTooLarge: return "image_too_large"
         case .uploadIncomplete: return "upload_incomplete"
         case .notAnImage: return "not_an_image"
+        case .accountDisabled: return "account_disabled"
         }
     }
 }

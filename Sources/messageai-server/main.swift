@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Logging
 import MessageAIServer
 
@@ -12,7 +13,8 @@ struct ServerCommand: ParsableCommand {
             Every connection is TLS: with --tls-cert/--tls-key those files, else a self-signed certificate made on first start \
             in the data directory (its fingerprint is logged and printed by --print-fingerprint). SIGHUP reloads the certificate.
             """,
-        version: "messageai-server 0.4.1")
+        version: "messageai-server 0.4.1",
+        subcommands: [AdminCommand.self, BackupCommand.self, RestoreCommand.self])
 
     @Option(help: "Address to listen on: IPv4 or IPv6 (::1).") var host = "127.0.0.1"
     @Option(help: "TCP port; 0 picks a free one.") var port = 7878
@@ -24,7 +26,15 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "How long after sending a message its sender may edit it, in seconds (announced to clients).")
     var editWindow = 86_400.0
     @Option(help: "Clients ping after this many seconds without sending.") var pingInterval = 15.0
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. SIGHUP re-reads it from --config.")
+    var logLevel = "info"
+    @Option(help: "text: swift-log's lines; json: one JSON object per line (journald, Loki).") var logFormat = "text"
+    @Option(help: ArgumentHelp("""
+        A YAML file with any of these settings under the flags' own names (also MESSAGEAI_SERVER_CONFIG);         the command line wins. None is read unless named. SIGHUP re-reads its log level and rate limits.
+        """, valueName: "file"))
+    var config: String?
+    @Flag(help: "Check the settings (flags and --config), print them with secrets shown as set or unset, and exit.")
+    var checkConfig = false
     @Option(help: "Largest frame accepted, in bytes (at least 65536).") var maxFrame = 1 << 20
     @Option(help: "Largest frame accepted before login, in bytes.") var maxPreloginFrame = 8 * 1024
     @Option(help: "Close a connection whose frame is not complete this many seconds after its first byte.") var frameTimeout = 30.0
@@ -48,8 +58,10 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "Images with more pixels are refused before decoding.") var maxImagePixels = 32_000_000
     @Option(help: "Bytes per file chunk, in KiB: a message sent during an upload waits behind one chunk at most (default 256, or less to leave 4 KiB of --max-frame).")
     var fileChunk: Int?
-    @Flag(help: "Print the SHA-256 fingerprint of the TLS certificate (generating it if needed) and exit.")
+    @Flag(help: "Print the SHA-256 fingerprint of the certificate a server with the same flags serves, and exit (writes nothing).")
     var printFingerprint = false
+    @Option(help: ArgumentHelp("Serve Prometheus metrics at http://HOST:PORT/metrics and a health check at /healthz (off by default; e.g. 127.0.0.1:9464).", valueName: "host:port"))
+    var metricsListen: String?
     @Flag(help: "Serve the plain protocol without TLS (loopback and tests only).") var plaintext = false
     @Flag(help: "Allow --plaintext on an address other machines can reach.") var allowRemotePlaintext = false
     @OptionGroup(title: "Assistant") var assistant: AssistantOptions
@@ -80,9 +92,13 @@ struct ServerCommand: ParsableCommand {
         }
         guard ["always", "normal"].contains(fsync) else { throw ValidationError("--fsync is 'always' or 'normal'") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
+        guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is 'text' or 'json'") }
         guard pbkdf2Rounds >= 600_000 else { throw ValidationError("--pbkdf2-rounds must be at least 600000") }
         guard registerLimit >= 0 else { throw ValidationError("--register-limit must be 0 or more") }
         guard (maxPasswordHashes ?? 1) >= 1 else { throw ValidationError("--max-password-hashes must be at least 1") }
+        if let metricsListen, ServerProcess.parseListenAddress(metricsListen) == nil {
+            throw ValidationError("--metrics-listen takes HOST:PORT, e.g. 127.0.0.1:9464 or [::1]:9464")
+        }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         if plaintext {
             guard tlsCert == nil else { throw ValidationError("--plaintext and --tls-cert exclude each other") }
@@ -116,15 +132,12 @@ struct ServerCommand: ParsableCommand {
         config.maxUploadsInFlight = maxUploads
         config.maxImagePixels = UInt64(maxImagePixels)
         config.fileChunkSize = chunkKiB * 1024
-        let level = Logger.Level(rawValue: logLevel)!
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let level = LogOutput.Level(Logger.Level(rawValue: logLevel)!)
+        LogOutput.bootstrap(format: logFormat, level: level)
         var options = ServerProcess.Options(
             configuration: config, dataDirectory: dataDir ?? ServerProcess.defaultDataDirectory,
             synchronous: fsync == "always" ? .full : .normal)
+        options.metricsListen = metricsListen
         if plaintext {
             options.tls = .plaintext
         } else if let tlsCert, let tlsKey {
@@ -136,9 +149,25 @@ struct ServerCommand: ParsableCommand {
         // Outcomes only (task, attempt, status, ms): never message text, never the key.
         options.configuration.assistant = try assistant.configuration { line in Logger(label: "messageai-assistant").info("\(line)") }
         if let p = options.configuration.assistant.provider { logger.info("assistant: provider at \(p.baseURL.host ?? "?"):\(p.baseURL.port.map(String.init) ?? "default port") model \(p.model), key \(p.apiKey == nil ? "none" : "set")") }
-        if printFingerprint { ServerProcess.printFingerprint(options, logger: logger) }
+        if printFingerprint { ServerProcess.printFingerprint(options) }
+        if checkConfig { printSettings(options); return }
+        if let path = self.config { options.onHangup = reloadSettings(from: path, level: level) }
         ServerProcess.run(options, logger: logger)
     }
 }
 
-ServerCommand.main()
+var arguments = Array(CommandLine.arguments.dropFirst())
+if let status = runToolCommand(arguments) { exit(status) }
+if let path = ConfigFile.path(in: arguments) {
+    do {
+        arguments = try ConfigFile.arguments(fromFile: path, commandLine: arguments) + arguments
+    } catch {
+        fputs("messageai-server: \(error)\n", stderr)
+        exit(64)
+    }
+    // Named by MESSAGEAI_SERVER_CONFIG only: the server still needs to know it for SIGHUP.
+    if !CommandLine.arguments.contains(where: { $0 == "--config" || $0.hasPrefix("--config=") }) {
+        arguments += ["--config", path]
+    }
+}
+ServerCommand.main(arguments)

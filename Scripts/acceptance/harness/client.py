@@ -17,6 +17,7 @@ RESULT_TYPES = {
     "/info": "info", "/search": "users", "/contacts": "contacts", "/profile": "profile",
     "/whoami": "whoami", "/group members": "members", "/help": "help", "/server": "server",
     "/requests": "requests", "/blocked": "blocked", "/check mode": "check_mode", "/unread": "unread", "/mentions": "mentions", "/save": "saved",
+    "/sessions": "sessions",
 }
 PASSWORD = "correct-horse-42"
 # The client accepts /history N up to 500 (CONTRACT.md names no bound); larger runs stay below it.

@@ -35,7 +35,7 @@ class Server:
         return ["--plaintext"] if self.plaintext else ["--tls-fingerprint", self.fingerprint]
 
     def print_fingerprint(self):
-        """`messageai-server --print-fingerprint` (makes the certificate on first use)."""
+        """`messageai-server --print-fingerprint`: reads the certificate the running server made or serves."""
         args = [self.exe, "--host", self.host, "--data-dir", self.data_dir] + self.extra_args + ["--print-fingerprint"]
         out = subprocess.run(args, capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, f"--print-fingerprint failed: {out.stderr}"
@@ -59,8 +59,6 @@ class Server:
 
     def _start_once(self, timeout):
         os.makedirs(self.data_dir, exist_ok=True)
-        if not self.plaintext and self.fingerprint is None:
-            self.fingerprint = self.print_fingerprint()
         args = [self.exe, "--host", self.host, "--port", str(self.port), "--data-dir", self.data_dir]
         args += self.extra_args
         if self.netns:
@@ -87,6 +85,8 @@ class Server:
             raise
         _, port = LISTENING.search(line).groups()
         self.port = int(port)
+        if not self.plaintext and self.fingerprint is None:
+            self.fingerprint = self.print_fingerprint()
         trust.register(self.address, self.client_args())
         return self
 

@@ -4,7 +4,7 @@ import Foundation
 /// waiting for the server) run once in `CommandRunner`, not in each handler.
 public enum CommandTable {
     public static let all: [CommandSpec] =
-        AccountCommands.specs + PeopleCommands.specs + PrivacyCommands.specs + ConversationCommands.specs
+        AccountCommands.specs + SessionCommands.specs + PeopleCommands.specs + PrivacyCommands.specs + ConversationCommands.specs
         + MessageCommands.specs + ChangeCommands.specs + FileCommands.specs + AvatarCommands.specs + PresenceCommands.specs + AttentionCommands.specs + AssistantCommands.specs + ServerAssistantCommands.specs
         + SettingsCommands.specs + ScriptCommands.specs + ServerCommands.specs
 

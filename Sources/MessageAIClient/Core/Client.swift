@@ -152,6 +152,8 @@ public final class Client {
                 closeAccount()
                 output.error(command: "", ClientError("invalid_token", "the saved session has expired or was revoked: please /login again"))
             }
+            // The session is kept: once the admin enables the account again, it resumes.
+            if e.errorCode == .accountDisabled && !fromLogin { output.error(command: "", ClientError(e)) }
             return
         }
         guard frame.type == .session, let granted = try? frame.decode(SessionGranted.self) else { return }

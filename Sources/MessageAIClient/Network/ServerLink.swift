@@ -34,6 +34,9 @@ final class ServerLink {
     private(set) var state: LinkState = .offline { didSet { if state != oldValue && !stopped { onStateChange(state) } } }
     private(set) var welcome: Welcome?
     private(set) var lastError = ""
+    /// The message of an ERROR the server sent before closing (`closes`): it says why better
+    /// than "the server closed the connection" (a revoked session, a disabled account).
+    private var closingError: String?
     /// The TLS parameters of the current connection (nil offline or in plaintext), for /server.
     private(set) var tlsInfo: TLSInfo?
     /// Whether at least one attempt has finished since start (so callers stop waiting).
@@ -124,6 +127,8 @@ final class ServerLink {
     }
 
     private func connectionClosed(_ reason: String) {
+        let reason = closingError ?? reason
+        closingError = nil
         connection = nil
         welcome = nil
         tlsInfo = nil
@@ -188,6 +193,7 @@ final class ServerLink {
         }
         if frame.type == .error, let e = try? frame.decode(ErrorFrame.self), e.closes {
             lastError = ClientError(e).message
+            closingError = lastError
         }
         onPush(frame)
     }

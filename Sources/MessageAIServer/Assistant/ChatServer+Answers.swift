@@ -32,6 +32,7 @@ extension ChatServer {
         if provider {
             try assistantStore?.countProviderRequest(userID: user, day: Assistant.day(Clock.nowMillis()))
             assistant.providerCallsInFlight += 1
+            metrics.providerCalls.increment()
         } else {
             guard assistant.answersInFlight < Assistant.maxLocalAnswers else {
                 throw ErrorFrame(.serverBusy, "the assistant is busy; try again in a second", retryAfter: 1_000)

@@ -52,12 +52,14 @@ extension ChatServer {
             work.append((m, MessageToJudge(from: line.from, to: to, text: m.text, context: context), members))
         }
         assistant.pendingExtractions += work.count
+        metrics.assistantQueueDepth.set(assistant.pendingExtractions)
         let engine = assistant.local
         let jobs = work
         assistant.extractQueue.async { [self] in
             let items = jobs.flatMap { m, judge, members in Assistant.items(from: engine.extract(judge), message: m, members: members) }
             queue.async { [self] in
                 assistant.pendingExtractions -= jobs.count
+                metrics.assistantQueueDepth.set(assistant.pendingExtractions)
                 storeAndPush(items)
                 queueForProvider(jobs.map(\.0))
             }
@@ -81,10 +83,12 @@ extension ChatServer {
         let judge = MessageToJudge(from: from, to: members.map { $0.lowercased() }.filter { $0 != from }, text: m.text, context: context)
         let engine = assistant.local
         assistant.pendingExtractions += 1
+        metrics.assistantQueueDepth.set(assistant.pendingExtractions)
         assistant.extractQueue.async { [self] in
             let items = Assistant.items(from: engine.extract(judge), message: m, members: members)
             queue.async { [self] in
                 assistant.pendingExtractions -= 1
+                metrics.assistantQueueDepth.set(assistant.pendingExtractions)
                 replaceAndPush(m, items)
                 queueForProvider([m])
             }

@@ -49,6 +49,7 @@ extension ChatServer {
             let request = MessagesToExtract(participants: members.map { $0.lowercased() }, context: context,
                                             messages: batch.map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) })
             assistant.providerCallsInFlight += 1
+            metrics.providerCalls.increment()
             let sent = batch
             assistant.answerQueue.async { [self] in
                 let result = provider.extractResult(request)

@@ -31,6 +31,7 @@ extension ChatServer {
                 let displayName = r.displayName.isEmpty ? r.username : r.displayName
                 let user = try store.createUser(email: r.email, username: r.username, displayName: displayName, passwordHash: hash, now: now)
                 logger.info("registered user \(user.id) '\(user.username)'")
+                metrics.registrations.increment()
                 loginThrottle.recordSuccess(account: ChatServer.throttleKey(user), address: peer.address)
                 try grantSession(peer, user: user, device: r.device, requestID: id)
             } catch {
@@ -57,10 +58,17 @@ extension ChatServer {
             try offHub(peer, { PasswordHasher.verify(l.password, against: stored ?? decoy.value) }) { [self] ok in
                 do {
                     guard ok, let user else {
+                        metrics.loginsFailed.increment()
                         loginThrottle.failed(attempt, now: Clock.uptimeMillis())
                         throw ErrorFrame(.invalidCredentials, "wrong username or password")
                     }
                     loginThrottle.succeeded(attempt)
+                    // Checked after the password, so the answer tells only its owner the account is disabled.
+                    if try store.admin?.isDisabled(userID: user.id) == true {
+                        metrics.loginsFailed.increment()
+                        throw ErrorFrame.accountDisabled
+                    }
+                    metrics.loginsOK.increment()
                     try grantSession(peer, user: user, device: l.device, requestID: id)
                 } catch {
                     report(error, for: Frame(type: .login, requestID: id), to: peer)
@@ -76,10 +84,18 @@ extension ChatServer {
         guard peer.user == nil else { throw ErrorFrame.alreadyLoggedIn }
         let invalid = ErrorFrame(.invalidToken, "this session has ended; log in again")
         guard r.token.count == 32, let session = try store.session(tokenHash: SessionToken.hash(r.token)),
-              let user = try store.user(id: session.userID) else { throw invalid }
+              let user = try store.user(id: session.userID) else {
+            metrics.loginsFailed.increment()
+            throw invalid
+        }
+        if try store.admin?.isDisabled(userID: user.id) == true {
+            metrics.loginsFailed.increment()
+            throw ErrorFrame.accountDisabled
+        }
         try store.touchSession(id: session.id, now: Clock.nowMillis())
         // A valid token is the owner: never throttled, and this address becomes a usual one.
         loginThrottle.recordSuccess(account: ChatServer.throttleKey(user), address: peer.address)
+        metrics.loginsOK.increment()
         attachUser(peer, user: user, sessionID: session.id)
         peer.reply(id, SessionGranted(token: [], sessionID: session.id, user: user.info))
     }
@@ -97,6 +113,8 @@ extension ChatServer {
 }
 
 extension ErrorFrame {
+    /// LOGIN or RESUME of an account an admin disabled (`messageai-server admin users disable`).
+    static var accountDisabled: ErrorFrame { ErrorFrame(.accountDisabled, "this account is disabled; ask the server's admin") }
     /// REGISTER, LOGIN or RESUME on a logged-in connection. Clients show this text to people,
     /// so it speaks of logging out, not of frame names.
     static var alreadyLoggedIn: ErrorFrame { ErrorFrame(.alreadyAuthenticated, "already logged in on this connection: log out first") }

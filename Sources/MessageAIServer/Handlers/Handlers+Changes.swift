@@ -55,6 +55,7 @@ extension ChatServer {
             try checkText(c.text)
         }
         if rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) != nil {
+            metrics.rateLimited.increment()
             throw ErrorFrame(.rateLimited, "changing too fast; try again in a moment", retryAfter: 1_000)
         }
         let outcome = try store.apply(NewChange(conversationID: c.conversationID, actorID: user.id, clientID: c.clientID,

@@ -49,7 +49,7 @@ extension ChatServer {
             maxMessageLength: UInt64(configuration.maxMessageLength), server: configuration.serverName,
             maxInflatedLength: UInt64(configuration.maxInflatedLength), maxGroupMembers: UInt64(Validation.maxGroupMembers),
             maxNameLength: UInt64(Validation.maxDisplayName), maxQueryLength: UInt64(ChatServer.maxQueryLength),
-            sendLimit: UInt64(configuration.rateLimit), sendWindow: UInt64((configuration.rateWindowSeconds * 1000).rounded()))
+            sendLimit: UInt64(rateLimiter.limit), sendWindow: UInt64((rateLimiter.windowSeconds * 1000).rounded()))
         if peer.messageChanges { welcome.editWindow = configuration.editWindowMillis }
         if peer.files { announceFileLimits(in: &welcome) }
         if peer.assistant, let provider = assistant?.config.provider {

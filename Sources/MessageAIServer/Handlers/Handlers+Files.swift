@@ -120,6 +120,7 @@ extension ChatServer {
             throw ErrorFrame(.invalidArgument, "the chunk runs past the announced size of \(file.uploadSize) bytes", field: "data")
         }
         try vault.append(file.id, c.data)
+        metrics.fileBytesIn.increment(by: Int64(c.data.count))
         let received = offset + UInt64(c.data.count)
         // A decompression bomb is refused as soon as its header is in, not after 100 MiB.
         if offset == 0, let image = ImageProcessor.header(path: vault.partialPath(file.id)),
@@ -194,12 +195,14 @@ extension ChatServer {
             let all = file.thumbnail
             let start = Int(min(g.offset, UInt64(all.count)))
             let piece = Array(all[start..<min(all.count, start + length)])
+            metrics.fileBytesOut.increment(by: Int64(piece.count))
             peer.reply(id, FileData(fileID: file.id, offset: UInt64(start), data: piece, size: UInt64(all.count),
                                     sha256: ChatServer.sha256(all)))
             return
         }
         guard g.offset <= file.size else { throw ErrorFrame(.invalidArgument, "offset past the end of the file (\(file.size) bytes)", field: "offset") }
         let data = try vault.read(file.sha256, offset: g.offset, length: Int(min(UInt64(length), file.size - g.offset)))
+        metrics.fileBytesOut.increment(by: Int64(data.count))
         peer.reply(id, FileData(fileID: file.id, offset: g.offset, data: data, size: file.size, sha256: file.sha256))
     }
 

@@ -5,6 +5,8 @@ struct PendingSend {
     let peer: Peer
     let requestID: UInt32
     let message: NewMessage
+    /// When the handler took it (monotonic ns), for the ack latency histogram.
+    let receivedAt: UInt64
 }
 
 /// SEND, MARK and READERS.
@@ -42,6 +44,7 @@ extension ChatServer {
             let original = try store.message(senderID: user.id, clientID: s.clientID)
             guard let original, original.conversationID == s.conversationID,
                   original.text == storedText || original.editedAt != 0 || original.deleted else {
+                metrics.rateLimited.increment()
                 throw ErrorFrame(.rateLimited, "sending too fast; try again in \((wait + 999) / 1000) s", retryAfter: wait)
             }
         }
@@ -56,7 +59,7 @@ extension ChatServer {
         let message = NewMessage(conversationID: s.conversationID, senderID: user.id, clientID: s.clientID,
                                  text: storedText, serverTime: Clock.nowMillis(), senderUsername: user.username, replyTo: s.replyTo,
                                  attachment: attachment)
-        pendingSends.append(PendingSend(peer: peer, requestID: id, message: message))
+        pendingSends.append(PendingSend(peer: peer, requestID: id, message: message, receivedAt: ServerMetrics.now))
         if !commitScheduled {
             commitScheduled = true
             // Acks and pushes of the whole batch are written together at the end.
@@ -71,7 +74,9 @@ extension ChatServer {
         guard !batch.isEmpty else { return }
         let outcomes: [AppendOutcome]
         do {
+            let started = ServerMetrics.now
             outcomes = try store.append(batch.map(\.message))
+            metrics.commitLatency.recordNanoseconds(Int64(clamping: ServerMetrics.now &- started))
         } catch StoreError.diskFull {
             // Nothing was stored; every sender is told and its client retries later.
             let frame = storeErrorFrame(.diskFull, context: "append")
@@ -111,16 +116,21 @@ extension ChatServer {
             }
             pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
                                                           seq: m.seq, serverTime: m.serverTime, duplicate: !isNew))
+            metrics.recordAck(since: pending.receivedAt)
             // A resend was pushed when it was first stored.
             guard isNew else { continue }
+            metrics.messagesAccepted.increment()
             if assistant != nil { committed.append(m) }
             // Encoded once; each recipient's output copies the bytes.
             let frame = m.frame(requestID: 0).encoded()
             // Every connection of every member, the sender's other sessions included;
             // the sending connection has its SEND_ACK.
+            var pushed = 0
             for p in (try? audience(of: m.conversationID)) ?? [] where p !== pending.peer {
                 p.pushMessage(m, frame: frame)
+                pushed += 1
             }
+            if pushed > 0 { metrics.deliveries.increment(by: Int64(pushed)) }
         }
     }
 

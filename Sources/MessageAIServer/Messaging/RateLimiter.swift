@@ -3,9 +3,14 @@
 struct KeyedRateLimiter<Key: Hashable> {
     let capacity: Double
     let refillPerMilli: Double
+    /// What it was made with, as WELCOME announces it (a SIGHUP reload may change it).
+    let limit: Int
+    let windowSeconds: Double
     private var buckets: [Key: (tokens: Double, at: UInt64)] = [:]
 
     init(limit: Int, windowSeconds: Double) {
+        self.limit = limit
+        self.windowSeconds = windowSeconds
         capacity = Double(max(limit, 1))
         refillPerMilli = capacity / max(windowSeconds * 1000, 1)
     }

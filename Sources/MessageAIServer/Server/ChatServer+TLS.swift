@@ -26,7 +26,10 @@ extension ChatServer {
     func makeTransport(_ accepted: ListeningSocket.Accepted) -> ByteTransport? {
         guard let context = tlsContext else { return PlaintextTransport(fileDescriptor: accepted.fd) }
         do {
-            return try TLSTransport(fileDescriptor: accepted.fd, context: context)
+            let transport = try TLSTransport(fileDescriptor: accepted.fd, context: context)
+            let counter = metrics.handshakesOK
+            transport.onHandshake = { counter.increment() }
+            return transport
         } catch {
             logger.error("connection from \(accepted.address) refused: \(error)")
             _ = Glibc.close(accepted.fd)

@@ -64,9 +64,17 @@ public final class ChatServer {
     let fileVault: FileVault?
     let filesQueue = DispatchQueue(label: "messageai.files")
     var finishingUploads: Set<[UInt8]> = []
+    /// Backups running (`admin backup`): while any is, blobs are not deleted but kept in
+    /// `deferredReclaim`, so every file the database copy refers to is still there to copy.
+    var backupsRunning = 0
+    var deferredReclaim: [[UInt8]] = []
+    /// Counters and histograms for `--metrics-listen` (no-ops without it).
+    let metrics: ServerMetrics
 
-    public init(configuration: ServerConfiguration, store: Store, logger: Logger = Logger(label: "messageai-server")) {
+    public init(configuration: ServerConfiguration, store: Store, logger: Logger = Logger(label: "messageai-server"),
+                metrics: ServerMetrics = .off) {
         self.configuration = configuration
+        self.metrics = metrics
         self.store = store
         self.logger = logger
         self.output = OutputScheduler(queue: queue)
@@ -140,6 +148,7 @@ public final class ChatServer {
             limits: inputLimits, maxOutputBytes: configuration.maxOutputBytes)
         let peer = Peer(connection: connection, compressionLevel: configuration.compressionLevel)
         peers[id] = peer
+        countOpened(tls: tlsContext != nil)
         connection.onFrame = { [unowned self, unowned peer] frame in
             self.dispatch(frame, from: peer)
             // Before login, behind a LOGIN or REGISTER being checked, only PINGs are answered (so
@@ -162,14 +171,17 @@ public final class ChatServer {
         peers[peer.id] = nil
         peer.sync = nil
         peer.waiting = []
+        // Connection lines name the user once logged in (an admin reading the log asks "who").
+        let who = peer.user.map { " (user \($0.username))" } ?? ""
         detachUser(peer)
+        countClosed(peer, reason: reason)
         if let why = peer.connection.transportFailure {
-            logger.warning("connection \(peer.id) from \(peer.address): \(why)")
+            logger.warning("connection \(peer.id) from \(peer.address)\(who): \(why)")
             return
         }
         switch reason {
-        case .peerClosed, .server, .deadline: logger.debug("connection \(peer.id) closed (\(reason))")
-        default: logger.info("connection \(peer.id) from \(peer.address) closed: \(reason)")
+        case .peerClosed, .server, .deadline: logger.debug("connection \(peer.id)\(who) closed (\(reason))")
+        default: logger.info("connection \(peer.id) from \(peer.address)\(who) closed: \(reason)")
         }
     }
 
@@ -216,6 +228,8 @@ public final class ChatServer {
         let wasOnline = online[user.id] != nil
         audiences.invalidate()
         online[user.id, default: [:]][peer.id] = peer
+        logger.debug("connection \(peer.id) from \(peer.address) is user \(user.username) (session \(sessionID))")
+        if !wasOnline { metrics.usersOnline.increment() }
         if !wasOnline { broadcastPresence(of: user, online: true, lastSeen: 0) }
     }
 
@@ -231,6 +245,7 @@ public final class ChatServer {
         audiences.invalidate()
         guard online[user.id]?.isEmpty == true else { return }
         online[user.id] = nil
+        metrics.usersOnline.decrement()
         let now = Clock.nowMillis()
         do { try store.setLastSeen(userID: user.id, now) } catch { logger.error("setLastSeen failed: \(error)") }
         broadcastPresence(of: user, online: false, lastSeen: now)

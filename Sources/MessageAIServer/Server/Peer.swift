@@ -23,6 +23,8 @@ final class Peer {
         didSet { connection.setAuthenticated(user != nil) }
     }
     var sessionID: UInt64 = 0
+    /// When the connection was accepted (ms since 1970), for `admin online`.
+    let connectedAt = Clock.nowMillis()
 
     /// A slow step (password hashing) is running for this connection. Its later frames wait
     /// in `waiting` so that answers keep the order of requests (LOGIN then SYNC works).

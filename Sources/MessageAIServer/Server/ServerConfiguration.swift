@@ -62,6 +62,8 @@ public struct ServerConfiguration: Sendable {
     /// Where uploaded files live (`partial/`, `blobs/`); nil: no file sharing (the `files`
     /// capability is not offered). The executable sets DATA_DIR/files.
     public var filesDirectory: String?
+    /// The data directory (set by ServerProcess), for the admin commands' sizes and backups.
+    public var dataDirectory: String?
     /// Largest file accepted (announced in WELCOME). Default 100 MiB.
     public var maxFileSize: UInt64 = 100 << 20
     /// Bytes of files one user may store, partial uploads counted at their announced size. Default 1 GiB.

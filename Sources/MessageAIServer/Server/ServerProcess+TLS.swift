@@ -53,31 +53,49 @@ extension ServerProcess {
         return names.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
     }
 
-    /// `--print-fingerprint`: prints the SHA-256 fingerprint of the certificate the server
-    /// serves (making the self-signed one if needed) on stdout and exits.
-    public static func printFingerprint(_ options: Options, logger: Logger) -> Never {
-        umask(0o077)
-        do {
-            try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            guard let files = try tlsFiles(options, logger: logger) else {
-                fputs("messageai-server: --plaintext serves no certificate\n", stderr)
+    /// `--print-fingerprint`: prints the SHA-256 fingerprint of the certificate a server started
+    /// with the same flags would serve, on stdout, and exits. It only reads: an admin who forgets
+    /// `--tls-cert` must not get a new self-signed certificate (and a fingerprint nobody is served)
+    /// written into the data directory, nor a directory created by a typo (issue 27).
+    public static func printFingerprint(_ options: Options) -> Never {
+        let path: String
+        switch options.tls {
+        case .plaintext:
+            fputs("messageai-server: --plaintext serves no certificate\n", stderr)
+            exit(1)
+        case .files(let files):
+            path = files.certificatePath
+        case .selfSigned:
+            path = options.dataDirectory + "/" + generatedCertificateName
+            guard FileManager.default.fileExists(atPath: path) else {
+                fputs("""
+                    messageai-server: no certificate yet in \(options.dataDirectory) (nothing was written).
+                    A server started with --data-dir \(options.dataDirectory) and no --tls-cert makes a self-signed one there on \
+                    its first start; run --print-fingerprint again after that. If the server runs with --tls-cert FILE, \
+                    pass the same --tls-cert FILE (and --tls-key) here.
+
+                    """, stderr)
                 exit(1)
             }
-            print(try SelfSignedCertificate.fingerprint(ofFile: files.certificatePath))
+        }
+        do {
+            print(try SelfSignedCertificate.fingerprint(ofFile: path))
             exit(0)
         } catch {
-            fputs("messageai-server: \(error)\n", stderr)
+            fputs("messageai-server: cannot read the certificate \(path): \(error)\n", stderr)
             exit(1)
         }
     }
 
     /// SIGHUP reloads the certificate and key (a renewed Let's Encrypt chain) without a restart.
-    static func reloadOnHangup(_ server: ChatServer, queue: DispatchQueue, logger: Logger) -> DispatchSourceSignal {
+    static func reloadOnHangup(_ server: ChatServer, queue: DispatchQueue, logger: Logger,
+                               also: (@Sendable (ChatServer) -> Void)? = nil) -> DispatchSourceSignal {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
         source.setEventHandler {
-            if server.configuration.tls == nil { logger.notice("SIGHUP: nothing to reload (plaintext)"); return }
+            // The settings of --config first (log level, rate limits), then the certificate.
+            also?(server)
+            if server.configuration.tls == nil { logger.notice("SIGHUP: no certificate to reload (plaintext)"); return }
             server.reloadTLS()
         }
         source.resume()

@@ -16,6 +16,10 @@ public enum ServerProcess {
         public var synchronous: SQLiteStore.Synchronous
         /// TLS (the default: a self-signed certificate in the data directory) or plaintext.
         public var tls: TLSMode = .selfSigned(extraNames: [])
+        /// `--metrics-listen HOST:PORT`: Prometheus text at /metrics, and /healthz; nil: off.
+        public var metricsListen: String?
+        /// Called on SIGHUP before the certificate is reloaded: the executable re-reads `--config`.
+        public var onHangup: (@Sendable (ChatServer) -> Void)?
         public init(configuration: ServerConfiguration, dataDirectory: String, synchronous: SQLiteStore.Synchronous) {
             self.configuration = configuration; self.dataDirectory = dataDirectory; self.synchronous = synchronous
         }
@@ -82,13 +86,15 @@ public enum ServerProcess {
         }
         var configuration = options.configuration
         if configuration.filesDirectory == nil { configuration.filesDirectory = options.dataDirectory + "/files" }
+        configuration.dataDirectory = options.dataDirectory
         do {
             configuration.tls = try tlsFiles(options, logger: logger)
         } catch {
             fputs("messageai-server: TLS: \(error)\n", stderr)
             exit(1)
         }
-        let server = ChatServer(configuration: configuration, store: store, logger: logger)
+        let (metrics, registry) = makeMetrics(options)
+        let server = ChatServer(configuration: configuration, store: store, logger: logger, metrics: metrics)
         let port: Int
         do {
             port = try server.start()
@@ -101,6 +107,11 @@ public enum ServerProcess {
         } else {
             logger.warning("serving PLAINTEXT (--plaintext): passwords and messages cross the network unencrypted")
         }
+        let admin = AdminSocket(directory: options.dataDirectory, logger: logger) { words, uid, send in
+            server.runAdmin(words, uid: uid, send: send)
+        }
+        do { try admin.start() } catch { logger.warning("no admin commands: \(error)") }
+        let endpoint = startMetrics(options, registry: registry, metrics: metrics, server: server, logger: logger)
         let signalQueue = DispatchQueue(label: "messageai.signals")
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGTERM, SIGINT] {
@@ -113,6 +124,7 @@ public enum ServerProcess {
                         logger.info("WAL checkpoints: \(counts.background) in the background, \(counts.onWriter) on the hub")
                     }
                     store.close()
+                    admin.stop()
                     logger.info("stopped")
                     exit(0)
                 }
@@ -120,13 +132,13 @@ public enum ServerProcess {
             source.resume()
             sources.append(source)
         }
-        let hangup = reloadOnHangup(server, queue: signalQueue, logger: logger)
+        let hangup = reloadOnHangup(server, queue: signalQueue, logger: logger, also: options.onHangup)
         // Printed once SIGTERM stops the server cleanly: a supervisor (or a test) that signals it
         // as soon as it listens got the default action, death by signal 15, before.
         // An IPv6 address in brackets, as --server takes it: `listening on [::1]:7878`.
         let host = options.configuration.host
         fputs("listening on \(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)\n", stderr)
         fflush(stderr)
-        withExtendedLifetime((sources, hangup)) { dispatchMain() }
+        withExtendedLifetime((sources, hangup, endpoint, admin)) { dispatchMain() }
     }
 }

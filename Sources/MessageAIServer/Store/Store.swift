@@ -297,6 +297,9 @@ public protocol Store: AnyObject {
     func changes(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [MessageChange]
     /// The messages with their current reactions filled in.
     func withReactions(_ messages: [ChatMessage]) throws -> [ChatMessage]
+
+    /// The admin commands' capability (issue 27); nil for a store without it.
+    var admin: AdminStore? { get }
 }
 
 extension StoreError {

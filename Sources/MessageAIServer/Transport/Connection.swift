@@ -90,6 +90,8 @@ final class Connection {
     var pendingOutputBytes: Int { output.pendingCount }
     /// Why the transport failed (TLS), for the close log line.
     var transportFailure: String? { transport.failureDescription }
+    /// False for a TLS connection that closed before its handshake completed.
+    var handshakeCompleted: Bool { (transport as? TLSTransport)?.isHandshakeDone ?? true }
 
     func start() {
         let rs = DispatchSource.makeReadSource(fileDescriptor: transport.fileDescriptor, queue: queue)

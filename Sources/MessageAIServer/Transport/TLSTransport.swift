@@ -25,6 +25,9 @@ final class TLSTransport: ByteTransport {
     /// client got the start of a dropped frame and EOF instead of ERROR output_overflow.
     private(set) var committedOutputBytes = 0
     static let maxRecordPlaintext = 16_384
+    /// Told once, when the handshake completes (metrics); a failed one shows at close.
+    var onHandshake: (() -> Void)?
+    var isHandshakeDone: Bool { session.isHandshakeDone }
 
     init(fileDescriptor: Int32, context: TLSContext) throws {
         self.fileDescriptor = fileDescriptor
@@ -38,7 +41,7 @@ final class TLSTransport: ByteTransport {
         if !sniffed, let early = sniffFirstBytes() { return early }
         if !session.isHandshakeDone {
             switch session.handshake() {
-            case .done: break
+            case .done: onHandshake?(); onHandshake = nil
             case .wantRead, .wantWrite: return .wouldBlock
             case .closed:
                 failureDescription = "the client closed the connection during the TLS handshake"

@@ -112,14 +112,14 @@ final class ServerProcess {
         self.dataDir = dataDir
         self.host = host
         self.extraArgs = extraArgs
+        try start(port: 0)
         if !extraArgs.contains("--plaintext") {
-            // As an admin would: generate the certificate and hand its fingerprint to users.
+            // As an admin would: once the server made its certificate, hand its fingerprint to users.
             let p = try Child(try Binaries.path("messageai-server"), ["--data-dir", dataDir, "--print-fingerprint"])
             p.closeInput()
             XCTAssertEqual(p.waitExit(timeout: 30), 0, "--print-fingerprint: \(p.stderr)")
             fingerprint = p.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        try start(port: 0)
     }
 
     /// What a client needs to trust this server without asking.

@@ -20,6 +20,7 @@ enum Migrations {
         Migration(name: "v11_speed", sql: SchemaV11.sql),
         Migration(name: "v12_client_ids", sql: SchemaV12.sql),
         Migration(name: "v13_kept_declines", sql: SchemaV13.sql),
+        Migration(name: "v14_disabled_users", sql: SchemaV14.sql),
     ]
 
     /// Applies every migration not yet recorded in `schema_migrations`, each in its own
