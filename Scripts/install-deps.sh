@@ -17,5 +17,17 @@ if [ ${#need[@]} -gt 0 ]; then
   # No recommends: libvips-dev alone would pull in ~150 packages with them (documentation,
   # tools); the headers and libraries it depends on are all it needs. libchafa-dev (the
   # client's terminal image previews) needs only libchafa0 and GLib.
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  # No service starts at install (prometheus's and postgresql's packages would start theirs):
+  # the tests start what they need themselves and stop it by PID, and nothing may be left
+  # running after a CI run. policy-rc.d answering 101 is Debian's way to say "not now".
+  guard=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    guard=/usr/sbin/policy-rc.d
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee "$guard" >/dev/null
+    $sudo chmod 755 "$guard"
+  fi
+  status=0
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null || status=$?
+  [ -z "$guard" ] || $sudo rm -f "$guard"
+  exit "$status"
 fi
