@@ -14,6 +14,8 @@ final class ServerFrameFuzzTests: XCTestCase {
     func testTheOverflowFrameIsRefusedWithItsField() throws {
         let dir = try ServerTestDirectory()
         let server = try ChildServer(dataDir: dir.path)
+        // ChildServer's stderr reader holds it until the process ends: stop it by hand.
+        defer { _ = server.terminate() }
         let session = try FuzzSession(port: server.port, name: "crash")
         let answer = try session.exchange(AssistSummary.frameType,
                                           AssistSummary(conversationID: session.world.dm, toSeq: .max).payloadBytes)
@@ -41,6 +43,7 @@ final class ServerFrameFuzzTests: XCTestCase {
     func testEveryClientFrameWithBoundaryValues() throws {
         let dir = try ServerTestDirectory()
         let server = try ChildServer(dataDir: dir.path, arguments: ["--rate-limit", "1000000", "--register-limit", "0"])
+        defer { _ = server.terminate() }
         let session = try FuzzSession(port: server.port, name: "fz")
         let clientTypes = Set(MessageRegistry.entries.filter { $0.sentBy != .server }.map { $0.type.frameType })
         XCTAssertEqual(Set(FuzzSamples.all(session.world).map { type(of: $0).frameType }), clientTypes,

@@ -161,10 +161,12 @@ final class ChildServer {
         process.standardOutput = stdoutPipe
         try process.run()
         let handle = stderrPipe.fileHandleForReading
-        Thread.detachNewThread { [lock] in
+        // Weak: a strong capture kept the object, whose deinit kills the process, alive until
+        // the process ended, so a test that forgot terminate() left a server running.
+        Thread.detachNewThread { [weak self, lock] in
             while true {
                 let data = handle.availableData
-                if data.isEmpty { return }
+                guard !data.isEmpty, let self else { return }
                 lock.lock(); self.stderrText += String(decoding: data, as: UTF8.self); lock.unlock()
             }
         }
