@@ -29,8 +29,12 @@ enum OpenActions {
                 if reportsBack(item.what), entries.contains(where: { $0.message == i && $0.item.who == item.who }) { continue }
                 let verb = firstWord(item.what)
                 let object = Set(Words.content(item.what).dropFirst())
-                if let k = entries.lastIndex(where: { $0.item.who == item.who && i - $0.message <= 3
-                    && (firstWord($0.item.what) == verb || generic(item.what) || !object.isDisjoint(with: Set(Words.content($0.item.what).dropFirst()))) }) {
+                let near = entries.lastIndex(where: { $0.item.who == item.who && i - $0.message <= 3
+                    && (firstWord($0.item.what) == verb || generic(item.what) || !object.isDisjoint(with: Set(Words.content($0.item.what).dropFirst()))) })
+                // The same work said again later in the thread is one item, however far apart.
+                let again = near ?? entries.lastIndex(where: { $0.item.who == item.who && firstWord($0.item.what) == verb
+                    && !object.isEmpty && object.isSubset(of: Set(Words.content($0.item.what).dropFirst())) || $0.item.who == item.who && $0.item.what.lowercased() == item.what.lowercased() })
+                if let k = again {
                     // The commitment restates the ask: keep the more specific words and due date
                     // ("by Thursday" answered "Thursday morning, after the call").
                     if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
