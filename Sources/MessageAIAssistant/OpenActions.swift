@@ -141,7 +141,9 @@ enum OpenActions {
                 let byOwner = m.from.lowercased() == e.item.who
                 // A short "Done." by the owner closes their item; "Added both." reports other work (another verb in the past).
                 let otherWork = words.contains { Verbs.isPastOfWork($0) && !Verbs.isPast($0, of: verb) && !["done", "finished", "completed"].contains($0) }
-                if overlap || (byOwner && words.count <= 8 && !otherWork) || (words.count <= 3 && words.contains { Verbs.isPast($0, of: verb) }) { return true }
+                // (A place alone is no report by the owner: "Yes, it is in the infra folder" answers a question.)
+                let saidDone = words.contains { Verbs.isPast($0, of: verb) || doneWords.contains($0) } || ticked
+                if overlap || (byOwner && words.count <= 8 && !otherWork && saidDone) || (words.count <= 3 && words.contains { Verbs.isPast($0, of: verb) }) { return true }
             }
         }
         return false

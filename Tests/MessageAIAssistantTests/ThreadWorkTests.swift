@@ -50,6 +50,19 @@ final class ThreadWorkTests: XCTestCase {
         XCTAssertTrue(s.actions.contains { $0.who == "bob" && $0.what.contains("demo room") }, "\(s.actions)")
     }
 
+    func testAnOwnersAnswerNamingAPlaceDoesNotCloseTheirWorkButTheirDoneDoes() {
+        func open(_ last: String) -> [ActionItem] {
+            engine.summarize(ThreadToSummarize(participants: ["alice", "bob"], messages: [
+                ChatLine(from: "bob", text: "Alice, could you request staging access from infra?"),
+                ChatLine(from: "alice", text: "Sure, I'll ask infra for staging access today."),
+                ChatLine(from: "bob", text: "Is the load test plan ready?"),
+                ChatLine(from: "alice", text: last),
+            ])).actions
+        }
+        XCTAssertEqual(open("Yes, it is in the infra folder.").map(\.who), ["alice"])
+        XCTAssertEqual(open("Yes. Staging access done, by the way.").map(\.who), [])
+    }
+
     func testAnAskNobodyTookIsOpenAndOneSomeoneTookIsNot() {
         let s = engine.summarize(thread)
         XCTAssertTrue(s.openQuestions.contains { $0.contains("flaky checkout test") }, "\(s.openQuestions)")
