@@ -77,6 +77,8 @@ enum Agreement {
     /// messages before it (the server judges each message with its context, so "That works." is
     /// where an agreed decision is stored).
     static func accepted(_ m: MessageToJudge) -> String? {
+        // Most messages are no short yes: skip them before reading the context (the summary asks for every message).
+        guard !m.context.isEmpty, !m.text.contains("?"), Words.all(m.text).count <= 12 else { return nil }
         let me = m.from.lowercased()
         for line in m.context.suffix(2).reversed() {
             if line.from.lowercased() == me { continue }
