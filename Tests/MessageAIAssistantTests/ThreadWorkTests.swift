@@ -70,3 +70,15 @@ final class ThreadWorkTests: XCTestCase {
         XCTAssertFalse(s.openQuestions.contains { $0.contains("load test plan") }, "answered: \(s.openQuestions)")
     }
 }
+
+/// The done check's set of past forms answers exactly as `Verbs.isPast` does.
+final class PastFormsTests: XCTestCase {
+    func testPastFormsAgreeWithIsPast() {
+        let verbs = ["tag", "post", "copy", "send", "fix", "stop", "write", "ping", "plan", "rotate", "run", "book", "try", "a", "update", "go"]
+        let words = ["tagged", "taged", "posted", "copied", "copyed", "sent", "sended", "fixed", "stopped", "stoped", "wrote", "written",
+                     "pinged", "planned", "rotated", "ran", "run", "booked", "tried", "ad", "aed", "updated", "went", "gone", "done", "ready", "tag"]
+        for v in verbs {
+            for w in words { XCTAssertEqual(Verbs.pastForms(of: v).contains(w), Verbs.isPast(w, of: v), "\(v) / \(w)") }
+        }
+    }
+}
