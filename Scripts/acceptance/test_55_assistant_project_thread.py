@@ -95,6 +95,18 @@ def test_project_thread_decisions_owners_done_and_open(world):
     assert row is None or row["done"] is True, summary["actions"]
     open_rows = [a for a in summary["actions"] if not a.get("done")]
     assert any("finance" in a["what"].lower() and a["who"] == "carol" for a in open_rows), summary["actions"]
+
+    # Carol marks her finance item done on her device: bob's laptop /summary shows it done, on
+    # its row and on its line of the summary text, while the thread's words still ask for it.
+    finance = next(i for i in items if "finance" in i["what"].lower())
+    users["carol"].cmd(f"/done {finance['item_id']}")
+    wait_until(lambda: next((r for r in bob_laptop.cmd("/actions all")["actions"] if r["item_id"] == finance["item_id"] and r["done"]), None),
+               15, "the laptop to get the finance item done", interval=0.3)
+    marked = bob_laptop.cmd("/summary")
+    row = next(a for a in marked["actions"] if "finance" in a["what"].lower())
+    assert row["done"] is True and row["done_by"] == "carol", marked["actions"]
+    assert any("finance" in line and line.endswith("[done]") for line in marked["summary"].splitlines()), marked["summary"]
+    assert marked["cached"] is True, "the same cached summary, marked when shown"
     # Alice's "Yes, it is in the infra folder" answers bob's question; it does not report her ask done.
     assert any("staging access" in a["what"].lower() and a["who"] == "alice" for a in open_rows), summary["actions"]
     # The ask nobody answered is an open question; the answered one is not.
