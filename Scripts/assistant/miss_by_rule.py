@@ -3,7 +3,7 @@
 
     python3 Scripts/assistant/miss_by_rule.py [--pred-dir DIR] [SET...]
 
-For each set (dev, heldout, fresh by default) it prints, grouped by the gold lines' `rules`
+For each set (dev, heldout, fresh and blind by default) it prints, grouped by the gold lines' `rules`
 tags, how many flagged messages were missed and how many unflagged ones were flagged (tone,
 clarity), how many decisions were missed or invented, how many gold action items were missed
 and how many predicted ones were extra; and per thread the number of key points, how many the
@@ -73,7 +73,7 @@ def decision_counts(ids, gold, pred):
     for i in ids:
         gd = gold[i].get("decision") or None
         pd = pred.get(i, {}).get("decision") or None
-        for tag in gold[i].get("rules", []):
+        for tag in gold[i].get("rules", []) or ["(untagged)"]:
             c = by_tag[tag]
             if gd:
                 c[0] += pd is None
@@ -85,7 +85,7 @@ def decision_counts(ids, gold, pred):
     print("  decisions")
     for tag in sorted(by_tag):
         missed, n, text_bad, false, none = by_tag[tag]
-        if tag.startswith("decision.") and n:
+        if (tag.startswith("decision.") or tag == "(untagged)") and n:
             print(f"    {tag:<34} {missed} missed of {n}, {text_bad} with too little of the text")
         if false:
             print(f"    {tag:<34} {false} false of {none} without a decision")
@@ -97,7 +97,7 @@ def action_counts(ids, inputs, gold, pred):
         g_act, p_act = items(gold[i], "actions"), items(pred.get(i, {}), "actions")
         pairs = m.pair_one_to_one(g_act, p_act, lambda a, b: m.action_matches(a, b, inputs[i]))
         due_bad = sum(not m.due_matches(g_act[a].get("due"), p_act[b].get("due")) for a, b in pairs)
-        for tag in gold[i].get("rules", []):
+        for tag in gold[i].get("rules", []) or ["(untagged)"]:
             c = by_tag[tag]
             c[0] += len(g_act) - len(pairs)
             c[1] += len(g_act)
@@ -107,7 +107,7 @@ def action_counts(ids, inputs, gold, pred):
     print("  actions (items)")
     for tag in sorted(by_tag):
         missed, n, extra, n_pred, due_bad = by_tag[tag]
-        if (tag.startswith(("action.", "due.")) and n) or extra:
+        if (tag.startswith(("action.", "due.", "(untagged)")) and n) or extra:
             print(f"    {tag:<34} {missed} missed of {n}, {extra} extra of {n_pred} predicted, "
                   f"{due_bad} due wrong")
 
@@ -166,9 +166,13 @@ def report(set_name, pred_dir):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pred-dir", help="read SET.pred.jsonl from here instead of running the engine")
-    parser.add_argument("sets", nargs="*", default=["dev", "heldout", "fresh"])
+    parser.add_argument("sets", nargs="*", default=["dev", "heldout", "fresh", "blind"])
     args = parser.parse_args(argv)
     for set_name in args.sets:
+        # The blind set comes from another author and may not be there yet.
+        if not os.path.exists(os.path.join(HERE, "data", f"{set_name}.gold.jsonl")):
+            print(f"=== {set_name}: no data/{set_name}.jsonl with its gold file, skipped")
+            continue
         report(set_name, args.pred_dir)
     return 0
 

@@ -12,6 +12,10 @@ enum ActionRules {
                                            "tomorrow", "tonight", "now", "soon", "later", "first", "sometime", "whenever",
                                            "eod", "as", "unless", "so", "otherwise", "though", "ok", "thx", "pls", "instead"]
     static let pronouns: Set<String> = ["it", "this", "that", "them", "those", "these"]
+    /// Words a phrase cut short would end on: an article, a preposition, a conjunction, a possessive.
+    /// (Not "in", "on", "is": "log in", "from now on" and "Thursday it is" end whole.)
+    static let dangling: Set<String> = ["the", "a", "an", "and", "or", "nor", "of", "with", "to", "for", "from", "by", "at", "into", "onto",
+                                        "via", "per", "than", "as", "my", "our", "your", "their", "its", "&", "+", "-", "—"]
 
     struct Found { var item: ActionItem; var sentence: Int; var trigger: Trigger }
 
@@ -77,8 +81,11 @@ enum ActionRules {
             }
             if let d = due, d.start < trigger.verb { for k in pieces.indices where pieces[k].due == nil { pieces[k].due = d.text } }
             if let d = listDue { for k in pieces.indices where pieces[k].due == nil { pieces[k].due = d } }
+            // "Let's decide: we use the existing flag", "Final call: we keep the replicas": a decision
+            // for the group is no one's work (ASSISTANT.md); one that names a member still is.
+            if DecisionRules.states(s), !pieces.contains(where: { $0.owner != nil }), who == "recipient" { continue }
             // "I'm going to grab lunch", "I'll grab coffee with Li": social plans, not work (README).
-            for p in pieces where !isSocial(p.what) {
+            for p in pieces where !isSocial(p.what) && !isStatus(p.what, sentence: t) {
                 out.append(Found(item: ActionItem(what: p.what, who: p.owner ?? who, due: p.due), sentence: si, trigger: trigger))
             }
         }
@@ -151,6 +158,10 @@ enum ActionRules {
                 j += 1
             }
             if words.count > 10 { words = Array(words.prefix(10)) }
+            // A phrase ends on a word that can end one: never "share the specs with the".
+            while words.count > 1, let last = words.last, dangling.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
+                words.removeLast()
+            }
             out.append(Piece(what: words.joined(separator: " "), owner: owner, due: due?.text))
             guard let n = next else { break }
             verb = n.0
@@ -206,6 +217,16 @@ enum ActionRules {
     static let socialVerbs: Set<String> = ["grab", "get", "have", "take", "go", "head", "catch", "join", "do"]
     static let socialThings: Set<String> = ["lunch", "coffee", "dinner", "breakfast", "drinks", "drink", "beer", "beers", "tea", "gym", "walk",
                                             "nap", "break", "vacation", "holiday", "run", "snack", "food", "pizza", "yoga", "swim"]
+
+    static let durations: Set<String> = ["sec", "second", "seconds", "min", "mins", "minute", "minutes", "moment", "hour", "hours", "bit", "tick", "day"]
+
+    /// A status line, not work: "give me 5 minutes", "one sec", a sentence of a single verb ("Clear.").
+    static func isStatus(_ what: String, sentence t: [Token]) -> Bool {
+        let w = what.lowercased().split(separator: " ").map(String.init)
+        if t.count == 1 && w.count == 1 { return true }
+        guard w.count >= 3, w.count <= 6, w[0] == "give", w[1] == "me", let last = w.last else { return false }
+        return durations.contains(last.trimmingCharacters(in: .punctuationCharacters))
+    }
 
     static func isSocial(_ what: String) -> Bool {
         let w = what.lowercased().split(separator: " ").map(String.init)

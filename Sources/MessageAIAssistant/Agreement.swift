@@ -1,12 +1,107 @@
 import Foundation
 
-/// A proposal that others then accept is a decision of the thread even without a marker:
-/// "Then we drop the CSV import from 2.4. Agreed?" — "Agreed." — "Fine by me."
+/// A proposal that another participant then accepts is a decision even without a marker:
+/// "How about we keep the old read replicas until the cutover?" — "That works." Its text is the
+/// proposal's content, never the acceptance. A reply that takes up someone's question is one too
+/// ("Can we move the backup to 04:00?" — "Yes, let's move the backup to 04:00.").
 enum Agreement {
     static let proposalMarkers = ["let's", "lets", "we should", "how about", "i propose", "proposal:", "what if we", "we could", "i suggest",
-                                  "suggestion:", "then we", "so we", "we drop", "we move", "we keep", "we ship", "we use"]
+                                  "suggestion:", "then we", "so we", "we drop", "we move", "we keep", "we ship", "we use", "what about",
+                                  "why don't we", "shall we"]
     static let agreements = ["agreed", "sounds good", "+1", "works for me", "makes sense", "let's do it", "fine by me", "lgtm",
-                             "deal", "👍", "yes", "yep", "sgtm", "ok with me", "okay with me", "same", "i agree", "agree", "good call", "perfect"]
+                             "deal", "👍", "yes", "yep", "sgtm", "ok with me", "okay with me", "same", "i agree", "agree", "good call", "perfect",
+                             "that works", "works", "that's fine", "fine with me", "fine for", "i'm in", "count me in", "ship it", "do it",
+                             "let's do that", "let's go", "go for it", "yeah", "yup", "sure, let's", "ok, let's", "okay, let's"]
+    /// Questions that ask for agreement rather than for information.
+    static let agreementAsks = ["agreed?", "ok?", "okay?", "sound good?", "sounds good?", "right?", "objections?"]
+    /// A question that proposes: "How about ...?", "Can we have both?", "Shall we ...?".
+    static let proposingQuestions = ["how about", "what about", "why don't we", "shall we", "can we", "could we", "should we", "what if we"]
+
+    /// The content of a sentence that proposes something ("How about we keep X?" → "keep X"), or nil.
+    static func proposal(_ s: String) -> String? {
+        let lower = " " + s.lowercased().replacingPresent("’", with: "'") + " "
+        guard Words.content(s).count >= 2 else { return nil }
+        if ["if we ever", "maybe later", "someday", "i'll", "i will", "i can", "not sure"].contains(where: { lower.hasBytes($0) }) { return nil }
+        if s.contains("?") {
+            // "Should we keep the retry change or revert it?" asks for a choice, not agreement.
+            let asksAgreement = agreementAsks.contains { lower.hasBytes($0) }
+            guard asksAgreement || proposingQuestions.contains(where: { lower.hasBytes(" " + $0 + " ") }), !lower.hasBytes(" or ") else { return nil }
+        } else if !proposalMarkers.contains(where: { lower.hasBytes(" " + $0 + " ") }) {
+            return nil
+        }
+        return content(s)
+    }
+
+    /// The proposal without the words that only propose ("How about we", "Let's", "Agreed?").
+    static func content(_ s: String) -> String {
+        var text = s.trimmingSpaces()
+        for tail in [" Agreed?", ", agreed?", " agreed?", ", ok?", ", okay?", ", right?", " Objections?", "?"] where text.hasSuffix(tail) {
+            text = String(text.dropLast(tail.count))
+        }
+        let leads = ["how about we ", "what about we ", "why don't we ", "what if we ", "shall we ", "can we ", "could we ", "should we ",
+                     "how about ", "what about ", "i propose we ", "i propose ", "i suggest we ", "i suggest ", "proposal: ", "suggestion: ",
+                     "so let's ", "then let's ", "ok let's ", "okay let's ", "let's ", "lets ", "we should "]
+        var lower = text.lowercased().replacingPresent("’", with: "'")
+        // A vocative or a filler before the proposal ("Ok, how about ...", "Team, let's ...").
+        if let comma = lower.firstIndex(of: ","), lower[..<comma].split(separator: " ").count <= 2,
+           case let after = String(lower[lower.index(after: comma)...]).trimmingSpaces(), leads.contains(where: { after.hasPrefix($0) }) {
+            let cut = lower.distance(from: lower.startIndex, to: comma) + 1
+            text = String(text.dropFirst(cut)).trimmingSpaces()
+            lower = text.lowercased().replacingPresent("’", with: "'")
+        }
+        if let lead = leads.first(where: { lower.hasPrefix($0) }), text.count > lead.count + 3 { text = String(text.dropFirst(lead.count)) }
+        return DecisionRules.strip(text)
+    }
+
+    /// A reply that accepts what the message before it proposed: "That works.", "Yes", "+1",
+    /// "Static images are fine for launch.", "300ms debounce then." (the choice said again).
+    static func accepts(_ reply: String, proposal: String) -> Bool {
+        let t = reply.lowercased().replacingPresent("’", with: "'").trimmingSpaces()
+        guard !t.contains("?"), !["yes, but", "yes but", "but ", "not ", "no ", "no,", "hmm", "i'd rather", "rather "].contains(where: { t.hasPrefix($0) }) else { return false }
+        let words = Words.all(t)
+        guard !words.isEmpty, words.count <= 12 else { return false }
+        if [" but ", " not ", "n't", " unless ", " instead", " rather"].contains(where: { (" " + t + " ").hasBytes($0) }) { return false }
+        let said = Set(Words.content(t)), proposed = Set(Words.content(proposal))
+        // "Sure, let's just keep moving every deadline": an opener followed by other content is no yes.
+        if let opener = agreements.first(where: { t.hasPrefix($0) }) {
+            let rest = Set(Words.content(String(t.dropFirst(opener.count))))
+            return rest.count <= 3 || !rest.isDisjoint(with: proposed)
+        }
+        // "Static images are fine for launch.": the proposal's words with an approving word.
+        if said.intersection(proposed).count >= 1, ["fine", "works", "good", "great", "agreed", "ok", "okay"].contains(where: { words.contains($0) }) { return true }
+        // "300ms debounce then.": the choice repeated, settled with "then".
+        return words.last == "then" && words.count <= 6 && said.intersection(proposed).count >= 1
+    }
+
+    /// The decision an accepting reply records: the last proposal of someone else in the two
+    /// messages before it (the server judges each message with its context, so "That works." is
+    /// where an agreed decision is stored).
+    static func accepted(_ m: MessageToJudge) -> String? {
+        // Most messages are no short yes: skip them before reading the context (the summary asks for every message).
+        guard !m.context.isEmpty, !m.text.contains("?"), Words.all(m.text).count <= 12 else { return nil }
+        let me = m.from.lowercased()
+        for line in m.context.suffix(2).reversed() {
+            if line.from.lowercased() == me { continue }
+            // The proposal closest to the reply; a question first is the topic ("Can we have
+            // both? Make X the primary action"), so the sentence after it is the content.
+            let sentences = Sentences.split(line.text)
+            // "Can we have both? Make export the primary action": the question opens, the next sentence says what.
+            if let k = sentences.firstIndex(where: { s in s.hasSuffix("?") && proposingQuestions.contains { (" " + s.lowercased()).hasBytes(" " + $0 + " ") } }),
+               k + 1 < sentences.count, !sentences[k + 1].contains("?"), Words.content(sentences[k + 1]).count >= 3,
+               !sentences[k].lowercased().hasBytes(" or "), accepts(m.text, proposal: line.text) {
+                return DecisionRules.strip(sentences[k + 1])
+            }
+            for (k, s) in sentences.enumerated().reversed() {
+                guard let p = proposal(s), accepts(m.text, proposal: line.text) else { continue }
+                if s.contains("?"), k + 1 < sentences.count, Words.content(sentences[k + 1]).count >= 3, !sentences[k + 1].contains("?") {
+                    return DecisionRules.strip(sentences[k + 1])
+                }
+                return p
+            }
+            return nil
+        }
+        return nil
+    }
 
     static func acceptedProposals(_ judged: [MessageToJudge]) -> [String] {
         var out: [String] = []
@@ -15,18 +110,18 @@ enum Agreement {
                 let lower = " " + s.lowercased() + " "
                 guard proposalMarkers.contains(where: { lower.hasBytes(" " + $0) }), Words.content(s).count >= 3 else { continue }
                 // A question is a proposal only when it asks for agreement ("..., agreed?").
-                if s.contains("?") && !["agreed?", "ok?", "okay?", "sound good?", "sounds good?", "right?", "objections?"].contains(where: { lower.hasBytes($0) }) { continue }
+                if s.contains("?") && !agreementAsks.contains(where: { lower.hasBytes($0) }) { continue }
                 if ["if we ever", "maybe", "might", "should we", "can we", "could we"].contains(where: { lower.hasBytes($0) }) { continue }
-                let replies = judged.dropFirst(i + 1).prefix(3).filter { $0.from.lowercased() != m.from.lowercased() }
-                let accepted = replies.contains { r in
-                    let first = r.text.lowercased().trimmingSpaces()
-                    return agreements.contains { first.hasPrefix($0) } && !first.hasPrefix("yes, but") && !first.contains("?")
-                }
                 // "Can we move the backup to 04:00?" — "Yes, let's move the backup to 04:00.": the
                 // reply that takes up someone's proposal is the decision.
                 let takesUp = ["yes, let's", "yes let's", "ok, let's", "okay, let's", "sure, let's", "agreed, let's", "fine, let's"].contains { lower.hasBytes(" " + $0) }
                     && judged[..<i].suffix(2).contains { $0.from.lowercased() != m.from.lowercased() && $0.text.contains("?")
                         && Set(Words.content($0.text)).intersection(Words.content(s)).count >= 2 }
+                let replies = judged.dropFirst(i + 1).prefix(3).filter { $0.from.lowercased() != m.from.lowercased() }
+                let accepted = replies.contains { r in
+                    let first = r.text.lowercased().trimmingSpaces()
+                    return agreements.contains { first.hasPrefix($0) } && !first.hasPrefix("yes, but") && !first.contains("?")
+                }
                 if accepted || takesUp { out.append(DecisionRules.strip(s.replacingPresent(" Agreed?", with: "").replacingPresent("?", with: ""))) }
             }
         }

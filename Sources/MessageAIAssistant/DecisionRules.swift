@@ -20,10 +20,18 @@ enum DecisionRules {
                             "if we", "maybe", "might", "probably", "propose", "proposal", "suggest", "what if", "should we",
                             "could we", "can we", "thinking about", "considering", "any objections", "unless", "pending",
                             "not final", "tbd", "once we", "would be", "i'd prefer", "i prefer", "before we decide", "need to", "needs to",
-                            "who decided", "who approved", "not approved", "wasn't approved", "isn't approved", "prefer"]
+                            "who decided", "who approved", "answer by", "call by", "decision by", "not approved", "wasn't approved", "isn't approved", "prefer"]
 
     static func decision(_ m: MessageToJudge) -> String? {
-        for s in Sentences.split(m.text) {
+        // "That works." after someone's "How about we ...?": the proposal is what was decided.
+        marked(m) ?? Agreement.accepted(m)
+    }
+
+    /// A decision the message's own words mark ("Decision: ...", "we'll go with", "... Final.").
+    static func marked(_ m: MessageToJudge) -> String? {
+        let sentences = Sentences.split(m.text)
+        for (k, s) in sentences.enumerated() {
+            if let d = explicit(s, before: k > 0 ? sentences[k - 1] : nil) { return d }
             let lower = " " + s.lowercased().replacingPresent("’", with: "'") + " "
             // "Decision for the record: we keep ...": a label naming a decision, then a colon.
             let labelled = lower.range(of: "decision").map { lower[$0.upperBound...].prefix(24).contains(":") } ?? false
@@ -34,6 +42,34 @@ enum DecisionRules {
             return withChoice(strip(s), m.context)
         }
         return nil
+    }
+
+    /// Labels that put the decision after a colon ("Let's decide: we use the existing flag").
+    static let explicitLabels = ["let's decide:", "lets decide:", "decided:", "decision made:", "we decide:", "final:", "settled:"]
+    /// A sentence that only seals the one before it ("Analytics export moves to next sprint. Final.").
+    static let seals: Set<String> = ["final", "that's final", "thats final", "decided", "it's decided", "done deal", "settled", "that's settled",
+                                     "final answer", "case closed"]
+
+    /// The explicit forms of ASSISTANT.md's markers that need the words around them: a label
+    /// then a colon, or a statement sealed by "Final." (in its own sentence or after a comma).
+    static func explicit(_ s: String, before: String?) -> String? {
+        let lower = s.lowercased().replacingPresent("’", with: "'").trimmingSpaces()
+        if let label = explicitLabels.first(where: { lower.hasPrefix($0) }) {
+            let rest = String(s.trimmingSpaces().dropFirst(label.count)).trimmingSpaces()
+            return Words.content(rest).count >= 2 && !rest.contains("?") ? strip(rest) : nil
+        }
+        let bare = lower.trimmingCharacters(in: CharacterSet(charactersIn: " .!"))
+        if seals.contains(bare), let b = before, !b.contains("?"), Words.content(b).count >= 2 { return strip(b) }
+        for seal in [", final", " - final", " — final", "; final"] where bare.hasSuffix(seal) {
+            let head = String(s.trimmingSpaces().prefix(bare.count - seal.count))
+            if Words.content(head).count >= 2 { return strip(head) }
+        }
+        return nil
+    }
+
+    /// Whether a sentence by itself states a decision (the thread's own words, not a reply's).
+    static func states(_ s: String) -> Bool {
+        marked(MessageToJudge(from: "", to: [], text: s)) != nil
     }
 
     /// "Thursday it is" says little alone: add the context's question or options that name the

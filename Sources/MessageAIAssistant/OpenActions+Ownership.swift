@@ -57,6 +57,8 @@ extension OpenActions {
 
     static func reportsBack(_ what: String) -> Bool {
         let w = what.lowercased()
+        // "get back" is "get back to you" with its last words dropped as a phrase cannot end on "to".
         return ["get back to", "come back to", "report back", "circle back", "follow up with you", "let you know"].contains { w.hasPrefix($0) }
+            || ["get back", "come back"].contains(w)
     }
 }

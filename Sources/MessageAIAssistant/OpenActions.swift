@@ -29,8 +29,12 @@ enum OpenActions {
                 if reportsBack(item.what), entries.contains(where: { $0.message == i && $0.item.who == item.who }) { continue }
                 let verb = firstWord(item.what)
                 let object = Set(Words.content(item.what).dropFirst())
-                if let k = entries.lastIndex(where: { $0.item.who == item.who && i - $0.message <= 3
-                    && (firstWord($0.item.what) == verb || generic(item.what) || !object.isDisjoint(with: Set(Words.content($0.item.what).dropFirst()))) }) {
+                let near = entries.lastIndex(where: { $0.item.who == item.who && i - $0.message <= 3
+                    && (firstWord($0.item.what) == verb || generic(item.what) || !object.isDisjoint(with: Set(Words.content($0.item.what).dropFirst()))) })
+                // The same work said again later in the thread is one item, however far apart.
+                let again = near ?? entries.lastIndex(where: { $0.item.who == item.who && firstWord($0.item.what) == verb
+                    && !object.isEmpty && object.isSubset(of: Set(Words.content($0.item.what).dropFirst())) || $0.item.who == item.who && $0.item.what.lowercased() == item.what.lowercased() })
+                if let k = again {
                     // The commitment restates the ask: keep the more specific words and due date
                     // ("by Thursday" answered "Thursday morning, after the call").
                     if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
@@ -115,6 +119,7 @@ enum OpenActions {
 
     static func reportedDone(_ e: Entry, _ judged: [MessageToJudge], _ said: [[Said]]) -> Bool {
         let verb = firstWord(e.item.what)
+        let past = Verbs.pastForms(of: verb)
         let object = Set(Words.content(e.item.what).dropFirst())
         for (k, m) in judged.enumerated().dropFirst(e.message + 1) {
             for s in said[k] {
@@ -123,21 +128,23 @@ enum OpenActions {
                 let place = [" is in the ", " are in the ", " is in our ", " are in our ", " is up ", " is out "].first { lowerS.hasBytes($0) }
                 // A check mark says done in any language ("Listo ✅", "✔️ dashboards").
                 let ticked = ["✅", "✔", "☑"].contains { s.lower.hasBytes($0) }
-                let saysDone = words.contains { Verbs.isPast($0, of: verb) } || words.contains { doneWords.contains($0) } || place != nil || ticked
+                let saysDone = words.contains { past.contains($0) } || words.contains { doneWords.contains($0) } || place != nil || ticked
                 guard saysDone else { continue }
                 let lower = s.lower
                 if ["not done", "not yet", "isn't done", "will be", "once", "when", "after", "until", "before"].contains(where: { lower.hasBytes($0) }) { continue }
                 // "The draft is in the hiring folder" reports the draft, not the hiring loop: with only a
                 // place to go on, the thing put there (before "is in") must be the item's.
                 var said = s.content
-                if let p = place, !words.contains(where: { Verbs.isPast($0, of: verb) || doneWords.contains($0) }), let r = lowerS.range(of: p) {
+                if let p = place, !words.contains(where: { past.contains($0) || doneWords.contains($0) }), let r = lowerS.range(of: p) {
                     said = Set(Words.content(String(lowerS[..<r.lowerBound])))
                 }
                 let overlap = !object.isDisjoint(with: said)
                 let byOwner = m.from.lowercased() == e.item.who
                 // A short "Done." by the owner closes their item; "Added both." reports other work (another verb in the past).
-                let otherWork = words.contains { Verbs.isPastOfWork($0) && !Verbs.isPast($0, of: verb) && !["done", "finished", "completed"].contains($0) }
-                if overlap || (byOwner && words.count <= 8 && !otherWork) || (words.count <= 3 && words.contains { Verbs.isPast($0, of: verb) }) { return true }
+                let otherWork = words.contains { Verbs.isPastOfWork($0) && !past.contains($0) && !["done", "finished", "completed"].contains($0) }
+                // (A place alone is no report by the owner: "Yes, it is in the infra folder" answers a question.)
+                let saidDone = words.contains { past.contains($0) || doneWords.contains($0) } || ticked
+                if overlap || (byOwner && words.count <= 8 && !otherWork && saidDone) || (words.count <= 3 && words.contains { past.contains($0) }) { return true }
             }
         }
         return false

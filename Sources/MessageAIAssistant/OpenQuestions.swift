@@ -24,6 +24,25 @@ enum OpenQuestions {
         return out
     }
 
+    /// Asks for work that nobody took and nobody did ("Can someone fix it before the demo?" and
+    /// then silence): still open at the end, so a returning reader sees them with the questions.
+    static func unansweredAsks(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], unowned: [ActionItem], known: [String]) -> [String] {
+        var out: [String] = []
+        let names = Set(judged.map { $0.from.lowercased() })
+        for (i, m) in judged.enumerated() {
+            let sentences = Sentences.split(m.text)
+            for f in founds[i] where f.sentence < sentences.count && sentences[f.sentence].hasSuffix("?")
+                && unowned.contains(where: { $0.what == f.item.what }) {
+                // Nobody spoke of it again: a later word of someone else about its object answers it somehow.
+                let object = Set(Words.content(f.item.what).dropFirst())
+                if judged.dropFirst(i + 1).contains(where: { $0.from.lowercased() != m.from.lowercased() && !object.isDisjoint(with: Words.content($0.text)) }) { continue }
+                let q = Compress.sentence(sentences[f.sentence].trimmingSpaces(), names: names)
+                if !known.contains(q) && !out.contains(q) { out.append(q) }
+            }
+        }
+        return out
+    }
+
     static func answered(_ question: String, asker: String, after i: Int, _ judged: [MessageToJudge]) -> Bool {
         let q = Set(Words.content(question))
         let later = judged.dropFirst(i + 1)

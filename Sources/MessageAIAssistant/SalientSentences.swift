@@ -151,8 +151,23 @@ enum Compress {
             return true
         }.map(\.element)
         guard !kept.isEmpty else { return s }
-        var out = kept
+        var out = whole(kept)
         if let f = out.first, let c = f.first, c.isLowercase, !f.hasPrefix("@"), s.first?.isUppercase == true { out[0] = c.uppercased() + f.dropFirst() }
         return out.joined(separator: " ")
+    }
+
+    /// No line ends clipped: a dropped tail or hedge ("finish the docs and right now") must not
+    /// leave "and", "the" or "with" last; the end mark of a dropped word moves to the word before.
+    static func whole(_ words: [String]) -> [String] {
+        var out = words
+        while out.count > 1, let last = out.last {
+            let bare = last.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".!?,;:"))
+            guard ActionRules.dangling.contains(bare) || bare.isEmpty else { break }
+            out.removeLast()
+            let mark = last.last.map(String.init).flatMap { ".!?".contains($0) ? $0 : nil } ?? ""
+            while let l = out[out.count - 1].last, ",;:".contains(l) { out[out.count - 1].removeLast() }
+            if !mark.isEmpty, !".!?".contains(out[out.count - 1].last ?? " ") { out[out.count - 1] += mark }
+        }
+        return out
     }
 }

@@ -7,6 +7,16 @@ enum ThreadSummarizer {
     /// Under ASSISTANT.md's 30 %, with room for the word count of a reader's tokenizer to differ.
     static let budgetRatio = 0.298
 
+    static let reversals = ["instead", "actually", "change of plan", "scratch that", "reverse", "reversing", "no longer", "after all", "back to",
+                            "changed our mind", "rather than"]
+
+    static let reversalWords: Set<String> = Set(reversals.flatMap { $0.split(separator: " ").map(String.init) })
+
+    static func reverses(_ d: String) -> Bool {
+        let lower = " " + d.lowercased() + " "
+        return reversals.contains { lower.hasBytes(" " + $0 + " ") || lower.hasBytes(" " + $0 + ",") }
+    }
+
     static func summarize(_ thread: ThreadToSummarize, engine: EngineInfo) -> ThreadSummary {
         let msgs = thread.messages
         let participants = thread.participants.isEmpty ? Array(Set(msgs.map { $0.from.lowercased() })).sorted() : thread.participants.map { $0.lowercased() }
@@ -22,11 +32,26 @@ enum ThreadSummarizer {
         // yet, so it is no one's open work; the summary may still tell it among the other lines.
         let actions = work.filter { participants.contains($0.who) }
         let unowned = work.filter { !participants.contains($0.who) }
-        var decisions = judged.compactMap { DecisionRules.decision($0) }
-        for d in Agreement.acceptedProposals(judged) where !decisions.contains(where: { Set(Words.content($0)).intersection(Words.content(d)).count >= 2 }) {
+        // Decisions the thread's words mark first, in order, a reversal replacing the earlier one on
+        // the same thing ("Actually, the demo moves to Wednesday instead"); then those agreed to,
+        // unless a marked one already says them.
+        var decisions: [String] = []
+        let marked = judged.map { DecisionRules.marked($0) }
+        for d in marked.compactMap({ $0 }) {
+            let words = Set(Words.content(d))
+            // (What the decision is about, not the words that say it changed: "moves", "instead".)
+            let topic = words.subtracting(SalientSentences.changes.map(Words.stem)).subtracting(reversalWords.map(Words.stem))
+            if reverses(d) { decisions.removeAll { !Set(Words.content($0)).isDisjoint(with: topic) } }
+            // The same decision said again ("Decision: X" then "Agreed: X") is one: the later words stand.
+            decisions.removeAll { let w = Set(Words.content($0)); return 3 * w.intersection(words).count >= 2 * min(w.count, words.count) }
             decisions.append(d)
         }
-        let questions = OpenQuestions.open(judged, founds)
+        for d in judged.indices.compactMap({ marked[$0] == nil ? Agreement.accepted(judged[$0]) : nil }) + Agreement.acceptedProposals(judged)
+            where !decisions.contains(where: { Set(Words.content($0)).intersection(Words.content(d)).count >= 2 }) {
+            decisions.append(d)
+        }
+        let asked = OpenQuestions.open(judged, founds)
+        let questions = asked + OpenQuestions.unansweredAsks(judged, founds, unowned: unowned, known: asked)
 
         let threadWords = msgs.reduce(0) { $0 + Words.all($1.text).count }
         let budget = max(8, Int(Double(threadWords) * budgetRatio))

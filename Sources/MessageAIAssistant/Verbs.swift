@@ -72,6 +72,15 @@ enum Verbs {
         return irregularPast[verb]?.contains(w) ?? false
     }
 
+    /// Every `w` for which `isPast(w, of: verb)` holds, as a set: a thread's done check asks it of
+    /// every later word for every item, and one set lookup is cheaper than building the forms each time.
+    static func pastForms(of verb: String) -> Set<String> {
+        guard let last = verb.last else { return [] }
+        var forms: Set<String> = [verb + "ed", verb + "d", verb + String(last) + "ed"]
+        if verb.hasSuffix("y") { forms.insert(String(verb.dropLast()) + "ied") }
+        return forms.union(irregularPast[verb] ?? [])
+    }
+
     /// Any work verb in the past ("filed", "retouched", "sent"): a report of work done.
     static func isPastOfWork(_ w: String) -> Bool {
         if w.hasSuffix("ed"), Passive.base(w) != nil { return true }

@@ -3,10 +3,10 @@ import Dispatch
 import Foundation
 import MessageAIAssistant
 
-/// Percentiles of the local engine's two jobs: judging one message (with four messages of
-/// context) and summarising a 40-message thread. Prints figures; asserts nothing.
+/// Percentiles of the local engine's jobs: judging one message (with four messages of context)
+/// and summarising a 40- and a 200-message thread. Prints figures; asserts nothing.
 struct Bench: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print p50/p99 of judging a message and summarising a 40-message thread.")
+    static let configuration = CommandConfiguration(abstract: "Print p50/p99 of judging a message and summarising a 40- and a 200-message thread.")
 
     @Option(help: "Timed runs of each job.")
     var runs = 500
@@ -19,8 +19,19 @@ struct Bench: ParsableCommand {
         let judge = measure(runs) { _ = engine.judge(draft) }
         let summary = measure(max(20, runs / 5)) { _ = engine.summarize(thread) }
         let words = thread.messages.reduce(0) { $0 + $1.text.split(separator: " ").count }
+        // Issue 28's target: a summary of 200 messages in under 50 ms at p99.
+        let long = BenchThread.make(messages: 200)
+        let longSummary = measure(max(20, runs / 10)) { _ = engine.summarize(long) }
+        let longWords = long.messages.reduce(0) { $0 + $1.text.split(separator: " ").count }
+        // And `/catchup` over 20 conversations of 100 messages: a summary of each (target < 200 ms).
+        let conversations = (0..<20).map { k in BenchThread.make(messages: 100, offset: k) }
+        let catchUp = measure(max(10, runs / 50)) { for c in conversations { _ = engine.summarize(c) } }
         print(String(format: "judge one message (4 context):    p50 %.3f ms  p99 %.3f ms  (%d runs)", judge.p50, judge.p99, runs))
         print(String(format: "summarise 40 messages (%d words): p50 %.3f ms  p99 %.3f ms  (%d runs)", words, summary.p50, summary.p99, max(20, runs / 5)))
+        print(String(format: "summarise 200 messages (%d words): p50 %.3f ms  p99 %.3f ms  (%d runs)", longWords, longSummary.p50, longSummary.p99,
+                     max(20, runs / 10)))
+        print(String(format: "summarise 20 conversations of 100 messages (/catchup): p50 %.3f ms  p99 %.3f ms  (%d runs)", catchUp.p50, catchUp.p99,
+                     max(10, runs / 50)))
     }
 
     func measure(_ n: Int, _ body: () -> Void) -> (p50: Double, p99: Double) {
@@ -51,8 +62,9 @@ enum BenchThread {
         ("maya", "@li please update the dashboard by Monday so the on-call team sees the new alerts."),
     ]
 
-    static func make(messages n: Int) -> ThreadToSummarize {
+    /// `offset` starts the cycle elsewhere, so that conversations differ.
+    static func make(messages n: Int, offset: Int = 0) -> ThreadToSummarize {
         ThreadToSummarize(participants: ["maya", "omar", "li"],
-                          messages: (0..<n).map { ChatLine(from: lines[$0 % lines.count].0, text: lines[$0 % lines.count].1) })
+                          messages: (0..<n).map { ChatLine(from: lines[($0 + offset) % lines.count].0, text: lines[($0 + offset) % lines.count].1) })
     }
 }

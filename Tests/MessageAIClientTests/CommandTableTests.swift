@@ -34,7 +34,8 @@ final class CommandTableTests: XCTestCase {
                         "/done", "/undo", "/rewrite", "/take", "/assistant",  // issue 10: the server's assistant
                         "/send-file", "/files", "/save",  // issue 11: files
                         "/avatar", "/group avatar",  // issue 11: profile pictures and group avatars
-                        "/sessions", "/revoke"]  // issue 27: one's own sessions
+                        "/sessions", "/revoke",  // issue 27: one's own sessions
+                        "/catchup"]  // issue 28: a catch-up across conversations
         XCTAssertEqual(Set(CommandTable.all.map(\.name)), Set(contract))
         XCTAssertEqual(CommandTable.all.count, contract.count, "no duplicate names")
         for spec in CommandTable.all {

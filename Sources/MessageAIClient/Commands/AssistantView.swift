@@ -30,19 +30,20 @@ enum AssistantView {
          "changed_by": s.changedBy, "provider_available": s.providerAvailable, "budget_left": s.budgetLeft]
     }
 
-    static func summaryFields(_ r: AssistSummaryResult, conversation: String) -> [String: Any] {
-        ["conversation_id": r.conversationID, "conversation": conversation, "messages": r.messageCount, "covered": r.covered,
-         "from_seq": r.fromSeq, "to_seq": r.toSeq, "summary": r.summary, "key_points": r.keyPoints, "decisions": r.decisions,
-         "actions": r.actions.map { ["what": $0.what, "who": $0.who, "due": $0.due.isEmpty ? NSNull() : $0.due] as [String: Any] },
+    static func summaryFields(_ r: AssistSummaryResult, conversation: String, marks: SummaryDoneMarks) -> [String: Any] {
+        let work = r.actions.map { (what: $0.what, who: $0.who, due: $0.due.isEmpty ? nil : $0.due as String?) }
+        return ["conversation_id": r.conversationID, "conversation": conversation, "messages": r.messageCount, "covered": r.covered,
+         "from_seq": r.fromSeq, "to_seq": r.toSeq, "summary": marks.text(r.summary, work), "key_points": r.keyPoints, "decisions": r.decisions,
+         "actions": marks.rows(work),
          "open_questions": r.openQuestions, "engine": r.engine, "engine_version": r.engineVersion,
          "fallback_reason": r.fallbackReason.isEmpty ? NSNull() : r.fallbackReason, "cached": r.cached, "source": "server"]
     }
 
-    static func summaryPlain(_ r: AssistSummaryResult, conversation: String) -> String {
+    static func summaryPlain(_ r: AssistSummaryResult, conversation: String, marks: SummaryDoneMarks) -> String {
         guard r.messageCount > 0 else { return "no messages in [\(conversation)] yet" }
         var lines = ["summary of [\(conversation)], \(r.messageCount) messages (seq \(r.fromSeq)-\(r.toSeq))"
                      + (r.covered < r.messageCount ? ", the newest \(r.covered) read" : "") + ", by \(r.engine) \(r.engineVersion):",
-                     r.summary]
+                     marks.text(r.summary, r.actions.map { (what: $0.what, who: $0.who, due: $0.due.isEmpty ? nil : $0.due as String?) })]
         if !r.openQuestions.isEmpty { lines.append("open questions:\n" + r.openQuestions.map { "- " + $0 }.joined(separator: "\n")) }
         if !r.fallbackReason.isEmpty { lines.append("note: " + r.fallbackReason) }
         return lines.joined(separator: "\n")

@@ -91,11 +91,14 @@ enum AssistantCommands {
             return
         }
         let r = engine.summarize(ThreadToSummarize(participants: s.members, messages: lines(s.messages)))
-        var plain = ["summary of [\(s.name)], \(s.messages.count) messages (seq \(s.messages.first!.seq)-\(s.messages.last!.seq)):", r.summary]
+        // Offline too, work marked done on any device (as last synced) shows done.
+        let marks = SummaryDoneMarks(cacheOf: inv.client, conversationID: s.cid)
+        let work = r.actions.map { (what: $0.what, who: $0.who, due: $0.due) }
+        var plain = ["summary of [\(s.name)], \(s.messages.count) messages (seq \(s.messages.first!.seq)-\(s.messages.last!.seq)):", marks.text(r.summary, work)]
         if !r.openQuestions.isEmpty { plain.append("open questions:\n" + r.openQuestions.map { "- " + $0 }.joined(separator: "\n")) }
         inv.succeed("summary", ["conversation_id": s.cid, "conversation": s.name, "messages": s.messages.count,
-                                "from_seq": s.messages.first!.seq, "to_seq": s.messages.last!.seq, "summary": r.summary,
-                                "key_points": r.keyPoints, "decisions": r.decisions, "actions": r.actions.map(actionFields),
+                                "from_seq": s.messages.first!.seq, "to_seq": s.messages.last!.seq, "summary": marks.text(r.summary, work),
+                                "key_points": r.keyPoints, "decisions": r.decisions, "actions": marks.rows(work),
                                 "open_questions": r.openQuestions].merging(engineFields(r.engine)) { a, _ in a },
                     plain: plain.joined(separator: "\n"))
     }

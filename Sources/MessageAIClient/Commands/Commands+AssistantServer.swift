@@ -72,7 +72,9 @@ enum ServerAssistantCommands {
         }
         c.call(AssistSummary(conversationID: cid, limit: limit), for: inv, timeout: c.assistantAnswerTimeout, expect: AssistSummaryResult.self) { r in
             let name = c.conversationName(cid, fallback: "")
-            inv.succeed("summary", AssistantView.summaryFields(r, conversation: name), plain: AssistantView.summaryPlain(r, conversation: name))
+            let marks = SummaryDoneMarks(cacheOf: c, conversationID: cid)
+            inv.succeed("summary", AssistantView.summaryFields(r, conversation: name, marks: marks),
+                        plain: AssistantView.summaryPlain(r, conversation: name, marks: marks))
         }
         return true
     }
