@@ -18,6 +18,7 @@ enum Migrations {
         Migration(name: "v8_presence_status", sql: SchemaV8.sql),
         Migration(name: "v9_avatars", sql: SchemaV9.sql),
         Migration(name: "v11_speed", sql: SchemaV11.sql),
+        Migration(name: "v12_search_words", sql: SchemaV12.sql),
     ]
 
     /// Applies every migration not yet recorded in `schema_migrations`, each in its own
