@@ -19,6 +19,7 @@ enum Migrations {
         Migration(name: "v9_avatars", sql: SchemaV9.sql),
         Migration(name: "v11_speed", sql: SchemaV11.sql),
         Migration(name: "v12_search_words", sql: SchemaV12.sql),
+        Migration(name: "v13_user_name_words", sql: SchemaV13.sql),
     ]
 
     /// Applies every migration not yet recorded in `schema_migrations`, each in its own
