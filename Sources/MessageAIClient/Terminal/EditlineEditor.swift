@@ -124,9 +124,25 @@ public final class EditlineEditor: LineEditor {
         // ahead; a burst is drained below): libedit would then wait for a key on the main
         // queue, and the network, the output and Ctrl-D itself would wait with it.
         guard KeyReader.hasPending || KeyReader.readableNow() else { return }
+        let was = LineText.current()
         step()
         while active && KeyReader.hasPending { step() }
-        if active { onEdit(LineText.current().before + LineText.current().after) }
+        guard active else { return }
+        let now = LineText.current()
+        redrawIfWrappedEdit(was: was, now: now)
+        onEdit(now.before + now.after)
+    }
+
+    /// libedit's incremental redraw of an input that wraps over several rows leaves fragments
+    /// on the rows below when text is inserted or deleted before their end (issue 24: a
+    /// 959-character line, Home, `START `: rows 3 and 4 garbled until Ctrl-L). Such an edit is
+    /// drawn again whole, as Ctrl-L would, from the prompt's first row.
+    private func redrawIfWrappedEdit(was: (before: String, after: String), now: (before: String, after: String)) {
+        guard !now.after.isEmpty, was.before + was.after != now.before + now.after else { return }
+        let columns = TerminalText.columns(shownPrompt) + TerminalText.columns(now.before) + TerminalText.columns(now.after)
+        guard columns >= layoutColumns else { return }
+        clearInputRows()
+        rl_forced_update_display()
     }
 
     /// libedit publishes the line (rl_line_buffer, rl_end) after each key, but after Enter
