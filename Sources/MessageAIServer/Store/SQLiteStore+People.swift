@@ -1,3 +1,4 @@
+import Foundation
 import MessageAISQLite
 import MessageAIProtocol
 
@@ -37,8 +38,10 @@ extension SQLiteStore {
                                 text.lowercased(), Self.clamp(limit)) { Self.userRecord($0) }
         }
         let low = text.lowercased()
-        guard let words = FullTextQuery.match(text) else {
-            // No word in it ("_", "."): usernames only.
+        // A name is letters, digits, spaces, hyphens and apostrophes; a query with other marks
+        // ("a_b", "j.doe", "%") is a username's start and is searched as that alone.
+        let nameLike = text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || " -'’".unicodeScalars.contains($0) }
+        guard nameLike, let words = FullTextQuery.match(text) else {
             return try db.query("""
                 SELECT \(Self.userColumns) FROM users u
                 WHERE u.username_lower >= ?1 AND u.username_lower < ?2 ORDER BY u.username_lower LIMIT ?3
