@@ -55,7 +55,7 @@ public final class EditlineEditor: LineEditor {
     /// The prompt the app asked for; `shownPrompt` is what libedit shows (a question while a
     /// long paste waits for confirmation).
     var prompt = "> "
-    private var shownPrompt = "> "
+    private(set) var shownPrompt = "> "
     private var promptCString: UnsafeMutablePointer<CChar>?
     private var source: DispatchSourceRead?
     private var onLine: (String) -> Void = { _ in }
@@ -131,18 +131,6 @@ public final class EditlineEditor: LineEditor {
         let now = LineText.current()
         redrawIfWrappedEdit(was: was, now: now)
         onEdit(now.before + now.after)
-    }
-
-    /// libedit's incremental redraw of an input that wraps over several rows leaves fragments
-    /// on the rows below when text is inserted or deleted before their end (issue 24: a
-    /// 959-character line, Home, `START `: rows 3 and 4 garbled until Ctrl-L). Such an edit is
-    /// drawn again whole, as Ctrl-L would, from the prompt's first row.
-    private func redrawIfWrappedEdit(was: (before: String, after: String), now: (before: String, after: String)) {
-        guard !now.after.isEmpty, was.before + was.after != now.before + now.after else { return }
-        let columns = TerminalText.columns(shownPrompt) + TerminalText.columns(now.before) + TerminalText.columns(now.after)
-        guard columns >= layoutColumns else { return }
-        clearInputRows()
-        rl_forced_update_display()
     }
 
     /// libedit publishes the line (rl_line_buffer, rl_end) after each key, but after Enter
