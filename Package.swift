@@ -46,8 +46,12 @@ let package = Package(
         // server, the client and the load tools.
         .target(name: "MessageAISocket", swiftSettings: swift5),
 
+        // How text is cut into words for search (CJK and Thai runs as overlapping pairs), one
+        // way for every index: the server's, the client's cache, a PostgreSQL store. No I/O.
+        .target(name: "MessageAISearch", swiftSettings: swift5),
+
         // The SQLite wrapper shared by the server's store and the client's local cache.
-        .target(name: "MessageAISQLite", dependencies: ["CSQLite"], swiftSettings: swift5),
+        .target(name: "MessageAISQLite", dependencies: ["CSQLite", "MessageAISearch"], swiftSettings: swift5),
 
         // The wire protocol: frames, fields, messages, compression. No I/O.
         .target(name: "MessageAIProtocol", dependencies: ["CZlib"], swiftSettings: swift5),
@@ -120,7 +124,7 @@ let package = Package(
             name: "MessageAIAssistantProviderTests", dependencies: ["MessageAIAssistantProvider"],
             exclude: ["fake_chat_server.py"], swiftSettings: swift5),
         .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol", "MessageAILoad"], swiftSettings: swift5),
-        .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite", "MessageAITLS", "MessageAILoad", "MessageAIAssistantProvider"], swiftSettings: swift5),
+        .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite", "MessageAISearch", "MessageAITLS", "MessageAILoad", "MessageAIAssistantProvider"], swiftSettings: swift5),
         .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient", "MessageAITLS", "MessageAISocket"], swiftSettings: swift5),
     ]
 )

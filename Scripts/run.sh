@@ -7,12 +7,25 @@
 # hands the client that certificate's fingerprint (--tls-fingerprint, from --print-fingerprint),
 # so no question is asked. A server that was already running is trusted the usual way: the
 # client shows its fingerprint and asks once (remembered in ~/.config/messageai/known_servers).
+# The build is one `swift build` of every product, its output in .build/run-build.log, shown
+# only when it fails: building each product separately re-planned and relinked every time (two
+# minutes on a built tree) and printed the compiler's warnings into the user's terminal.
+# RUN_BUILD=debug uses a debug build instead of release (the tests use the one they built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./Scripts/install-deps.sh
-swift build -c release --product messageai-server
-swift build -c release --product messageai
-bin=$(swift build -c release --show-bin-path)
+config=${RUN_BUILD:-release}
+mkdir -p .build
+build_log=.build/run-build.log
+if [ ! -x ".build/$config/messageai" ]; then
+  echo "building messageai ($config; the first build takes several minutes, log: $build_log)" >&2
+fi
+if ! swift build -c "$config" >"$build_log" 2>&1; then
+  cat "$build_log" >&2
+  echo "run.sh: the build failed (log: $build_log)" >&2
+  exit 1
+fi
+bin=$(swift build -c "$config" --show-bin-path)
 port=${MESSAGEAI_PORT:-7878}
 server_pid=""
 trust=()

@@ -145,6 +145,9 @@ extension ClarityRules {
             guard artifacts.contains(n), n != "one" || t[k].lower != "the" else { continue }
             let followed = h + 1 < t.count && !noun.endsClause ? t[h + 1].lower : ""
             if modifiersAfterNoun.contains(followed) || (followed.first?.isNumber ?? false) || followed.hasPrefix("#") { continue }
+            // A compound whose last word was named ("a flag" ... "the feature flag"): the thing
+            // is the flag, which the reader knows.
+            if !followed.isEmpty, !noun.endsClause, known.contains(Words.stem(followed)) { continue }
             if !noun.endsClause, h + 1 < t.count, t[h + 1].isCapitalized, !["I"].contains(t[h + 1].raw) { continue }
             // Earlier words of the sentence or the context say which ("the Figma link ... the file").
             if known.contains(Words.stem(n)) || Words.content(t[..<k].map(\.raw).joined(separator: " ")).contains(Words.stem(n)) { continue }

@@ -51,7 +51,8 @@ enum ClarityRules {
         if everyone { return nil }
         // README's choice: "whoever picks up X" and "one of you" name nobody either.
         if [" someone ", " somebody ", " anyone ", " anybody ", " whoever ", " one of you "].contains(where: { text.contains($0) }) {
-            return Flag(.owner, "'someone' in a group of \(m.to.count) means nobody in particular: name who should \(first.item.what)")
+            // `to` is everyone but the sender: the group is one larger.
+            return Flag(.owner, "'someone' in a group of \(m.to.count + 1) means nobody in particular: name who should \(first.item.what)")
         }
         if text.contains(" you ") {
             return Flag(.owner, "'you' is sent to \(m.to.count) people (\(m.to.joined(separator: ", "))): say which of them should \(first.item.what)")

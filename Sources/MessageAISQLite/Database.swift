@@ -23,6 +23,8 @@ public final class Database {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
+        // Every connection can fill a search index (triggers included) the one way.
+        try defineSearchWords()
     }
 
     deinit { close() }

@@ -84,6 +84,16 @@ final class AssistantCommandTests: ServerBackedTestCase {
         XCTAssertTrue(((check["clarity"] as? [[String: Any]])?.first?["reason"] as? String ?? "").contains("those numbers"), r.out)
     }
 
+    /// Issue 24: with no conversation open, an ask's owner is nobody in particular; it printed
+    /// `action: : revert that`.
+    func testCheckWithoutAnOpenConversationNamesNoEmptyOwner() throws {
+        try clients.register("alice")
+        let r = try clients.run("alice", ["/check Can you revert that commit from this morning?"])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertFalse(r.out.contains(": :"), r.out)
+        XCTAssertTrue(r.out.contains("action: revert that commit"), r.out)
+    }
+
     func testSummaryUnreadCoversWhatArrivedSinceTheLastVisit() throws {
         try writeThread()
         XCTAssertEqual(try clients.run("carol", ["/open launch", "Never mind, I checked: staging is on the new one.", "/wait sent"]).status, 0)

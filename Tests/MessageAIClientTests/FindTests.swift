@@ -56,4 +56,19 @@ final class FindTests: ServerBackedTestCase {
         XCTAssertTrue(plain.out.contains("alice: friday, queued while offline (queued)"), plain.out)
         XCTAssertTrue(plain.out.contains("bob: FRIDAY works for the déploiement"), plain.out)
     }
+
+    /// Issue 24: `/find テスト` did not find `日本語のテスト`, online or offline. Both cut CJK and
+    /// Thai runs into the same overlapping pairs (SearchWords), so both find it.
+    func testFindsWordsInsideCJKTextOnlineAndOffline() throws {
+        try clients.register("alice", "bob")
+        XCTAssertEqual(try clients.run("alice", ["/dm bob", "日本語のテスト", "北京和上海的天气", "ภาษาไทยง่ายมาก", "/wait sent"]).status, 0)
+        let queries = ["テスト", "上海", "ไทย", "气", "語テ"]
+        let expected = [["日本語のテスト"], ["北京和上海的天气"], ["ภาษาไทยง่ายมาก"], ["北京和上海的天气"], []]
+        let online = try clients.run("alice", queries.map { "/find " + $0 }, json: true)
+        XCTAssertEqual(online.status, 0, online.err)
+        XCTAssertEqual(found(online.out), expected, "online")
+        server.stop()
+        let offline = try clients.run("alice", queries.map { "/find " + $0 }, json: true)
+        XCTAssertEqual(found(offline.out), expected, "offline, from the cache")
+    }
 }

@@ -68,4 +68,30 @@ final class LocalStoreMigrationTests: XCTestCase {
             XCTAssertNil(bytes.range(of: Data("hello Tokyo".utf8)), "the deleted text left the cache file\(suffix)")
         }
     }
+
+    /// Schema 7 -> 8 (issue 24): the index held the text as typed, so `テスト` did not find
+    /// `日本語のテスト`; it is rebuilt with the words the server's index has.
+    func testASchema7CacheIsReindexedForCJKSearch() throws {
+        let path = NSTemporaryDirectory() + "cache-7-\(UUID().uuidString).sqlite"
+        defer { for s in ["", "-wal", "-shm"] { unlink(path + s) } }
+        do {
+            let store = try LocalStore(path: path, userID: 1)
+            try store.db.execute("""
+                DROP TRIGGER messages_fts_insert; DROP TRIGGER messages_fts_update; DROP TRIGGER messages_fts_delete;
+                DROP TABLE messages_fts;
+                CREATE VIRTUAL TABLE messages_fts USING fts5(text, conversation_id UNINDEXED, seq UNINDEXED,
+                    tokenize='unicode61 remove_diacritics 2');
+                CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+                    INSERT INTO messages_fts(text, conversation_id, seq) VALUES (new.text, new.conversation_id, new.seq);
+                END;
+                INSERT INTO conversations(id, kind, name) VALUES(5, 1, '');
+                INSERT INTO messages VALUES(5, 1, x'00', 2, 'bob', '日本語のテスト', 7, 0, 0, 0, 0);
+                PRAGMA user_version = 7;
+                """)
+            XCTAssertEqual(try store.search("テスト").count, 0, "the old index cannot find it")
+        }
+        let store = try LocalStore(path: path, userID: 1)
+        XCTAssertEqual(try store.search("テスト").map(\.text), ["日本語のテスト"])
+        XCTAssertEqual(try store.search("日本").map(\.text), ["日本語のテスト"])
+    }
 }

@@ -26,7 +26,7 @@ final class AccountTests: XCTestCase {
         }
         XCTAssertEqual(winners, 1)
         XCTAssertEqual(taken, names.count - 1)
-        XCTAssertEqual(try server.store.searchUsers(prefix: "racer", limit: 10).count, 1)
+        XCTAssertEqual(try server.store.searchUsers(query: "racer", limit: 10).count, 1)
     }
 
     func testRegistrationRulesNameTheRule() throws {

@@ -16,6 +16,20 @@ final class PeopleTests: ThreeUserTestCase {
         XCTAssertEqual(try ann.requestError(UserSearch(prefix: "")).errorCode, .invalidArgument)
     }
 
+    /// Issue 24, over the wire: a word of a display name (as renamed), and an email only whole.
+    func testSearchByDisplayNameWordAndExactEmail() throws {
+        let _: Profile = try ben.request(ProfileUpdate(displayName: "Benoît Martin"))
+        func found(_ q: String) throws -> [String] { (try ann.request(UserSearch(prefix: q)) as Users).users.map(\.username) }
+        XCTAssertEqual(try found("Martin"), ["ben"])
+        XCTAssertEqual(try found("benoit"), ["ben"], "accents folded")
+        XCTAssertEqual(try found("CAT@example.org"), ["cat"], "the whole email, case aside")
+        XCTAssertEqual(try found("cat@example.or"), [], "part of an email finds nobody")
+        XCTAssertEqual(try found("cat@"), [])
+        let long = String(repeating: "x", count: 240) + "@example.org"
+        XCTAssertEqual(try found(long), [], "an email may be longer than a username")
+        XCTAssertEqual(try ann.requestError(UserSearch(prefix: String(repeating: "x", count: 65))).errorCode, .tooLong)
+    }
+
     func testProfileVisibleOnlyToContactsAndConversationPartners() throws {
         XCTAssertEqual(try ann.requestError(ProfileGet(username: "ben")).errorCode, .notAContact)
         XCTAssertEqual(try ann.requestError(ProfileGet(username: "nobody")).errorCode, .notFound)

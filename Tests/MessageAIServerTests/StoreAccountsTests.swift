@@ -18,7 +18,7 @@ final class StoreAccountsTests: XCTestCase {
             }
             // Failed attempts left nothing behind.
             XCTAssertNil(try store.user(username: "alice2"))
-            XCTAssertEqual(try store.searchUsers(prefix: "", limit: 10).count, 1)
+            XCTAssertEqual(try store.searchUsers(query: "", limit: 10).count, 1)
         }
     }
 

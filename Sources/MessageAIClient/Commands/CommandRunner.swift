@@ -10,6 +10,8 @@ public final class CommandRunner {
     private var pending: [Input] = []
     private var busy = false
     private var ending = false
+    /// Piped input waits once, before its first line, for the connection to settle.
+    private var settled = false
     public private(set) var failures = 0
     /// Called with the exit status once input has ended and the outbox drained (or timed out).
     public var onExit: (Int32) -> Void = { exit($0) }
@@ -62,6 +64,15 @@ public final class CommandRunner {
 
     private func pump() {
         guard !busy else { return }
+        if !settled && !client.config.interactive {
+            settled = true
+            busy = true
+            client.whenConnectionSettled { [weak self] in
+                self?.busy = false
+                self?.pump()
+            }
+            return
+        }
         guard !pending.isEmpty else {
             if client.inputEnded && !ending { ending = true; drainAndExit() }
             return

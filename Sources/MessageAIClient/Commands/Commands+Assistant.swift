@@ -151,7 +151,11 @@ enum AssistantCommands {
                     plain: plain.isEmpty ? "no decisions recorded in [\(s.name)]" : plain.joined(separator: "\n"))
     }
 
-    static func describe(_ a: ActionItem) -> String { "\(a.who): \(a.what)" + (a.due.map { " (due \($0))" } ?? "") }
+    /// "carol: rotate the certificate (due Friday)"; without an owner (a draft judged with no
+    /// conversation open has no reader to name) just the task, never ": task".
+    static func describe(_ a: ActionItem) -> String {
+        (a.who.isEmpty ? "" : "\(a.who): ") + a.what + (a.due.map { " (due \($0))" } ?? "")
+    }
     static func actionFields(_ a: ActionItem) -> [String: Any] { ["what": a.what, "who": a.who, "due": a.due as Any? ?? NSNull()] }
     static func flagFields(_ f: Flag) -> [String: Any] { ["kind": f.kind.rawValue, "reason": f.reason] }
 }

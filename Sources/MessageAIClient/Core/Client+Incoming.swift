@@ -71,6 +71,9 @@ extension Client {
         guard (try? store.raiseMarker(r.conversationID, userID: r.userID, username: r.username,
                                       delivered: r.deliveredSeq, read: r.readSeq)) != nil else { return }
         if r.userID == store.userID { onChange(); return }
+        // The prompt's "read by N of M" counts every member's marker, not only the slowest's:
+        // a receipt that moves one member alone changes it too (it stayed "✓✓ delivered").
+        defer { onChange() }
         let after = (try? store.recipientsReached(r.conversationID)) ?? (delivered: 0, read: 0)
         if announce {
             output.emit(ReceiptEvent(receipt: r))

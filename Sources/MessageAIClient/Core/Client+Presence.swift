@@ -50,9 +50,11 @@ extension Client {
 
     public func presence(of username: String) -> PeerPresence? { peers[username.lowercased()] }
 
-    /// "away: lunch", "away", "online", "seen 5m ago", or nil when unknown (not a contact).
+    /// "away: lunch", "away", "online", "seen 5m ago", or nil when unknown: not a contact, or
+    /// this client is not online (what it last heard may no longer be true, so the offline
+    /// prompt read `[bob (online)|offline, retrying]`; the next sync brings it again).
     public func presenceLabel(of username: String, now: UInt64 = Output.nowMs()) -> String? {
-        guard let p = presence(of: username) else { return nil }
+        guard link.state == .online, let p = presence(of: username) else { return nil }
         if p.away { return p.awayMessage.isEmpty ? "away" : "away: \(p.awayMessage)" }
         if p.online { return "online" }
         guard p.lastSeen > 0 else { return "offline" }

@@ -24,6 +24,24 @@ extension Client {
         }
     }
 
+    /// Piped input: the first line waits until the connection has settled, so a script's
+    /// first command sees what `/wait` would (`/whoami` said "connecting" before): online with
+    /// the saved session logged in, or the first attempt failed, which is said once on stderr.
+    /// At most `connectWait`; the script then runs offline (messages queue, commands that need
+    /// the server fail or wait as they do later on).
+    func whenConnectionSettled(_ then: @escaping () -> Void) {
+        let up = { [unowned self] in link.state == .online && (session == nil || authenticated) }
+        let failed = { [unowned self] in link.attemptedOnce && link.state != .online }
+        wait(upTo: config.connectWait, until: { up() || failed() }) { [unowned self] _ in
+            if !up() {
+                let address = KnownServers.key(host: link.settings.host, port: link.settings.port)
+                let why = link.lastError.isEmpty ? "" : " (\(link.lastError))"
+                output.write("cannot reach the server at \(address)\(why); the script runs offline\n", .err)
+            }
+            then()
+        }
+    }
+
     /// Sends `message` when ready; the answer frame, or the failure (server ERROR included).
     func call<M: WireMessage>(_ message: M, needsSession: Bool = true, timeout: Double? = nil,
                               _ done: @escaping (Result<Frame, ClientError>) -> Void) {

@@ -30,7 +30,12 @@ extension Client {
             return .failure(ClientError("storage", "cannot write the outbox: \(error)"))
         }
         let name = conversationName(cid, fallback: "")
-        output.emit(MessageStateEvent.queued(entry, conversation: name, sender: session.username, marked: showsTransitions))
+        let queued = MessageStateEvent.queued(entry, conversation: name, sender: session.username, marked: showsTransitions)
+        if holdsOwnLines {
+            holdOwnLine(entry.clientID) { [weak self] in self?.output.emit(queued) }
+        } else {
+            output.emit(queued)
+        }
         drainOutbox()
         return .success(entry)
     }
@@ -156,6 +161,7 @@ extension Client {
             return
         }
         let stored = StoredMessage(m, sentHere: true)
+        printHeldOwnLine(stored)
         reportState(stored, .sent)
         if let state = try? store.state(of: ack.seq, in: entry.conversationID), state != .sent {
             reportState(stored, state)
@@ -183,6 +189,7 @@ extension Client {
              "file_too_large", "hash_mismatch", "quota_exceeded", "image_too_large", "upload_incomplete", "unknown_frame_type", "storage":
             try? outbox?.remove(clientID: entry.clientID)
             if let file = entry.file { try? FileManager.default.removeItem(atPath: file.copy) }
+            heldOwnLines.removeValue(forKey: entry.clientID)?()
             failedMessages += 1
             output.emit(MessageStateEvent.failed(entry))
             if let action = entry.changeAction {

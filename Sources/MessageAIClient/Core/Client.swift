@@ -59,6 +59,9 @@ public final class Client {
     public internal(set) var ownAway: String?
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
+    /// REPL: one's own messages sent while online, printed once acknowledged (with `#N`);
+    /// by client id, with the line printed without it should the ack be slow.
+    var heldOwnLines: [String: () -> Void] = [:]
     /// An interactive /delete waiting for the same /delete again to confirm it.
     var pendingDelete: (conversationID: UInt64, seq: UInt64, until: Date)?
     /// Set by the runner at end of input (/follow without SECONDS stops then).

@@ -27,19 +27,29 @@ public struct JSONLinesRenderer: EventRenderer {
 /// Lines for people. Every segment may carry other people's text (names, messages), so each is
 /// sanitised here, line by line; with colour on, a tinted segment is wrapped in its SGR code and
 /// the colour is closed before every newline so a multi-line message does not bleed.
+/// With a `width` (the REPL's terminal) lines are wrapped between words to it.
 public struct TerminalRenderer: EventRenderer {
     public var colour: Bool
+    public var width: Int?
 
-    public init(colour: Bool) { self.colour = colour }
+    public init(colour: Bool, width: Int? = nil) {
+        self.colour = colour
+        self.width = width
+    }
 
     public func render(_ event: ClientEvent) -> String? {
-        guard let segments = event.terminalLine else { return nil }
+        guard var segments = event.terminalLine?.map(sanitised) else { return nil }
+        if let width { segments = WordWrap.segments(segments, width: width) }
         return segments.map(render).joined() + "\n"
     }
 
+    private func sanitised(_ segment: Segment) -> Segment {
+        Segment(segment.text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { Output.printable(String($0)) }.joined(separator: "\n"), segment.tint)
+    }
+
     func render(_ segment: Segment) -> String {
-        let safe = segment.text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { Output.printable(String($0)) }.joined(separator: "\n")
+        let safe = sanitised(segment).text
         guard colour, let tint = segment.tint, !safe.isEmpty else { return safe }
         let sgr = Palette.code(tint)
         return "\u{1B}[\(sgr)m" + safe.replacingOccurrences(of: "\n", with: "\u{1B}[0m\n\u{1B}[\(sgr)m") + "\u{1B}[0m"

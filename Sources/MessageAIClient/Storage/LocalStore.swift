@@ -33,7 +33,8 @@ public final class LocalStore {
     /// 1: 0.1.0. 2: conversations.request (message requests, 0.2.0). 3: messages_fts (/find).
     /// 4: muted (/mute). 5: replies, reactions, edits and deletes (messages.reply_to/edited_at/
     /// deleted, reactions, changes). 6: the assistant's items. 7: attachments (files).
-    public static let schemaVersion = 7
+    /// 8: messages_fts holds `search_words(text)` (CJK and Thai runs as pairs), rebuilt once.
+    public static let schemaVersion = 8
 
     public init(path: String, userID: UInt64) throws {
         db = try Database(path: path)
@@ -76,6 +77,7 @@ public final class LocalStore {
             if !columns.contains("request") {  // 1 -> 2
                 try db.execute("ALTER TABLE conversations ADD COLUMN request INTEGER NOT NULL DEFAULT 0")
             }
+            if version >= 3 && version < 8 { try dropSearchIndex() }  // 7 -> 8: rebuilt below
             try addSearchIndex()  // 2 -> 3
             // 3 -> 4: conversations muted with /mute (no bell, no notification).
             try db.execute("CREATE TABLE IF NOT EXISTS muted(conversation_id INTEGER PRIMARY KEY)")

@@ -22,6 +22,7 @@ public enum ClientApp {
         let output = Output(json: config.json)
         output.colour = Palette.enabled(config.color, json: config.json)
         output.timestampFormat = config.timestampFormat
+        if interactive && isatty(1) == 1 { output.width = { TerminalText.width() } }
         let client = Client(config: config, output: output)
         let runner = CommandRunner(client: client)
         let repl = interactive ? EditlineEditor(historyPath: config.dataDir + "/history", completions: { completions(client, before: $0) }) : nil

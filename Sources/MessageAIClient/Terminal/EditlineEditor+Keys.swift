@@ -47,7 +47,7 @@ extension EditlineEditor {
             // without asking whether it is empty.
             heldDraft = nil
             printAbove("draft not sent\n", .out)
-            KeyReader.inject(0x15)
+            KeyReader.injectClearLine()
             readKeys()
             return
         }
@@ -65,7 +65,7 @@ extension EditlineEditor {
     /// so its buffer, cursor and display stay its own.
     private func clearLine() {
         guard !LineText.isEmpty else { return }
-        KeyReader.inject(0x15)
+        KeyReader.injectClearLine()
         readKeys()
     }
 

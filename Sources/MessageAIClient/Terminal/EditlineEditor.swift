@@ -55,7 +55,7 @@ public final class EditlineEditor: LineEditor {
     /// The prompt the app asked for; `shownPrompt` is what libedit shows (a question while a
     /// long paste waits for confirmation).
     var prompt = "> "
-    private var shownPrompt = "> "
+    private(set) var shownPrompt = "> "
     private var promptCString: UnsafeMutablePointer<CChar>?
     private var source: DispatchSourceRead?
     private var onLine: (String) -> Void = { _ in }
@@ -124,9 +124,13 @@ public final class EditlineEditor: LineEditor {
         // ahead; a burst is drained below): libedit would then wait for a key on the main
         // queue, and the network, the output and Ctrl-D itself would wait with it.
         guard KeyReader.hasPending || KeyReader.readableNow() else { return }
+        let was = LineText.current()
         step()
         while active && KeyReader.hasPending { step() }
-        if active { onEdit(LineText.current().before + LineText.current().after) }
+        guard active else { return }
+        let now = LineText.current()
+        redrawIfWrappedEdit(was: was, now: now)
+        onEdit(now.before + now.after)
     }
 
     /// libedit publishes the line (rl_line_buffer, rl_end) after each key, but after Enter

@@ -57,8 +57,15 @@ enum KeyReader {
     /// Keys or bytes are waiting that the read source will not announce (already read from fd 0).
     static var hasPending: Bool { !keys.isEmpty || position < bytes.count || endOfFile }
 
-    /// Hands libedit `key` next (Ctrl-U to clear the line, say) before anything typed.
+    /// Hands libedit `key` next before anything typed.
     static func inject(_ key: Int32) { keys.insert(key, at: 0) }
+
+    /// Ctrl-U, then the do-nothing key. libedit's readline layer copies the line's length and
+    /// cursor into `rl_end`/`rl_point` only when a function bound with `rl_add_defun` runs (our
+    /// `nothing`), never after a built-in edit: after Ctrl-U alone the cleared line still read
+    /// as typed until the next key, and a Ctrl-C arriving as a signal (no key) found it "not
+    /// empty" and cleared it again, forever, instead of saying how to quit (issue 24).
+    static func injectClearLine() { keys.insert(contentsOf: [0x15, nothing], at: 0) }
 
     // MARK: Bytes from fd 0
 

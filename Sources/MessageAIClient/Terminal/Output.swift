@@ -13,11 +13,14 @@ public final class Output {
 
     /// Colour in terminal lines (`--color`); set once at start.
     public var colour = false
+    /// The REPL's terminal width, asked at each line (a resize changes it): lines wrap there
+    /// between words. Nil (scripts, pipes): lines as they are.
+    public var width: () -> Int? = { nil }
 
     public init(json: Bool) { self.json = json }
 
     /// The renderer for stdout.
-    public var renderer: EventRenderer { json ? JSONLinesRenderer() : TerminalRenderer(colour: colour) }
+    public var renderer: EventRenderer { json ? JSONLinesRenderer() : TerminalRenderer(colour: colour, width: width()) }
 
     public func emit(_ event: ClientEvent) {
         if let text = renderer.render(event) { write(text, .out) }

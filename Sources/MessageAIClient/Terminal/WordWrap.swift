@@ -47,4 +47,43 @@ enum WordWrap {
         }
         return lines(label, width: width) + lines(text, width: width - 4).map { "    " + $0 }
     }
+
+    /// Coloured lines wrapped at spaces to `width` columns, the colours kept: a space where a
+    /// row is full becomes the line break; a word wider than a row is cut. Used for what the
+    /// REPL prints (a message wider than the terminal broke in the middle of words).
+    static func segments(_ segments: [Segment], width: Int) -> [Segment] {
+        guard width >= 10 else { return segments }
+        var chars: [(c: Character, segment: Int)] = []
+        for (n, s) in segments.enumerated() { for c in s.text { chars.append((c, n)) } }
+        var col = 0
+        var lastSpace: Int? = nil
+        var i = 0
+        while i < chars.count {
+            let c = chars[i].c
+            if c == "\n" { col = 0; lastSpace = nil; i += 1; continue }
+            let w = TerminalText.columns(String(c))
+            if col + w > width {
+                if c == " " {
+                    chars[i].c = "\n"; col = 0; lastSpace = nil; i += 1
+                } else if let space = lastSpace {
+                    chars[space].c = "\n"
+                    col = chars[(space + 1)..<i].reduce(0) { $0 + TerminalText.columns(String($1.c)) }
+                    lastSpace = nil
+                } else {
+                    chars.insert(("\n", chars[i].segment), at: i)
+                    col = 0; i += 1
+                }
+                continue
+            }
+            if c == " " { lastSpace = i }
+            col += w
+            i += 1
+        }
+        var out: [Segment] = []
+        var current = -1
+        for (c, n) in chars {
+            if n == current { out[out.count - 1].text.append(c) } else { out.append(Segment(String(c), segments[n].tint)); current = n }
+        }
+        return out
+    }
 }

@@ -13,14 +13,18 @@ extension ChatServer {
     ]
 
     static let maxUserSearchResults: UInt64 = 50
+    /// A username (32) or words of a display name (64).
+    static let maxUserSearchLength = 64
 
     func searchUsers(_ peer: Peer, _ q: UserSearch, _ id: UInt32) throws {
         guard !q.prefix.isEmpty else { throw ErrorFrame(.invalidArgument, "give at least one character to search for", field: "prefix") }
-        guard q.prefix.unicodeScalars.count <= 32 else {
-            throw ErrorFrame(.tooLong, "usernames are at most 32 characters", limit: 32, field: "prefix")
+        // A username or name words are short; an email address may be up to 254 bytes.
+        let most = q.prefix.contains("@") ? 254 : ChatServer.maxUserSearchLength
+        guard q.prefix.unicodeScalars.count <= most else {
+            throw ErrorFrame(.tooLong, "a search is at most \(most) characters", limit: UInt64(most), field: "prefix")
         }
         let limit = q.limit == 0 ? 20 : min(q.limit, ChatServer.maxUserSearchResults)
-        let users = try store.searchUsers(prefix: q.prefix, limit: Int(limit))
+        let users = try store.searchUsers(query: q.prefix, limit: Int(limit))
         peer.reply(id, Users(users: users.map(\.info)))
     }
 

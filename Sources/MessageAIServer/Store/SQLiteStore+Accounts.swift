@@ -4,18 +4,24 @@ import MessageAIProtocol
 // Users and sessions.
 extension SQLiteStore {
     public func createUser(email: String, username: String, displayName: String, passwordHash: String, now: UInt64) throws -> UserRecord {
+        let id: UInt64
         do {
-            try db.run("""
-                INSERT INTO users (username, username_lower, email, email_lower, display_name, password_hash, created_at, last_seen)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 0)
-                """, username, username.lowercased(), email, email.lowercased(), displayName, passwordHash, now)
+            id = try db.transaction {
+                try db.run("""
+                    INSERT INTO users (username, username_lower, email, email_lower, display_name, password_hash, created_at, last_seen)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, 0)
+                    """, username, username.lowercased(), email, email.lowercased(), displayName, passwordHash, now)
+                let id = db.lastInsertRowID
+                try indexDisplayName(userID: id, displayName)
+                return id
+            }
         } catch StoreError.sqlite(let code, let message) where code == SQLiteCode.constraintUnique {
             // The message names the column: "UNIQUE constraint failed: users.email_lower".
             if message.contains("users.username_lower") { throw StoreError.usernameTaken }
             if message.contains("users.email_lower") { throw StoreError.emailTaken }
             throw StoreError.sqlite(code: code, message: message)
         }
-        return UserRecord(id: db.lastInsertRowID, username: username, email: email, displayName: displayName,
+        return UserRecord(id: id, username: username, email: email, displayName: displayName,
                           passwordHash: passwordHash, createdAt: now, lastSeen: 0)
     }
 
@@ -39,7 +45,17 @@ extension SQLiteStore {
     }
 
     public func setDisplayName(userID: UInt64, _ name: String) throws {
-        guard try db.run("UPDATE users SET display_name = ? WHERE id = ?", name, userID) > 0 else { throw StoreError.notFound }
+        try db.transaction {
+            guard try db.run("UPDATE users SET display_name = ? WHERE id = ?", name, userID) > 0 else { throw StoreError.notFound }
+            try indexDisplayName(userID: userID, name)
+        }
+    }
+
+    /// The words of a display name for user search (`users_fts`, schema v13). Written here, not
+    /// by a trigger: a name changes rarely, and the store keeps no triggers (v3).
+    func indexDisplayName(userID: UInt64, _ name: String) throws {
+        try db.run("DELETE FROM users_fts WHERE rowid = ?", userID)
+        try db.run("INSERT INTO users_fts (rowid, name) VALUES (?, search_words(?))", userID, name)
     }
 
     public func setPasswordHash(userID: UInt64, _ hash: String) throws {

@@ -117,9 +117,9 @@ extension SQLiteStore {
         guard let (id, old) = try db.queryOne("SELECT id, text FROM messages WHERE conversation_id = ? AND seq = ?", cid, seq,
                                               row: { ($0.uint64(0), $0.string(1)) }) else { throw StoreError.notFound }
         if id <= indexedThrough {
-            try db.run("INSERT INTO messages_fts (messages_fts, rowid, text, conv) VALUES ('delete', ?, ?, ?)", id, old, "c\(cid)")
+            try db.run("INSERT INTO messages_fts (messages_fts, rowid, text, conv) VALUES ('delete', ?, search_words(?), ?)", id, old, "c\(cid)")
             if let text {
-                try db.run("INSERT INTO messages_fts (rowid, text, conv) VALUES (?, ?, ?)", id, text, "c\(cid)")
+                try db.run("INSERT INTO messages_fts (rowid, text, conv) VALUES (?, search_words(?), ?)", id, text, "c\(cid)")
             }
         }
     }

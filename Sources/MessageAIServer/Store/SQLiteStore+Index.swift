@@ -4,7 +4,8 @@ import MessageAISQLite
 extension SQLiteStore {
     /// Indexes every stored message not yet in `messages_fts`, in one transaction. Message ids
     /// only grow and messages are never updated or deleted, so "not yet indexed" is every id
-    /// above the index's highest rowid.
+    /// above the index's highest rowid. The index holds `search_words(text)` (SearchWords: CJK
+    /// and Thai runs as overlapping pairs), the words the client's cache holds too.
     public func indexPendingMessages() throws {
         // The cheap check first: a search calls this every time.
         let newest = try db.queryOne("SELECT coalesce(max(id), 0) FROM messages") { $0.uint64(0) } ?? 0
@@ -15,7 +16,7 @@ extension SQLiteStore {
             let indexed = try highestIndexedID()
             try db.run("""
                 INSERT INTO messages_fts (rowid, text, conv)
-                SELECT id, text, 'c' || conversation_id FROM messages WHERE id > ? AND id <= ? ORDER BY id
+                SELECT id, search_words(text), 'c' || conversation_id FROM messages WHERE id > ? AND id <= ? ORDER BY id
                 """, indexed, newest)
             return newest
         }

@@ -1,29 +1,61 @@
+import Foundation
 import MessageAISQLite
 import MessageAIProtocol
 
 // User search, contacts, and who may see whom.
 extension SQLiteStore {
     /// Above every valid character: `prefix + top` bounds the range of strings starting with
-    /// `prefix`, so the search is an index range scan on `username_lower` (no LIKE, and so no
-    /// wildcard in user input: `%` and `_` are ordinary characters here).
+    /// `prefix`, so the username part is an index range scan on `username_lower` (no LIKE, and
+    /// so no wildcard in user input: `%` and `_` are ordinary characters here).
     static let prefixRangeTop = "\u{10FFFF}"
 
-    public func searchUsers(prefix: String, limit: Int) throws -> [UserRecord] {
-        let low = prefix.lowercased()
-        return try db.query("""
-            SELECT \(Self.userColumns) FROM users u
-            WHERE u.username_lower >= ?1 AND u.username_lower < ?2
-            ORDER BY u.username_lower LIMIT ?3
-            """, low, low + Self.prefixRangeTop, Self.clamp(limit)) { Self.userRecord($0) }
+    /// At most this many display-name matches are sorted with the username matches (a query
+    /// such as "a" may match most names; the answer holds at most 50).
+    static let nameMatchLimit = 1_000
+
+    /// ?1 username prefix, ?2 its range's top, ?3 display-name words (FTS5 MATCH), ?4 limit,
+    /// ?5 `nameMatchLimit`. Two bounded parts: usernames walked in order on their index, names
+    /// from the full-text index; only their union (at most ?4 + ?5 rows) is sorted.
+    static let userSearchSQL = """
+        SELECT * FROM (
+            SELECT \(userColumns), u.username_lower AS k FROM users u
+            WHERE u.username_lower >= ?1 AND u.username_lower < ?2 ORDER BY u.username_lower LIMIT ?4)
+        UNION
+        SELECT * FROM (
+            SELECT \(userColumns), u.username_lower AS k FROM users u
+            WHERE u.id IN (SELECT rowid FROM users_fts WHERE users_fts MATCH ?3 LIMIT ?5))
+        ORDER BY k LIMIT ?4
+        """
+
+    /// People as Slack and Signal find them: a username by its prefix, a display name by any of
+    /// its words ("Nguyen" and "Ngu" find "Minh Nguyễn"; case and accents folded, the last word
+    /// a prefix), and an email address only when given whole (exactly, case aside), so that
+    /// nobody learns whose address starts with "car". Every value is bound.
+    public func searchUsers(query: String, limit: Int) throws -> [UserRecord] {
+        let text = query.trimmingCharacters(in: .whitespaces)
+        if text.contains("@") {
+            return try db.query("SELECT \(Self.userColumns) FROM users u WHERE u.email_lower = ? LIMIT ?",
+                                text.lowercased(), Self.clamp(limit)) { Self.userRecord($0) }
+        }
+        let low = text.lowercased()
+        // A name is letters, digits, spaces, hyphens and apostrophes; a query with other marks
+        // ("a_b", "j.doe", "%") is a username's start and is searched as that alone.
+        let nameLike = text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || " -'’".unicodeScalars.contains($0) }
+        guard nameLike, let words = FullTextQuery.match(text) else {
+            return try db.query("""
+                SELECT \(Self.userColumns) FROM users u
+                WHERE u.username_lower >= ?1 AND u.username_lower < ?2 ORDER BY u.username_lower LIMIT ?3
+                """, low, low + Self.prefixRangeTop, Self.clamp(limit)) { Self.userRecord($0) }
+        }
+        return try db.query(Self.userSearchSQL, low, low + Self.prefixRangeTop, "name : (\(words))", Self.clamp(limit),
+                            Self.nameMatchLimit) { Self.userRecord($0) }
     }
 
-    /// The query plan of `searchUsers`, for the test that it uses the index.
+    /// The query plan of `searchUsers`, for the test that it uses the indexes.
     func searchUsersPlan() throws -> [String] {
-        try db.query("""
-            EXPLAIN QUERY PLAN SELECT \(Self.userColumns) FROM users u
-            WHERE u.username_lower >= ?1 AND u.username_lower < ?2
-            ORDER BY u.username_lower LIMIT ?3
-            """, "a", "a" + Self.prefixRangeTop, 10) { $0.string(3) }
+        try db.query("EXPLAIN QUERY PLAN " + Self.userSearchSQL, "a", "a" + Self.prefixRangeTop, "name : (\"a\"*)", 10, 1_000) {
+            $0.string(3)
+        }
     }
 
     /// Records that `owner` wants `contact`; returns whether this is new. Accepting a request is

@@ -193,8 +193,10 @@ public protocol Store: AnyObject {
     func deleteSessions(userID: UInt64, except keep: UInt64) throws -> [UInt64]
 
     // MARK: People
-    /// Usernames starting with `prefix` (case-insensitive), ordered by username, through an index.
-    func searchUsers(prefix: String, limit: Int) throws -> [UserRecord]
+    /// Users whose username starts with `query`, or whose display name has its words (the last
+    /// as a prefix), or, for a query with "@", whose email is exactly it; case-insensitive,
+    /// ordered by username, through indexes.
+    func searchUsers(query: String, limit: Int) throws -> [UserRecord]
     /// Records that `owner` wants `contact` (a request, or an accept of theirs); idempotent,
     /// returns whether it is new.
     @discardableResult func addContact(owner: UInt64, contact: UInt64, now: UInt64) throws -> Bool

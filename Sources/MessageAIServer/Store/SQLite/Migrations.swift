@@ -21,6 +21,8 @@ enum Migrations {
         Migration(name: "v12_client_ids", sql: SchemaV12.sql),
         Migration(name: "v13_kept_declines", sql: SchemaV13.sql),
         Migration(name: "v14_disabled_users", sql: SchemaV14.sql),
+        Migration(name: "v15_search_words", sql: SchemaV15.sql),
+        Migration(name: "v16_user_name_words", sql: SchemaV16.sql),
     ]
 
     /// Applies every migration not yet recorded in `schema_migrations`, each in its own
