@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // C libraries, each imported only by the module that needs it.
@@ -54,6 +55,15 @@ let package = Package(
         // Load and fuzz helpers shared by the tests and the benchmark: a seeded generator and
         // the flooding client (sockets, threads), so neither keeps its own copy.
         .target(name: "MessageAILoad", dependencies: ["MessageAIProtocol", "MessageAISocket"], swiftSettings: swift5),
+
+        // The PostgreSQL store (issue 25, first stage): its own records, no wire types, no
+        // SQLite; async/await over PostgresNIO's pool. Swift 6 mode from the start.
+        .target(
+            name: "MessageAIPostgres",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         .target(
             name: "MessageAIServer",
@@ -109,6 +119,7 @@ let package = Package(
             exclude: ["fake_chat_server.py"], swiftSettings: swift5),
         .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol", "MessageAILoad"], swiftSettings: swift5),
         .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite", "MessageAITLS", "MessageAILoad", "MessageAIAssistantProvider"], swiftSettings: swift5),
+        .testTarget(name: "MessageAIPostgresTests", dependencies: ["MessageAIPostgres"]),
         .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient", "MessageAITLS", "MessageAISocket"], swiftSettings: swift5),
     ]
 )
