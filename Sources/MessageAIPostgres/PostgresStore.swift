@@ -64,7 +64,7 @@ public final class PostgresStore: Sendable {
     public static func open(_ configuration: Configuration, now: Int64) async throws(PostgresStoreError) -> PostgresStore {
         let store = PostgresStore(configuration)
         do {
-            try await store.perform { client, logger in
+            _ = try await store.perform { client, logger in
                 try await PostgresMigrations.apply(on: client, now: now, logger: logger)
             }
         } catch {

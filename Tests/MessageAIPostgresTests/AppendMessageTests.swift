@@ -49,7 +49,8 @@ final class AppendMessageTests: PostgresTestCase {
         let other = try await store.appendMessage(conversationID: group, senderID: users[1], clientID: id,
                                                   text: "hello", serverTime: 3000)
         XCTAssertEqual(other, AppendedMessage(seq: 2, serverTime: 3000, duplicate: false))
-        XCTAssertEqual(try await store.messageSeqs(conversationID: group), [1, 2])
+        let seqsInGroup = try await store.messageSeqs(conversationID: group)
+        XCTAssertEqual(seqsInGroup, [1, 2])
     }
 
     func testReusedClientIDIsRefusedAndTakesNoSeq() async throws {
@@ -67,7 +68,8 @@ final class AppendMessageTests: PostgresTestCase {
         let next = try await store.appendMessage(conversationID: group, senderID: users[0], clientID: newClientID(),
                                                  text: "next", serverTime: 4)
         XCTAssertEqual(next.seq, 2, "a refused send leaves no gap")
-        XCTAssertEqual(try await store.messageSeqs(conversationID: elsewhere), [])
+        let seqsInElsewhere = try await store.messageSeqs(conversationID: elsewhere)
+        XCTAssertEqual(seqsInElsewhere, [])
     }
 
     func testNonMemberIsRefusedAndNothingIsStored() async throws {
@@ -83,7 +85,8 @@ final class AppendMessageTests: PostgresTestCase {
             _ = try await store.appendMessage(conversationID: 999_999, senderID: outsiders[0], clientID: newClientID(),
                                               text: "nowhere", serverTime: 1)
         }
-        XCTAssertEqual(try await store.messageSeqs(conversationID: group), [])
+        let seqsInGroup = try await store.messageSeqs(conversationID: group)
+        XCTAssertEqual(seqsInGroup, [])
         // The refused send's client id was rolled back with it: it is still the user's to use.
         let sent = try await store.appendMessage(conversationID: ownGroup, senderID: outsiders[0], clientID: id,
                                                  text: "let me in", serverTime: 2)
