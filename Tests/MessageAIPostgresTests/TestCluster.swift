@@ -20,10 +20,11 @@ final class TestCluster: @unchecked Sendable {
     /// PostgreSQL's binaries: `MESSAGEAI_PG_BIN`, else the newest /usr/lib/postgresql/*/bin
     /// (Debian's place; not on PATH).
     static func binaries() -> String? {
-        if let dir = ProcessInfo.processInfo.environment["MESSAGEAI_PG_BIN"] { return dir }
         let root = "/usr/lib/postgresql"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { "\(root)/\($0)/bin" }.first {
+        let candidates = ProcessInfo.processInfo.environment["MESSAGEAI_PG_BIN"].map { [$0] }
+            ?? versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { "\(root)/\($0)/bin" }
+        return candidates.first {
             FileManager.default.isExecutableFile(atPath: "\($0)/postgres")
                 && FileManager.default.isExecutableFile(atPath: "\($0)/initdb")
         }

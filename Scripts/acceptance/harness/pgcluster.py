@@ -19,9 +19,8 @@ import time
 
 def binaries():
     """MESSAGEAI_PG_BIN, else the newest /usr/lib/postgresql/*/bin (Debian's place, not on PATH)."""
-    if os.environ.get("MESSAGEAI_PG_BIN"):
-        return os.environ["MESSAGEAI_PG_BIN"]
-    found = [d for d in glob.glob("/usr/lib/postgresql/*/bin")
+    candidates = [os.environ["MESSAGEAI_PG_BIN"]] if os.environ.get("MESSAGEAI_PG_BIN") else glob.glob("/usr/lib/postgresql/*/bin")
+    found = [d for d in candidates
              if os.access(os.path.join(d, "postgres"), os.X_OK) and os.access(os.path.join(d, "initdb"), os.X_OK)]
     found.sort(key=lambda d: int(d.split("/")[-2]) if d.split("/")[-2].isdigit() else 0, reverse=True)
     return found[0] if found else None
