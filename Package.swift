@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", exact: "1.4.0", traits: [.defaults, "YAML"]),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),  // FilePath, for the file provider
+        // The PostgreSQL store (issue 25).
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // C libraries, each imported only by the module that needs it.
@@ -65,6 +67,15 @@ let package = Package(
         // Load and fuzz helpers shared by the tests and the benchmark: a seeded generator and
         // the flooding client (sockets, threads), so neither keeps its own copy.
         .target(name: "MessageAILoad", dependencies: ["MessageAIProtocol", "MessageAISocket"], swiftSettings: swift5),
+
+        // The PostgreSQL store (issue 25, first stage): its own records, no wire types, no
+        // SQLite; async/await over PostgresNIO's pool. Swift 6 mode from the start.
+        .target(
+            name: "MessageAIPostgres",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         .target(
             name: "MessageAIServer",
@@ -125,6 +136,7 @@ let package = Package(
             exclude: ["fake_chat_server.py"], swiftSettings: swift5),
         .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol", "MessageAILoad"], swiftSettings: swift5),
         .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite", "MessageAISearch", "MessageAITLS", "MessageAILoad", "MessageAIAssistantProvider"], swiftSettings: swift5),
+        .testTarget(name: "MessageAIPostgresTests", dependencies: ["MessageAIPostgres"]),
         .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient", "MessageAITLS", "MessageAISocket"], swiftSettings: swift5),
     ]
 )

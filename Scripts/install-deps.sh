@@ -10,13 +10,18 @@ need=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
+# PostgreSQL, for the tests of the PostgreSQL store (Tests/MessageAIPostgresTests): they start a
+# throw-away cluster from /usr/lib/postgresql/*/bin (not on PATH) and never use the `main`
+# cluster the package creates (and may start on 5432). Checked by the binaries the tests use.
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   echo "installing: ${need[*]}" >&2
   $sudo apt-get update -qq
   # No recommends: libvips-dev alone would pull in ~150 packages with them (documentation,
   # tools); the headers and libraries it depends on are all it needs. libchafa-dev (the
-  # client's terminal image previews) needs only libchafa0 and GLib.
+  # client's terminal image previews) needs only libchafa0 and GLib. postgresql without
+  # recommends skips sysstat and the like.
   # No service starts at install (prometheus's and postgresql's packages would start theirs):
   # the tests start what they need themselves and stop it by PID, and nothing may be left
   # running after a CI run. policy-rc.d answering 101 is Debian's way to say "not now".

@@ -1,0 +1,75 @@
+import PostgresNIO
+
+/// What a caller of the PostgreSQL store can act on. The later shared store interface maps
+/// these to its own typed errors; nothing of PostgresNIO leaks past `classify`.
+public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The database could not be reached in time, or the connection was lost mid-operation.
+    /// Retryable: the operation may or may not have committed, and every write here is
+    /// idempotent by its client id, so a resend is safe.
+    case databaseUnavailable(reason: String)
+    /// The sender is not a member of the conversation (or the conversation does not exist:
+    /// the two are not told apart, as over the wire).
+    case notMember
+    /// The client id belongs to another message (another conversation or text) or a change.
+    case clientIDReused
+    /// The database holds a migration this code does not know (written by a newer server).
+    case schemaTooNew(migration: String)
+    /// Anything else the database refused: a bug, not a condition to retry. `sqlState` is
+    /// PostgreSQL's five-character code when the server sent one.
+    case failed(sqlState: String?, message: String)
+
+    public var description: String {
+        switch self {
+        case .databaseUnavailable(let reason): "database unavailable: \(reason)"
+        case .notMember: "not a member of the conversation"
+        case .clientIDReused: "client id already used for another message or change"
+        case .schemaTooNew(let name): "database has migration '\(name)' unknown to this server (newer version?)"
+        case .failed(let state, let message): "database error \(state ?? "-"): \(message)"
+        }
+    }
+
+    /// Sorts any error thrown while talking to PostgreSQL into the cases above. Errors that
+    /// are already ours pass through (from inside a transaction they arrive wrapped).
+    static func classify(_ error: any Error) -> PostgresStoreError {
+        switch error {
+        case let ours as PostgresStoreError:
+            return ours
+        case let transaction as PostgresTransactionError:
+            if let inner = transaction.closureError ?? transaction.beginError ?? transaction.commitError {
+                return classify(inner)
+            }
+            return .failed(sqlState: nil, message: "transaction failed")
+        case let psql as PSQLError:
+            return classify(psql)
+        case is CancellationError:
+            return .databaseUnavailable(reason: "cancelled")
+        default:
+            // The pool's own error (no connection could be made for 60 s, or the pool is shut
+            // down) lives in PostgresNIO's underscored module, an unstable product we do not
+            // import; both mean the same to a caller.
+            let name = String(describing: type(of: error))
+            if name == "ConnectionPoolError" { return .databaseUnavailable(reason: "connection pool: \(error)") }
+            return .failed(sqlState: nil, message: name)
+        }
+    }
+
+    private static func classify(_ error: PSQLError) -> PostgresStoreError {
+        switch error.code {
+        case .server:
+            let state = error.serverInfo?[.sqlState]
+            // Class 08: connection exception; 57P01-57P03: the server is shutting down,
+            // crashed, or not yet accepting connections; 53300: too many connections.
+            if let state, state.hasPrefix("08") || state.hasPrefix("57P") || state == "53300" {
+                return .databaseUnavailable(reason: "server said \(state)")
+            }
+            // The message, not the query or its binds: those may hold a user's text.
+            return .failed(sqlState: state, message: error.serverInfo?[.message] ?? "server error")
+        case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection, .poolClosed:
+            return .databaseUnavailable(reason: error.code.description)
+        case .queryCancelled:
+            return .databaseUnavailable(reason: "query cancelled")
+        default:
+            return .failed(sqlState: nil, message: error.code.description)
+        }
+    }
+}

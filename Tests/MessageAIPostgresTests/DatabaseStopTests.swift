@@ -1,0 +1,80 @@
+import MessageAIPostgres
+import Synchronization
+import XCTest
+
+/// PostgreSQL stopped under a send load: every caller gets a typed, retryable error within
+/// the store's deadline; nothing traps, nothing hangs.
+final class DatabaseStopTests: PostgresTestCase {
+    nonisolated(unsafe) private var ownCluster: TestCluster?
+
+    /// Its own cluster, since the test stops it (started here, on the main thread).
+    override func setUpWithError() throws {
+        ownCluster = try TestCluster.start()
+    }
+
+    override func tearDown() async throws {
+        try await super.tearDown()
+        ownCluster?.stop()
+    }
+
+    func testStoppedDatabaseGivesDatabaseUnavailableWithinTheDeadline() async throws {
+        let cluster = try XCTUnwrap(ownCluster)
+        let store = try await openStore(on: cluster, maximumConnections: 4, operationTimeout: .seconds(2))
+        let (group, users) = try await makeGroup(store, users: 4)
+        let acknowledged = Acknowledged()
+        // Each sender sends until its first failure, which it returns (bounded in count).
+        let senders = Task {
+            try await withThrowingTaskGroup(of: PostgresStoreError?.self) { tasks in
+                for sender in users {
+                    tasks.addTask {
+                        for i in 0..<200_000 {
+                            do {
+                                _ = try await store.appendMessage(conversationID: group, senderID: sender, clientID: newClientID(),
+                                                                  text: "load \(i)", serverTime: now())
+                                acknowledged.count.add(1, ordering: .relaxed)
+                            } catch let error as PostgresStoreError {
+                                return error
+                            } catch {
+                                return PostgresStoreError.failed(sqlState: nil, message: "untyped: \(error)")
+                            }
+                        }
+                        return nil
+                    }
+                }
+                var failures: [PostgresStoreError?] = []
+                for try await failure in tasks { failures.append(failure) }
+                return failures
+            }
+        }
+        let started = ContinuousClock.now
+        while acknowledged.count.load(ordering: .relaxed) < 200 {
+            XCTAssertLessThan(ContinuousClock.now - started, .seconds(30), "no load reached the database")
+            if ContinuousClock.now - started > .seconds(30) { senders.cancel(); return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        cluster.stop()
+        let stopped = ContinuousClock.now
+        let failures = try await senders.value
+        XCTAssertLessThan(ContinuousClock.now - stopped, .seconds(8), "senders answered within the deadline")
+        XCTAssertEqual(failures.count, users.count)
+        for failure in failures {
+            if case .some(.databaseUnavailable) = failure { continue }
+            XCTFail("expected databaseUnavailable, got \(String(describing: failure))")
+        }
+        // A call made after the stop is answered at the store's deadline (2 s), not when the
+        // pool gives up connecting (60 s).
+        let later = ContinuousClock.now
+        do {
+            _ = try await store.appendMessage(conversationID: group, senderID: users[0], clientID: newClientID(),
+                                              text: "after", serverTime: now())
+            XCTFail("a send to a stopped database succeeded")
+        } catch {
+            if case .databaseUnavailable = error {} else { XCTFail("expected databaseUnavailable, got \(error)") }
+        }
+        XCTAssertLessThan(ContinuousClock.now - later, .seconds(4))
+    }
+}
+
+final class Acknowledged: Sendable {
+    let count = Atomic<Int>(0)
+}

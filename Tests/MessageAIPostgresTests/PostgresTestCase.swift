@@ -1,0 +1,60 @@
+import Foundation
+import MessageAIPostgres
+import XCTest
+
+/// One cluster for the whole class (initdb costs seconds), a fresh database per test, and
+/// every store a test opened closed at its end.
+class PostgresTestCase: XCTestCase {
+    nonisolated(unsafe) static var cluster: TestCluster?
+    nonisolated(unsafe) private var stores: [PostgresStore] = []
+
+    override class func tearDown() {
+        PostgresTestCase.cluster?.stop()
+        PostgresTestCase.cluster = nil
+        super.tearDown()
+    }
+
+    /// Started by the first test (a skip or a start failure is then reported on each test),
+    /// in the synchronous setUp because it runs on the main thread (see TestCluster).
+    override func setUpWithError() throws {
+        if PostgresTestCase.cluster == nil { PostgresTestCase.cluster = try TestCluster.start() }
+    }
+
+    override func tearDown() async throws {
+        for store in stores { await store.close() }
+        stores = []
+    }
+
+    /// A store on a new database of `cluster`, migrated.
+    func openStore(on cluster: TestCluster? = nil, maximumConnections: Int = 8,
+                   operationTimeout: Duration = .seconds(10)) async throws -> PostgresStore {
+        let cluster = try XCTUnwrap(cluster ?? PostgresTestCase.cluster)
+        let name = "t_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+        try cluster.createDatabase(name)
+        var configuration = PostgresStore.Configuration(username: "postgres", database: name)
+        configuration.unixSocketPath = cluster.socketPath
+        configuration.maximumConnections = maximumConnections
+        configuration.operationTimeout = operationTimeout
+        let store = try await PostgresStore.open(configuration, now: now())
+        stores.append(store)
+        return store
+    }
+
+    /// `count` users in one group; returns (group, user ids).
+    func makeGroup(_ store: PostgresStore, users count: Int) async throws -> (Int64, [Int64]) {
+        var ids: [Int64] = []
+        for i in 0..<count {
+            let name = "user\(i)_\(UInt32.random(in: 0...UInt32.max))"
+            ids.append(try await store.createUser(username: name, email: "\(name)@example.org", displayName: name,
+                                                  passwordHash: "x", now: now()))
+        }
+        return (try await store.createGroup(name: "team", memberIDs: ids, now: now()), ids)
+    }
+}
+
+func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+/// A fresh 16-byte client id, as a client makes one (a random UUID).
+func newClientID() -> [UInt8] {
+    withUnsafeBytes(of: UUID().uuid) { Array($0) }
+}
