@@ -5,6 +5,7 @@ The client starts with LANG and every LC_* variable removed (a fresh container),
 test passes its own environment."""
 import os
 import re
+import shlex
 import signal
 import threading
 import time
@@ -58,6 +59,10 @@ class ScreenClient:
         self.stream = pyte.ByteStream(self.screen)
         args = (["--server", server_address, "--data-dir", str(data_dir), "--no-bell"]
                 + trust.client_args(server_address, extra_args) + list(extra_args))
+        # Scripts/asan.sh runs the client under valgrind: MESSAGEAI_CLIENT_WRAPPER="valgrind ...".
+        wrapper = shlex.split(os.environ.get("MESSAGEAI_CLIENT_WRAPPER", ""))
+        if wrapper:
+            exe, args = wrapper[0], wrapper[1:] + [exe] + args
         self.child = pexpect.spawn(exe, args, env=env or bare_environment(data_dir), encoding=None,
                                    dimensions=(rows, columns), timeout=15)
         self.exit_status = None

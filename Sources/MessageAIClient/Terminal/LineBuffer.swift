@@ -96,7 +96,11 @@ enum LineBuffer {
     /// publishes the line again: rl_insert_text leaves rl_end, rl_point and the UTF-8 copy
     /// of the line as they were.
     static func insert(_ text: String) {
-        let point = Int(max(rl_point, 0))
+        // The UTF-8 copy is current (the buffer no longer moves, and each key re-encodes it),
+        // while rl_end and rl_point are not after a key that emptied the line: libedit
+        // returns early there without publishing them.
+        let end = strlen(rl_line_buffer)
+        let point = end == 0 ? 0 : min(Int(max(rl_point, 0)), end)
         guard text.withCString({ rl_insert_text($0) }) > 0 else { return }
         free(rl_copy_text(0, 0))  // encodes the line into the (unmoved) buffer
         rl_end = Int32(strlen(rl_line_buffer))
