@@ -71,6 +71,13 @@ def make_paste(rng):
     return b"".join(out)
 
 
+def send_all(bob, data):
+    """Writes all of `data` to the pty (pexpect's send may write only part of a long paste)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(bob.child.child_fd, view):]
+
+
 def random_keys(rng, bob):
     """Keys typed and then thrown away: the line is cleared with Ctrl-U (libedit's own key),
     or with Ctrl-C, which the client handles on its next turn: the test waits for it to clear
@@ -91,6 +98,7 @@ def test_line_editor_fuzz(world):
     rounds = int(os.environ.get("MESSAGEAI_EDITOR_FUZZ_COUNT", "12"))
     budget = float(os.environ.get("MESSAGEAI_EDITOR_FUZZ_SECONDS", "50"))
     rng = random.Random(seed)
+    print(f"editor fuzz seed {seed} (MESSAGEAI_EDITOR_FUZZ_SEED repeats it)")
     server = world.server()
     alice = world.user("alice", server.address)
     bob = repl_user(world, "bob", server)
@@ -108,14 +116,15 @@ def test_line_editor_fuzz(world):
         body = b"\x1b[200~" + raw + b"\x1b[201~"
         if rng.random() < 0.3:
             cut = rng.randint(0, len(body))
-            bob.type(body[:cut])
+            send_all(bob, body[:cut])
             bob.resize(rng.choice([40, 80, 132]))
-            bob.type(body[cut:])
+            send_all(bob, body[cut:])
         else:
-            bob.type(body)
+            send_all(bob, body)
         lines = want.count("\n") + 1
         if "\n" in want and lines > 5:
-            bob.wait_text(f"send these {lines} lines as one message? [y/N]", timeout=30)
+            question = f"send these {lines} lines as one message? [y/N]"
+            bob.wait_screen(lambda s: question in s, 30, what=f"{question!r} ({where})")
             bob.line("y")
         elif "\n" not in want:
             bob.key("enter")

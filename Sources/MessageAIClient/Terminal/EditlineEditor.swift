@@ -167,7 +167,20 @@ public final class EditlineEditor: LineEditor {
         free(promptCString)
         promptCString = strdup(shownPrompt)
         rl_callback_handler_install(promptCString, editlineLineHandler)
+        keepLineEnds()
         active = true
+    }
+
+    /// libedit's edit mode has the terminal turn NL into CR (INLCR): a pasted CRLF then
+    /// reached the paste reader as CR CR, two line ends (an empty line in the message). Off
+    /// while editing, with CR-to-NL (ICRNL), so a paste arrives as pasted; Enter (CR) and
+    /// Ctrl-J (NL) both still end a line. libedit puts the terminal back when it stops.
+    private func keepLineEnds() {
+        var t = termios()
+        let translations = tcflag_t(INLCR) | tcflag_t(ICRNL)
+        guard tcgetattr(0, &t) == 0, t.c_iflag & translations != 0 else { return }
+        t.c_iflag &= ~translations
+        _ = tcsetattr(0, TCSANOW, &t)
     }
 
     fileprivate func accepted(_ line: String) {
