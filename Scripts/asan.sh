@@ -67,7 +67,7 @@ vgbin="$out/vgbin"; mkdir -p "$vgbin"
 objcopy --strip-debug "$bin/messageai" "$vgbin/messageai" && ln -sf "$bin/messageai-server" "$vgbin/"
 objcopy --strip-debug "$bin/MessageAIPackageTests.xctest" "$vgbin/MessageAIPackageTests.xctest"
 vg="valgrind --quiet --error-limit=no --num-callers=30 --suppressions=Scripts/valgrind.supp"
-MESSAGEAI_BIN_DIR=$vgbin MESSAGEAI_CLIENT_WRAPPER="$vg --log-file=$out/valgrind-client.%p.log" \
+MESSAGEAI_BIN_DIR=$vgbin MESSAGEAI_CLIENT_WRAPPER="$vg --log-file=$out/valgrind-client.%p.log" MESSAGEAI_TIMEOUT_SCALE=8 \
   MESSAGEAI_EDITOR_FUZZ_SEED=$seed MESSAGEAI_EDITOR_FUZZ_COUNT=${VALGRIND_FUZZ_COUNT:-6} MESSAGEAI_EDITOR_FUZZ_SECONDS=600 \
   python3 -m pytest -q -s -p no:cacheprovider Scripts/acceptance/test_46_repl_long_paste.py Scripts/acceptance/test_47_repl_editor_fuzz.py \
   > "$out/editor-valgrind.log" 2>&1 || failed+=("editor scenarios under valgrind (log: $out/editor-valgrind.log)")

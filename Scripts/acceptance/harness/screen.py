@@ -19,6 +19,9 @@ try:
 except ImportError:  # run-all.sh installs both; a lone pytest run skips these scenarios
     pexpect = pyte = None
 
+# Scripts/asan.sh runs the client under valgrind, many times slower: every wait here scales.
+TIMEOUT_SCALE = float(os.environ.get("MESSAGEAI_TIMEOUT_SCALE", "1"))
+
 BRACKETED_PASTE_ON = b"\x1b[?2004h"
 BRACKETED_PASTE_OFF = b"\x1b[?2004l"
 
@@ -146,6 +149,7 @@ class ScreenClient:
             return bytes(self.raw)
 
     def wait_screen(self, predicate, timeout=15, what="screen"):
+        timeout *= TIMEOUT_SCALE
         deadline = time.monotonic() + timeout
         while True:
             seen = self.text()
@@ -159,6 +163,7 @@ class ScreenClient:
         return self.wait_screen(lambda s: text in s, timeout, what=repr(text))
 
     def wait_exit(self, timeout=10):
+        timeout *= TIMEOUT_SCALE
         deadline = time.monotonic() + timeout
         while self.child.isalive():
             if time.monotonic() >= deadline:
@@ -197,5 +202,5 @@ def open_dm(repl, peer):
 def received(piped, sender, count=1, timeout=15, since=0):
     """Texts of the next `count` messages from `sender` that `piped` (a --json client) receives."""
     events = piped.events.wait_count(lambda e: e.get("type") == "message" and e.get("sender") == sender,
-                                     count, timeout, since=since, what=f"{count} message(s) from {sender}")
+                                     count, timeout * TIMEOUT_SCALE, since=since, what=f"{count} message(s) from {sender}")
     return [e["text"] for e in events]
