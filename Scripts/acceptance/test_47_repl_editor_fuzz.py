@@ -6,8 +6,7 @@ client never dies, every paste arrives as pasted after the documented normalisat
 paste over the limit (Unicode scalars, as the sender counts) gets the limit error.
 
 MESSAGEAI_EDITOR_FUZZ_SEED picks the seed (printed on failure), MESSAGEAI_EDITOR_FUZZ_COUNT the
-rounds (default 12, at most about a minute; Scripts/asan.sh runs a long count under ASan and
-valgrind)."""
+rounds (default 12, at most about a minute; Scripts/asan.sh runs a long count under ASan)."""
 import os
 import random
 import time
@@ -15,7 +14,7 @@ import time
 import pytest
 
 from harness import screen
-from harness.screen import TIMEOUT_SCALE, open_dm, repl_user
+from harness.screen import open_dm, repl_user
 
 pytestmark = pytest.mark.skipif(screen.pyte is None, reason="pyte/pexpect not installed")
 
@@ -139,7 +138,7 @@ def test_line_editor_fuzz(world):
             over += 1
         else:
             got = alice.events.wait_count(lambda e: e.get("type") == "message" and e.get("sender") == "bob",
-                                          1, 30 * TIMEOUT_SCALE, mark_events, what=f"the paste ({where})")
+                                          1, 30, mark_events, what=f"the paste ({where})")
             assert got[0]["text"] == want, f"{where}: sent {len(got[0]['text'])} scalars, pasted {scalars}"
             sent += 1
         assert bob.child.isalive(), f"{where}: the client died:\n{bob.text()}"
@@ -148,7 +147,7 @@ def test_line_editor_fuzz(world):
     # An empty paste sends nothing: every message alice got was one of the checked ones.
     mark = len(alice.events)
     bob.line("last")
-    got = alice.events.wait_count(lambda e: e.get("type") == "message" and e.get("sender") == "bob", 1, 30 * TIMEOUT_SCALE, mark,
+    got = alice.events.wait_count(lambda e: e.get("type") == "message" and e.get("sender") == "bob", 1, 30, mark,
                                   what="the closing message")
     assert got[0]["text"] == "last"
     assert sum(1 for e in alice.events.snapshot(0) if e.get("type") == "message") == sent + 1

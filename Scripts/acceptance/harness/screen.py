@@ -5,7 +5,6 @@ The client starts with LANG and every LC_* variable removed (a fresh container),
 test passes its own environment."""
 import os
 import re
-import shlex
 import signal
 import threading
 import time
@@ -18,9 +17,6 @@ try:
     import pyte
 except ImportError:  # run-all.sh installs both; a lone pytest run skips these scenarios
     pexpect = pyte = None
-
-# Scripts/asan.sh runs the client under valgrind, many times slower: every wait here scales.
-TIMEOUT_SCALE = float(os.environ.get("MESSAGEAI_TIMEOUT_SCALE", "1"))
 
 BRACKETED_PASTE_ON = b"\x1b[?2004h"
 BRACKETED_PASTE_OFF = b"\x1b[?2004l"
@@ -62,10 +58,6 @@ class ScreenClient:
         self.stream = pyte.ByteStream(self.screen)
         args = (["--server", server_address, "--data-dir", str(data_dir), "--no-bell"]
                 + trust.client_args(server_address, extra_args) + list(extra_args))
-        # Scripts/asan.sh runs the client under valgrind: MESSAGEAI_CLIENT_WRAPPER="valgrind ...".
-        wrapper = shlex.split(os.environ.get("MESSAGEAI_CLIENT_WRAPPER", ""))
-        if wrapper:
-            exe, args = wrapper[0], wrapper[1:] + [exe] + args
         self.child = pexpect.spawn(exe, args, env=env or bare_environment(data_dir), encoding=None,
                                    dimensions=(rows, columns), timeout=15)
         self.exit_status = None
@@ -149,7 +141,6 @@ class ScreenClient:
             return bytes(self.raw)
 
     def wait_screen(self, predicate, timeout=15, what="screen"):
-        timeout *= TIMEOUT_SCALE
         deadline = time.monotonic() + timeout
         while True:
             seen = self.text()
@@ -163,7 +154,6 @@ class ScreenClient:
         return self.wait_screen(lambda s: text in s, timeout, what=repr(text))
 
     def wait_exit(self, timeout=10):
-        timeout *= TIMEOUT_SCALE
         deadline = time.monotonic() + timeout
         while self.child.isalive():
             if time.monotonic() >= deadline:
@@ -202,5 +192,5 @@ def open_dm(repl, peer):
 def received(piped, sender, count=1, timeout=15, since=0):
     """Texts of the next `count` messages from `sender` that `piped` (a --json client) receives."""
     events = piped.events.wait_count(lambda e: e.get("type") == "message" and e.get("sender") == sender,
-                                     count, timeout * TIMEOUT_SCALE, since=since, what=f"{count} message(s) from {sender}")
+                                     count, timeout, since=since, what=f"{count} message(s) from {sender}")
     return [e["text"] for e in events]
