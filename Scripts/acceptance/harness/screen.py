@@ -108,7 +108,16 @@ class ScreenClient:
     # --- what is seen ------------------------------------------------------------------------
     def lines(self):
         with self.lock:
+            return self._rows()
+
+    def _rows(self):
+        try:
             return [l.rstrip() for l in self.screen.display]
+        except (IndexError, AssertionError):
+            # pyte trips over a wide character cut in half by a resize (an empty cell): the
+            # cells as they are.
+            return ["".join(self.screen.buffer[y][x].data for x in range(self.screen.columns)).rstrip()
+                    for y in range(self.screen.lines)]
 
     def text(self):
         return "\n".join(self.lines())
@@ -125,7 +134,7 @@ class ScreenClient:
 
     def cursor_line(self):
         with self.lock:
-            return self.screen.display[self.screen.cursor.y].rstrip()
+            return self._rows()[self.screen.cursor.y]
 
     def raw_bytes(self):
         with self.lock:

@@ -76,7 +76,7 @@ extension EditlineEditor {
         DispatchQueue.main.async { [weak self] in
             guard let self, self.active else { return }
             LineText.stale = false
-            _ = rl_insert_text(line)
+            LineBuffer.insert(line)
             // Printing above redraws the prompt with the draft.
             self.onHeld(text)
         }

@@ -98,11 +98,16 @@ public final class EditlineEditor: LineEditor {
         KeyReader.onPaste = { [weak self] in self?.pasted($0) }
         KeyReader.onInterrupt = { [weak self] in self?.interrupt() }
         KeyReader.onKey = { [weak self] in self?.interruptedOnce = false }
+        KeyReader.onRefused = { [weak self] in
+            self?.printAbove("(the line is already longer than any message can be: that key was not applied)\n", .out)
+        }
         stifle_history(1000)
         _ = read_history(historyPath)
         rl_attempted_completion_function = editlineAttemptedCompletion
         install()
         KeyReader.bindNothing()
+        // Before any key: libedit's line buffer must not move under it (LineBuffer.swift).
+        LineBuffer.prepare()
         Output.plainWrite(EditlineEditor.bracketedPasteOn, .out)
         let s = DispatchSource.makeReadSource(fileDescriptor: 0, queue: .main)
         s.setEventHandler { [weak self] in
@@ -139,6 +144,14 @@ public final class EditlineEditor: LineEditor {
         LineText.accepted = false
         rl_callback_read_char()
         LineText.stale = LineText.accepted
+        if !LineText.stale { LineBuffer.seen(Int(rl_end)) }
+        // A one-line paste joins the line here, outside libedit's own call, before the keys
+        // typed after it.
+        switch KeyReader.takePendingPaste() {
+        case .insert(let text)?: insertOnLine(text)
+        case .send(let text)?: onPaste(text)
+        case nil: break
+        }
     }
 
     func install() {
@@ -146,6 +159,7 @@ public final class EditlineEditor: LineEditor {
         free(promptCString)
         promptCString = strdup(shownPrompt)
         rl_callback_handler_install(promptCString, editlineLineHandler)
+        keepLineEnds()
         active = true
     }
 
@@ -158,6 +172,7 @@ public final class EditlineEditor: LineEditor {
         }
         if !line.trimmingCharacters(in: .whitespaces).isEmpty, let entry = HistoryFilter.entry(for: line) {
             _ = add_history(entry)
+            LineBuffer.seen(entry.utf8.count)
             _ = write_history(historyPath)
             chmod(historyPath, 0o600)
         }
@@ -191,9 +206,7 @@ public final class EditlineEditor: LineEditor {
 
     public func prefill(_ text: String) {
         guard active, secret == nil, pendingPaste == nil else { return }
-        clearInputRows()
-        _ = text.withCString { rl_insert_text($0) }
-        rl_forced_update_display()
+        insertOnLine(text)
     }
 
     public func setPrompt(_ newPrompt: String) {

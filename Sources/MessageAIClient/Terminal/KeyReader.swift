@@ -26,6 +26,12 @@ enum KeyReader {
     nonisolated(unsafe) static var onInterrupt: () -> Void = {}
     /// Any other key: a pending "Ctrl-C again to quit" is forgotten.
     nonisolated(unsafe) static var onKey: () -> Void = {}
+    /// A key refused because the line could outgrow libedit's buffer (LineBuffer.swift).
+    nonisolated(unsafe) static var onRefused: () -> Void = {}
+    /// A one-line paste for the editor to insert in one piece once libedit has returned
+    /// (`.insert`), or, too long for libedit's buffer, to hand whole to the sender (`.send`).
+    nonisolated(unsafe) static var pendingPaste: PendingPaste?
+    enum PendingPaste { case insert(String), send(String) }
 
     /// Returned when the key was consumed here: Ctrl-^, bound to a function that does nothing
     /// (libedit must get some key; NUL makes it read again, blocking the main queue).
@@ -57,7 +63,12 @@ enum KeyReader {
     /// Keys or bytes are waiting that the read source will not announce (already read from fd 0).
     static var hasPending: Bool { !keys.isEmpty || position < bytes.count || endOfFile }
 
-    /// Hands libedit `key` next before anything typed.
+    static func takePendingPaste() -> PendingPaste? {
+        defer { pendingPaste = nil }
+        return pendingPaste
+    }
+
+    /// Hands libedit `key` next (Ctrl-U to clear the line, say) before anything typed.
     static func inject(_ key: Int32) { keys.insert(key, at: 0) }
 
     /// Ctrl-U, then the do-nothing key. libedit's readline layer copies the line's length and
@@ -127,8 +138,26 @@ enum KeyReader {
             return repeated(Int32(b), times: LineText.scalarsBeforeCursor())
         default:
             onKey()
-            return decode(b)
+            return admitted(decode(b))
         }
+    }
+
+    /// Control keys that delete, move or end the line: they cannot make it longer.
+    private static let neutral: Set<Int32> = [0x01, 0x02, 0x04, 0x05, 0x06, 0x0A, 0x0B, 0x0C, 0x0D, 0x15, 0x17]
+
+    /// `key`, or `nothing` when it could grow the line past what libedit's buffer holds
+    /// (LineBuffer.swift): typed text by its UTF-8 length, any other control key (a yank, a
+    /// history line) by the most it could add.
+    private static func admitted(_ key: Int32) -> Int32 {
+        let growth: Int
+        if key >= 0x20, let scalar = Unicode.Scalar(UInt32(key)) { growth = String(scalar).utf8.count }
+        else if neutral.contains(key) { growth = 0 }
+        else { growth = LineBuffer.largestGrowth }
+        guard LineBuffer.fits(adding: growth) else {
+            DispatchQueue.main.async { onRefused() }
+            return nothing
+        }
+        return key
     }
 
     /// `key` now and `times - 1` more after it.
@@ -153,6 +182,22 @@ enum KeyReader {
             keys.insert(contentsOf: all.dropFirst(), at: 0)
             return 0x1B
         }
+        // ESC and a digit start a numeric argument: libedit would insert the next key that
+        // many times (up to 1,000,000) in one go, past any buffer check. Not offered.
+        if position < bytes.count, (0x30...0x39).contains(bytes[position]) {
+            position += 1
+            return nothing
+        }
+        // Other sequences (Up, Down: history; ESC . and ESC _: a copied word) can add a line.
+        guard LineBuffer.fits(adding: LineBuffer.largestGrowth) else {
+            if peek(Array("[".utf8)) || peek(Array("O".utf8)) {
+                position += 1
+                while position < bytes.count, !(0x40...0x7E).contains(bytes[position]) { position += 1 }
+            }
+            if position < bytes.count { position += 1 }
+            DispatchQueue.main.async { onRefused() }
+            return nothing
+        }
         return 0x1B
     }
 
@@ -170,8 +215,10 @@ enum KeyReader {
     }
 
     /// Collects a bracketed paste up to its end marker (or a second of silence). One line is
-    /// typed into the edit line as if typed (tabs as spaces, no completion); several lines go
-    /// to `onPaste` as one text.
+    /// inserted into the edit line in one piece (tabs as spaces, other control characters
+    /// dropped, no completion): key by key, libedit redrew the line for each character, and
+    /// a long line is what corrupted its heap (LineBuffer.swift). Several lines go to
+    /// `onPaste` as one text.
     private static func paste() -> Int32 {
         var collected: [UInt8] = []
         while let b = next(timeoutMs: 1000) {
@@ -186,10 +233,10 @@ enum KeyReader {
             DispatchQueue.main.async { onPaste(text) }
             return nothing
         }
-        let typed = text.unicodeScalars.map { $0 == "\t" ? Int32(0x20) : Int32($0.value) }.filter { $0 >= 0x20 && $0 != 0x7F }
-        guard let first = typed.first else { return nothing }
-        keys.insert(contentsOf: typed.dropFirst(), at: 0)
-        return first
+        let typed = PasteText.oneLine(text)
+        guard !typed.isEmpty else { return nothing }
+        pendingPaste = LineBuffer.fits(adding: typed.utf8.count) ? .insert(typed) : .send(typed)
+        return nothing
     }
 }
 
@@ -197,36 +244,4 @@ private func keyReaderNothing(_ count: Int32, _ key: Int32) -> Int32 { 0 }
 
 private func keyReaderGetc(_ file: UnsafeMutablePointer<FILE>?) -> Int32 {
     KeyReader.getc()
-}
-
-/// The text libedit holds, as its readline layer publishes it (bytes, cursor as a byte offset).
-enum LineText {
-    /// A line was accepted by the key being read / by the last key: libedit's copy is stale.
-    nonisolated(unsafe) static var accepted = false
-    nonisolated(unsafe) static var stale = false
-
-    static var isEmpty: Bool { stale || rl_end <= 0 }
-
-    static func current() -> (before: String, after: String) {
-        guard !stale, let buf = rl_line_buffer, rl_end > 0 else { return ("", "") }
-        let end = Int(rl_end), point = min(max(Int(rl_point), 0), end)
-        return buf.withMemoryRebound(to: UInt8.self, capacity: end) { p in
-            (String(decoding: UnsafeBufferPointer(start: p, count: point), as: UTF8.self),
-             String(decoding: UnsafeBufferPointer(start: p + point, count: end - point), as: UTF8.self))
-        }
-    }
-
-    static func scalarsBeforeCursor() -> Int { current().before.last?.unicodeScalars.count ?? 1 }
-    static func scalarsAfterCursor() -> Int { current().after.first?.unicodeScalars.count ?? 1 }
-}
-
-/// What a paste becomes before it is sent: line ends as "\n", no trailing empty lines.
-enum PasteText {
-    static func normalized(_ raw: String) -> String {
-        var text = raw.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        while text.hasSuffix("\n") { text.removeLast() }
-        return text
-    }
-
-    static func lineCount(_ text: String) -> Int { text.split(separator: "\n", omittingEmptySubsequences: false).count }
 }
