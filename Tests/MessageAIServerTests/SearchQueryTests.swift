@@ -63,7 +63,9 @@ final class SearchQueryTests: XCTestCase {
     }
 
     func testTokensAreQuotedWordsOnly() {
-        XCTAssertEqual(FullTextQuery.match("zz\"\u{0301} OR \"\u{0301}friday"), "\"zz\" \"OR\" \"\u{0301}friday\"*")
+        // A combining mark with no letter before it is no part of a word for SearchWords, the
+        // one tokeniser of the index and the query; the index folds diacritics anyway.
+        XCTAssertEqual(FullTextQuery.match("zz\"\u{0301} OR \"\u{0301}friday"), "\"zz\" \"OR\" \"friday\"*")
         XCTAssertEqual(FullTextQuery.match("don't (NEAR) x*"), "\"don\" \"t\" \"NEAR\" \"x\"*")
         XCTAssertEqual(FullTextQuery.match("café 東京"), "\"café\" \"東京\"*")
         XCTAssertNil(FullTextQuery.match("\" * ^ : ( ) \u{0301} 🙂"))
