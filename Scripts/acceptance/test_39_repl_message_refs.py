@@ -24,7 +24,10 @@ def test_references_shown_and_accepted(world):
     bob.line("/info #2")
     bob.wait_text("message #2 from alice: received")
     bob.line("/history 5 before -1")
-    bob.wait_screen(lambda s: "#2 alice: two" in s.split("/history 5 before -1")[-1], what="the page before the last")
+    # The command line itself first: until its echo is whole, the split finds no separator and
+    # the whole screen (which shows #2 further up) would satisfy the wait (it raced under load).
+    bob.wait_screen(lambda s: "/history 5 before -1" in s and "#2 alice: two" in s.split("/history 5 before -1")[-1],
+                    what="the page before the last")
     page = bob.text().split("/history 5 before -1")[-1]
     assert "#1 alice: one" in page and "three" not in page, page
     bob.line("/info -9")
