@@ -67,7 +67,10 @@ public enum SearchWords {
 
     private struct Piece { var text: Substring; var isRun: Bool }
 
-    /// The text cut into words and runs without spaces, separators dropped.
+    /// The text cut into words and runs without spaces, separators dropped. The cut is made
+    /// scalar by scalar, not by Character: a grapheme cluster can hold a separator (a prepended
+    /// letter such as U+0D4E clusters with a following `"`, a ZWJ clusters with the letter before
+    /// it), and a token must never hold one, or a quote could end up inside a MATCH string.
     private static func pieces(_ text: String) -> [Piece] {
         var result: [Piece] = []
         var start: String.Index? = nil
@@ -78,24 +81,27 @@ public enum SearchWords {
             start = nil
             hasWordScalar = false
         }
-        var i = text.startIndex
-        for c in text {
-            let next = text.index(after: i)
-            let scalar = c.unicodeScalars.first!
+        let scalars = text.unicodeScalars
+        var i = scalars.startIndex
+        while i < scalars.endIndex {
+            let scalar = scalars[i]
             let kind: Kind = isUnspaced(scalar) ? .run : Kind(wordScalar: scalar)
             switch kind {
             case .run:
                 if start != nil && !run { flush(i) }
                 if start == nil { start = i; run = true }
-            case .word, .mark:
+            case .word:
                 if start != nil && run { flush(i) }
                 if start == nil { start = i; run = false }
-                if kind == .word { hasWordScalar = true }
-                // A character such as "e" + U+0301 is one Character: its marks went with it.
+                hasWordScalar = true
+            case .mark:
+                // A mark stays with the word or run it follows ("e" + U+0301, 東 + U+FE0F); with
+                // nothing before it, it is no part of a word (the index folds marks away anyway).
+                break
             case .separator:
                 if start != nil { flush(i) }
             }
-            i = next
+            i = scalars.index(after: i)
         }
         if start != nil { flush(text.endIndex) }
         return result

@@ -15,7 +15,10 @@ final class SearchQueryTests: XCTestCase {
         "say \"hello\" AND goodbye", "col:umn a*b ^start", "👩🏽‍💻 done friday", "مرحبا friday", "東京 friday",
     ]
 
-    static let reported = ["a\"\u{0301}b", "x\"\u{0308} NOT y", "zz\"\u{0301} OR \"\u{0301}friday", "\"\u{0301}", "\"\u{0301}\"\u{0301}"]
+    static let reported = ["a\"\u{0301}b", "x\"\u{0308} NOT y", "zz\"\u{0301} OR \"\u{0301}friday", "\"\u{0301}", "\"\u{0301}\"\u{0301}",
+        // CI's seed 2994768105935789355: U+0D4E is a prepended letter, so it and the `"` after it
+        // made one Character, and the quote went into the token.
+        "\u{0D4E}\"\u{7D}N OR friday", "x\u{0D4E}\" OR \"friday", "a\u{200D}\"b", "\u{0600}\"1"]
 
     func testHundredThousandRandomQueriesAreLiteralWords() throws {
         let dir = try TempDirectory()
