@@ -29,7 +29,7 @@ public struct ConnectionSettings: Sendable, CustomStringConvertible {
     /// `--database-password-file`. `environment` and `home` are parameters so tests control them.
     public static func resolve(url text: String?, passwordFile: String?, environment: [String: String],
                                home: String?) throws(DatabaseURLError) -> ConnectionSettings {
-        guard let text = text ?? environment["MESSAGEAI_DATABASE_URL"], !text.isEmpty else { throw .missing }
+        guard let text = text ?? environment["MESSAGEAI_DATABASE_URL"], !text.isEmpty else { throw DatabaseURLError.missing }
         let url = try DatabaseURL.parse(text)
         if let passwordFile {
             var password = try readSecretFile(passwordFile, what: "password file")
@@ -76,16 +76,16 @@ public struct ConnectionSettings: Sendable, CustomStringConvertible {
     static func readSecretFile(_ path: String, what: String) throws(DatabaseURLError) -> String {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw .passwordFile("cannot open \(what) \(path): \(String(cString: strerror(errno)))")
+            throw DatabaseURLError.passwordFile("cannot open \(what) \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .passwordFile("\(what) \(path) is not a regular file")
+            throw DatabaseURLError.passwordFile("\(what) \(path) is not a regular file")
         }
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else {
-            throw .passwordFile("\(what) \(path) has mode \(String(mode, radix: 8)): others may read it; "
+            throw DatabaseURLError.passwordFile("\(what) \(path) has mode \(String(mode, radix: 8)): others may read it; "
                                 + "run `chmod 600 \(path)` (the password was not used)")
         }
         var bytes: [UInt8] = []
@@ -93,12 +93,12 @@ public struct ConnectionSettings: Sendable, CustomStringConvertible {
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw .passwordFile("cannot read \(what) \(path): \(String(cString: strerror(errno)))") }
+            guard n >= 0 else { throw DatabaseURLError.passwordFile("cannot read \(what) \(path): \(String(cString: strerror(errno)))") }
             if n == 0 { break }
             bytes += buffer[0..<n]
-            if bytes.count > 1 << 20 { throw .passwordFile("\(what) \(path) is larger than 1 MiB") }
+            if bytes.count > 1 << 20 { throw DatabaseURLError.passwordFile("\(what) \(path) is larger than 1 MiB") }
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw .passwordFile("\(what) \(path) is not UTF-8") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw DatabaseURLError.passwordFile("\(what) \(path) is not UTF-8") }
         return text
     }
 }

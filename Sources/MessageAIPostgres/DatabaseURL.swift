@@ -71,10 +71,10 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         } else if text.hasPrefix("postgresql://") {
             rest = text.dropFirst("postgresql://".count)
         } else {
-            throw .notAPostgresURL
+            throw DatabaseURLError.notAPostgresURL
         }
         let (beforeQuery, query) = split(rest, at: "?")
-        if beforeQuery.contains("#") || (query?.contains("#") ?? false) { throw .invalid("a fragment (#) has no meaning here") }
+        if beforeQuery.contains("#") || (query?.contains("#") ?? false) { throw DatabaseURLError.invalid("a fragment (#) has no meaning here") }
         let (authority, path) = split(beforeQuery, at: "/")
 
         var user: String?
@@ -82,21 +82,21 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         if let at = authority.lastIndex(of: "@") {
             let userInfo = authority[..<at]
             hostPort = authority[authority.index(after: at)...]
-            if userInfo.contains(":") { throw .passwordInURL }
+            if userInfo.contains(":") { throw DatabaseURLError.passwordInURL }
             user = try decode(userInfo, "user name")
         }
         var url = DatabaseURL(user: "", database: "")
         try url.setHostPort(hostPort)
-        url.database = try path.map { try decode($0, "database name") } ?? ""
+        if let path { url.database = try decode(path, "database name") }
         if let user, !user.isEmpty { url.user = user }
 
         for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
             let (rawName, rawValue) = split(pair, at: "=")
             let name = try decode(rawName, "parameter name")
-            guard let rawValue else { throw .invalid("parameter '\(name)' has no value") }
+            guard let rawValue else { throw DatabaseURLError.invalid("parameter '\(name)' has no value") }
             try url.set(name, try decode(rawValue, "value of '\(name)'"))
         }
-        guard !url.user.isEmpty else { throw .invalid("no user name (postgres://USER@HOST/DB)") }
+        guard !url.user.isEmpty else { throw DatabaseURLError.invalid("no user name (postgres://USER@HOST/DB)") }
         if url.database.isEmpty { url.database = url.user }  // libpq's default too
         return url
     }
@@ -105,25 +105,25 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         var hostText = text
         var portText: Substring?
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw .invalid("unclosed '[' in the host") }
+            guard let close = text.firstIndex(of: "]") else { throw DatabaseURLError.invalid("unclosed '[' in the host") }
             hostText = text[text.index(after: text.startIndex)..<close]
             let after = text[text.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw .invalid("unexpected text after ']'") }
+                guard after.hasPrefix(":") else { throw DatabaseURLError.invalid("unexpected text after ']'") }
                 portText = after.dropFirst()
             }
         } else if let colon = text.lastIndex(of: ":") {
             hostText = text[..<colon]
             portText = text[text.index(after: colon)...]
         }
-        if hostText.contains(",") { throw .invalid("several hosts are not supported") }
+        if hostText.contains(",") { throw DatabaseURLError.invalid("several hosts are not supported") }
         let host = try Self.decode(hostText, "host")
         if host.hasPrefix("/") { socketDirectory = host } else if !host.isEmpty { self.host = host }
         if let portText, !portText.isEmpty { try setPort(String(portText)) }
     }
 
     private mutating func setPort(_ text: String) throws(DatabaseURLError) {
-        guard let port = Int(text), (1...65535).contains(port) else { throw .invalid("port '\(text)' is not 1-65535") }
+        guard let port = Int(text), (1...65535).contains(port) else { throw DatabaseURLError.invalid("port '\(text)' is not 1-65535") }
         self.port = port
     }
 
@@ -135,20 +135,20 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         case "user": user = value
         case "dbname": database = value
         case "sslmode":
-            if value == "allow" { throw .invalid("sslmode=allow is not supported; use disable, prefer, require, verify-ca or verify-full") }
+            if value == "allow" { throw DatabaseURLError.invalid("sslmode=allow is not supported; use disable, prefer, require, verify-ca or verify-full") }
             guard let mode = SSLMode(rawValue: value) else {
-                throw .invalid("sslmode '\(value)' is not one of disable, prefer, require, verify-ca, verify-full")
+                throw DatabaseURLError.invalid("sslmode '\(value)' is not one of disable, prefer, require, verify-ca, verify-full")
             }
             sslMode = mode
         case "sslrootcert": sslRootCert = value
         case "passfile": passfile = value
         case "connect_timeout":
-            guard let seconds = Int(value), seconds >= 0 else { throw .invalid("connect_timeout '\(value)' is not a number of seconds") }
+            guard let seconds = Int(value), seconds >= 0 else { throw DatabaseURLError.invalid("connect_timeout '\(value)' is not a number of seconds") }
             connectTimeout = seconds == 0 ? nil : max(seconds, 2)  // libpq: 0 is none, 1 counts as 2
         case "password":
-            throw .passwordInURL
+            throw DatabaseURLError.passwordInURL
         default:
-            throw .invalid("unknown parameter '\(name)' (known: host, port, user, dbname, sslmode, sslrootcert, passfile, connect_timeout)")
+            throw DatabaseURLError.invalid("unknown parameter '\(name)' (known: host, port, user, dbname, sslmode, sslrootcert, passfile, connect_timeout)")
         }
     }
 
@@ -166,12 +166,12 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         while let byte = utf8.next() {
             guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
             guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else {
-                throw .invalid("bad percent-encoding in the \(what)")
+                throw DatabaseURLError.invalid("bad percent-encoding in the \(what)")
             }
             bytes.append(high << 4 | low)
         }
-        if bytes.contains(0) { throw .invalid("the \(what) holds a NUL byte") }
-        guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .invalid("the \(what) is not UTF-8") }
+        if bytes.contains(0) { throw DatabaseURLError.invalid("the \(what) holds a NUL byte") }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else { throw DatabaseURLError.invalid("the \(what) is not UTF-8") }
         return decoded
     }
 

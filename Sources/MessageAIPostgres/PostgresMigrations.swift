@@ -12,6 +12,7 @@ enum PostgresMigrations {
     static let all: [PostgresMigration] = [
         PostgresMigration(name: "v1_initial", statements: PostgresSchema.v1),
         PostgresMigration(name: "v2_search_purge", statements: PostgresSchema.v2),
+        PostgresMigration(name: "v3_files", statements: PostgresSchema.v3),
     ]
 
     /// Any 64-bit constant of our own: the advisory lock that serialises migrations when two

@@ -56,20 +56,20 @@ extension PostgresStore {
 
     public func setDisplayName(userID: Int64, _ name: String) async throws(PostgresStoreError) {
         try await perform { client, logger in
-            try await client.query("UPDATE users SET display_name = \(name) WHERE id = \(userID)", logger: logger)
+            _ = try await client.query("UPDATE users SET display_name = \(name) WHERE id = \(userID)", logger: logger)
         }
     }
 
     public func setPasswordHash(userID: Int64, _ hash: String) async throws(PostgresStoreError) {
         try await perform { client, logger in
-            try await client.query("UPDATE users SET password_hash = \(hash) WHERE id = \(userID)", logger: logger)
+            _ = try await client.query("UPDATE users SET password_hash = \(hash) WHERE id = \(userID)", logger: logger)
         }
     }
 
     /// Never moves back: two nodes reporting out of order keep the later time.
     public func setLastSeen(userID: Int64, _ time: Int64) async throws(PostgresStoreError) {
         try await perform { client, logger in
-            try await client.query("UPDATE users SET last_seen = GREATEST(last_seen, \(time)) WHERE id = \(userID)", logger: logger)
+            _ = try await client.query("UPDATE users SET last_seen = GREATEST(last_seen, \(time)) WHERE id = \(userID)", logger: logger)
         }
     }
 
@@ -113,7 +113,7 @@ extension PostgresStore {
 
     public func touchSession(id: Int64, now: Int64) async throws(PostgresStoreError) {
         try await perform { client, logger in
-            try await client.query("UPDATE sessions SET last_used_at = GREATEST(last_used_at, \(now)) WHERE id = \(id)", logger: logger)
+            _ = try await client.query("UPDATE sessions SET last_used_at = GREATEST(last_used_at, \(now)) WHERE id = \(id)", logger: logger)
         }
     }
 

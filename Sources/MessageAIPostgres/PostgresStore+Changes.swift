@@ -112,11 +112,18 @@ extension PostgresStore {
         case .delete:
             // Text and words go in this transaction, for every reader at once; the bytes of
             // the old row version are another matter (see PostgresStore+Purge.swift).
-            try await db.query("""
-                UPDATE messages SET text = '', deleted = true, file_id = NULL, search = ''::tsvector
-                WHERE conversation_id = \(cid) AND seq = \(target)
+            let attached = try await db.firstRow("""
+                WITH old AS (SELECT id, file_id FROM messages WHERE conversation_id = \(cid) AND seq = \(target) FOR UPDATE)
+                UPDATE messages m SET text = '', deleted = true, file_id = NULL, search = ''::tsvector
+                FROM old WHERE m.id = old.id
+                RETURNING old.file_id
                 """, logger: logger)
             try await db.query("DELETE FROM reactions WHERE conversation_id = \(cid) AND seq = \(target)", logger: logger)
+            // Its file goes too when nothing else refers to it, and leaves its owner's quota
+            // (the blob itself is the caller's to collect).
+            if let fileID = try attached?.decode(ByteBuffer?.self) {
+                _ = try await deleteFile(db, id: Array(fileID.readableBytesView), onlyIfUnreferenced: true, logger: logger)
+            }
         }
         if new.action == .edit || new.action == .delete {
             // The old text stays in a dead row version and the WAL until a purge: owed from now.

@@ -19,7 +19,7 @@ extension PostgresStore {
     /// pair taken, and its transaction (with its would-be conversation) is rolled back.
     /// The one asked (`b`) holds it as a message request unless the two are contacts.
     public func directConversation(_ a: Int64, _ b: Int64, now: Int64) async throws(PostgresStoreError) -> (Conversation, created: Bool) {
-        guard a != b else { throw .failed(sqlState: nil, message: "a direct conversation needs two different users") }
+        guard a != b else { throw PostgresStoreError.failed(sqlState: nil, message: "a direct conversation needs two different users") }
         let (low, high) = (min(a, b), max(a, b))
         let find: PostgresQuery = """
             SELECT \(unescaped: Self.conversationColumns) FROM direct_pairs p JOIN conversations c ON c.id = p.conversation_id

@@ -24,7 +24,7 @@ final class MultiNodeTests: PostgresTestCase {
             XCTAssertEqual(stores.count, 4)
             for store in stores {
                 let applied = try await store.appliedMigrations()
-                XCTAssertEqual(applied, ["v1_initial", "v2_search_purge"])
+                XCTAssertEqual(applied, ["v1_initial", "v2_search_purge", "v3_files"])
             }
             // And every node works on the one schema.
             let (group, users) = try await makeGroup(stores[0], users: 1)
