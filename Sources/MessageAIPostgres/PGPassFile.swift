@@ -22,7 +22,9 @@ public struct PGPassFile: Sendable, Equatable {
 
     public init(parsing text: String) {
         var entries: [Entry] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: a CRLF file's lines end at either.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, rawLine) in lines.enumerated() {
             var line = rawLine
             if line.hasSuffix("\r") { line = line.dropLast() }
             if line.isEmpty || line.hasPrefix("#") { continue }

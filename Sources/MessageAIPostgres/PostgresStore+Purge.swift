@@ -34,6 +34,11 @@ extension PostgresStore {
         public var rewrote: Bool
         /// Whether the WAL step ran (false without the privileges it needs).
         public var walCleared: Bool
+
+        public init(rewrote: Bool, walCleared: Bool) {
+            self.rewrote = rewrote
+            self.walCleared = walCleared
+        }
     }
 
     /// The time of the oldest delete or edit whose old text may still lie in the files; nil

@@ -9,8 +9,8 @@ final class SearchTests: PostgresTestCase {
     nonisolated(unsafe) private var group: Int64 = 0
     nonisolated(unsafe) private var users: [Int64] = []
 
-    private func send(_ text: String, from sender: Int = 0, to conversation: Int64? = nil) async throws -> Int64 {
-        try await store.appendMessage(conversationID: conversation ?? group, senderID: users[sender], clientID: newClientID(),
+    private func send(_ text: String, from sender: Int = 0) async throws -> Int64 {
+        try await store.appendMessage(conversationID: group, senderID: users[sender], clientID: newClientID(),
                                       text: text, serverTime: now()).seq
     }
 
@@ -63,9 +63,11 @@ final class SearchTests: PostgresTestCase {
     func testOperatorsAreLiteralAndNothingElseIsSearched() async throws {
         store = try await openStore()
         (group, users) = try await makeGroup(store, users: 3)
-        let (elsewhere, _) = try await makeGroup(store, users: 1)
+        let (elsewhere, outsiders) = try await makeGroup(store, users: 1)
         let plain = try await send("salt and pepper")
-        _ = try await send("secret plans", to: elsewhere)  // users[0] is not a member there
+        // users[0] is not a member there.
+        _ = try await store.appendMessage(conversationID: elsewhere, senderID: outsiders[0], clientID: newClientID(),
+                                          text: "secret plans with salt", serverTime: now())
         for query in ["salt & !pepper", "salt | nothing", "'salt' <-> 'pepper'", "salt:*", "(salt", "pepper)\\", "\"salt\"",
                       "salt OR nothing", "!salt", "salt'; DROP TABLE messages; --"] {
             let hits = try await find(query)

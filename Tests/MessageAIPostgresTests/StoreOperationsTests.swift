@@ -41,10 +41,11 @@ final class StoreOperationsTests: PostgresTestCase {
         let (other, _) = try await makeGroup(store, users: 1)
         try await store.addMembers(conversationID: other, userIDs: [users[0], users[0]], now: now())
         try await store.renameGroup(conversationID: group, name: "שלום team 日本")
-        _ = try await store.appendMessage(conversationID: group, senderID: users[1], clientID: newClientID(), text: "one", serverTime: 100)
-        _ = try await store.appendMessage(conversationID: group, senderID: users[0], clientID: newClientID(), text: "two", serverTime: 200)
-        _ = try await store.appendMessage(conversationID: group, senderID: users[2], clientID: newClientID(), text: "three", serverTime: 300)
-        _ = try await store.appendMessage(conversationID: other, senderID: users[0], clientID: newClientID(), text: "elsewhere", serverTime: 150)
+        let t = now() + 10_000
+        _ = try await store.appendMessage(conversationID: group, senderID: users[1], clientID: newClientID(), text: "one", serverTime: t + 100)
+        _ = try await store.appendMessage(conversationID: group, senderID: users[0], clientID: newClientID(), text: "two", serverTime: t + 200)
+        _ = try await store.appendMessage(conversationID: group, senderID: users[2], clientID: newClientID(), text: "three", serverTime: t + 300)
+        _ = try await store.appendMessage(conversationID: other, senderID: users[0], clientID: newClientID(), text: "elsewhere", serverTime: t + 150)
 
         let list = try await store.conversationList(userID: users[0])
         XCTAssertEqual(list.map(\.conversation.id), [group, other], "most recent activity first")

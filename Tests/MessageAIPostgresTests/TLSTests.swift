@@ -58,16 +58,36 @@ final class TLSTests: XCTestCase {
         }
     }
 
+}
+
+/// `prefer` and `require` against a cluster without TLS (started in setUp: on the main thread).
+final class TLSAbsentTests: XCTestCase {
+    nonisolated(unsafe) private var cluster: TestCluster?
+
+    override func setUpWithError() throws {
+        cluster = try TestCluster.start()
+    }
+
+    override func tearDown() {
+        cluster?.stop()
+    }
+
+    private func open(_ url: String) async throws(PostgresStoreError) -> PostgresStore {
+        let settings = try! ConnectionSettings.resolve(url: url, passwordFile: nil, environment: [:], home: nil)
+        var configuration = try! settings.storeConfiguration()
+        configuration.operationTimeout = .seconds(5)
+        return try await PostgresStore.open(configuration, now: now())
+    }
+
     func testRequireAgainstAServerWithoutTLSIsRefused() async throws {
-        let plain = try TestCluster.start()
-        defer { plain.stop() }
+        let plain = try XCTUnwrap(cluster)
         let base = "postgres://postgres@127.0.0.1:\(plain.port)/postgres"
-        let preferred = try await open("\(base)?sslmode=prefer", cluster: plain)
+        let preferred = try await open("\(base)?sslmode=prefer")
         let usesTLS = try await preferred.connectionUsesTLS()
         XCTAssertFalse(usesTLS, "prefer falls back to plain text when the server has no TLS")
         await preferred.close()
         do {
-            _ = try await open("\(base)?sslmode=require", cluster: plain)
+            _ = try await open("\(base)?sslmode=require")
             XCTFail("require connected without TLS")
         } catch {
             XCTAssertTrue("\(error)".contains("TLS is required"), "\(error)")
