@@ -5,7 +5,9 @@ import PostgresNIO
 public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The database could not be reached in time, or the connection was lost mid-operation.
     /// Retryable: the operation may or may not have committed, and every write here is
-    /// idempotent by its client id, so a resend is safe.
+    /// idempotent by its client id, so a resend is safe. The adapter is to answer it with the
+    /// wire's "database unavailable, retry" error, code 77 (reserved for issue 25; allocated in
+    /// PROTOCOL.md by the commit that first sends it), leaving the connection open.
     case databaseUnavailable(reason: String)
     /// The database refused the login (wrong password, unknown user or database, no password
     /// given where one is needed, or pg_hba.conf refuses): retrying will not help.
