@@ -1,4 +1,5 @@
 import Foundation
+import MessageAIProtocol
 
 /// What a person at the REPL sees of conversations other than the current one: a one-line
 /// notice per message, an activity list in the prompt (irssi's `[Act: ...]`), a recap when a

@@ -12,7 +12,7 @@ struct AvatarBook {
 
     init(path: String) {
         self.path = path
-        let data = try? Data(contentsOfFile: path)
+        let data = FileManager.default.contents(atPath: path)
         ids = data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: String] } ?? [:]
     }
 
