@@ -105,7 +105,6 @@ def test_catch_up_lines_draw_thumbnails_and_fall_back_to_text(world):
     for k in ("KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL", "VTE_VERSION"):
         env.pop(k, None)  # the terminal says it has no graphics: block art
     bob = repl(world, "bob", server, columns=60, env=env)
-    bob.wait_screen(lambda s: has_prompt(s, "bob"), 20, what="bob's online prompt")
     bob.wait_text("the mockup, see ✅", timeout=20)
     wait_blocks(bob, "the mockup, see ✅", "the thumbnail under the catch-up line")
     # /catchup: the mention, with its thumbnail.
@@ -118,10 +117,10 @@ def test_catch_up_lines_draw_thumbnails_and_fall_back_to_text(world):
     # dan's terminal shows no images: the line alone, no block art, no escape for pictures.
     env = bare_environment(world.tmp / "clients" / "dan", TERM="dumb")
     dan = repl(world, "dan", server, env=env)
-    dan.wait_text("the mockup, see ✅", timeout=20)
+    dan.wait_text("the mockup, see", timeout=20)
     dan.line("/catchup")
     dan.wait_text("mention: alice:", timeout=20)
-    assert blocks_below(dan, "the mockup, see ✅") == 0 and blocks_below(dan, "mention: alice:") == 0
+    assert blocks_below(dan, "the mockup, see") == 0 and blocks_below(dan, "mention: alice:") == 0
     assert b"\x1b_G" not in dan.raw_bytes() and b"\x1bP" not in dan.raw_bytes(), "no kitty or sixel graphics"
     dan.line("/quit")
     dan.wait_exit(15)
