@@ -38,6 +38,8 @@ extension Client {
                 self.synced = true
                 self.syncAssistant()
                 self.reportCatchUp(order.map { ($0, fresh[$0] ?? []) })
+                // Else after the assistant's items (syncAssistant).
+                if !self.assistantOnline { self.considerAwayCatchUp() }
                 self.pushMarkers()
                 self.fetchPresence()
                 self.drainOutbox()
