@@ -34,7 +34,7 @@ final class AwayCatchUpTests: ServerBackedTestCase {
         let sevenHoursAgo = UInt64(Date().timeIntervalSince1970 * 1000) - 7 * 3_600_000
         try LocalStore(path: AccountPaths(dataDir: clients.dir("alice"), username: "alice").store, userID: 0).setLastSeen(sevenHoursAgo)
         XCTAssertEqual(try clients.run("bob", ["/dm alice", "Alice, could you review the release notes by Friday?", "/wait sent"]).status, 0)
-        let r = try clients.run("alice", ["/wait-messages 1 15", "/catchup away"], json: true)
+        let r = try clients.run("alice", ["/dm bob", "/catchup away"], json: true)
         XCTAssertEqual(r.status, 0, r.err)
         let answers = jsonLines(r.out).filter { $0["type"] as? String == "catchup" }
         XCTAssertEqual(answers.count, 1, "the one asked for, none unasked: \(r.out)")
