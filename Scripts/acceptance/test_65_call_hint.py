@@ -51,7 +51,7 @@ def _talk(alice, bob, lines):
 
 
 def _hints(alice):
-    return alice.raw_bytes().decode("utf-8", "replace").count(HINT)
+    return alice.raw_bytes().decode("utf-8", "replace").count(f"· {HINT}:")
 
 
 def _settle(alice):
