@@ -47,15 +47,34 @@ enum CallHintCues {
     static let smallTalk = ["how are you", "how r u", "hows it going", "how was your", "how is your", "hows your", "and you",
                             "you too", "whats up", "wanna grab", "want to grab", "how about you", "how did it go"]
 
+    /// A phrase as words, padded for a whole-word search: split once, not on every message.
+    struct Phrase {
+        let first: String
+        let padded: String
+        let single: Bool
+        init(_ p: String) { first = String(p.split(separator: " ")[0]); padded = " " + p + " "; single = !p.contains(" ") }
+    }
+
+    static let pushbackPhrases = pushback.map(Phrase.init)
+    static let closerPhrases = closers.map(Phrase.init)
+    static let smallTalkPhrases = smallTalk.map(Phrase.init)
+
     static func read(_ text: String) -> Reading {
         let words = normalised(text)
-        let padded = " " + words.joined(separator: " ") + " "
-        func has(_ phrase: String) -> Bool { padded.contains(" " + phrase + " ") }
+        let present = Set(words)
+        var joined: String?
+        // The whole-phrase search runs only when the phrase's first word is there at all.
+        func has(_ p: Phrase) -> Bool {
+            guard present.contains(p.first) else { return false }
+            if p.single { return true }
+            if joined == nil { joined = " " + words.joined(separator: " ") + " " }
+            return joined!.contains(p.padded)
+        }
         let asks = text.contains("?") || text.contains("？")
-        let realQuestion = asks && words.count >= 2 && !smallTalk.contains(where: has)
-        let pushes = pushback.contains(where: has) || words.first.map(pushbackOpeners.contains) == true
+        let realQuestion = asks && words.count >= 2 && !smallTalkPhrases.contains(where: has)
+        let pushes = pushbackPhrases.contains(where: has) || words.first.map(pushbackOpeners.contains) == true
         let negated = words.contains(where: negations.contains)
-        let settles = closers.contains(where: has) || closingEmoji.contains(where: text.contains)
+        let settles = closerPhrases.contains(where: has) || (!text.isASCIIOnly && closingEmoji.contains(where: text.contains))
             || (words.count <= 2 && words.first.map(shortClosers.contains) == true)
         return Reading(asksQuestion: realQuestion, asks: asks, pushesBack: pushes, closes: settles && !asks && !pushes && !negated)
     }
