@@ -26,12 +26,16 @@ struct Bench: ParsableCommand {
         // And `/catchup` over 20 conversations of 100 messages: a summary of each (target < 200 ms).
         let conversations = (0..<20).map { k in BenchThread.make(messages: 100, offset: k) }
         let catchUp = measure(max(10, runs / 50)) { for c in conversations { _ = engine.summarize(c) } }
+        // The call hint runs on every message that arrives or is sent: its 60 newest messages.
+        let timed = BenchThread.make(messages: 60).messages.enumerated().map { TimedLine(from: $1.from, text: $1.text, time: UInt64($0) * 20_000) }
+        let hint = measure(runs) { _ = CallHintRule.check(timed, members: 3) }
         print(String(format: "judge one message (4 context):    p50 %.3f ms  p99 %.3f ms  (%d runs)", judge.p50, judge.p99, runs))
         print(String(format: "summarise 40 messages (%d words): p50 %.3f ms  p99 %.3f ms  (%d runs)", words, summary.p50, summary.p99, max(20, runs / 5)))
         print(String(format: "summarise 200 messages (%d words): p50 %.3f ms  p99 %.3f ms  (%d runs)", longWords, longSummary.p50, longSummary.p99,
                      max(20, runs / 10)))
         print(String(format: "summarise 20 conversations of 100 messages (/catchup): p50 %.3f ms  p99 %.3f ms  (%d runs)", catchUp.p50, catchUp.p99,
                      max(10, runs / 50)))
+        print(String(format: "call hint over 60 messages: p50 %.3f ms  p99 %.3f ms  (%d runs)", hint.p50, hint.p99, runs))
     }
 
     func measure(_ n: Int, _ body: () -> Void) -> (p50: Double, p99: Double) {

@@ -25,11 +25,15 @@ extension Client {
         guard assistantOnline, let store else { return }
         let since = (try? store.assistCursor()) ?? 0
         link.request(AssistSync(sinceRev: since), timeout: 60) { [weak self] result in
-            guard let self, self.store === store, case .success(let f) = result, f.type == .assistItems,
-                  let page = try? f.decode(AssistItems.self) else { return true }
+            guard let self, self.store === store else { return true }
+            guard case .success(let f) = result, f.type == .assistItems, let page = try? f.decode(AssistItems.self) else {
+                self.considerAwayCatchUp()
+                return true
+            }
             _ = try? store.upsertAssistItems(page.items)
             try? store.setAssistCursor(page.cursor)
-            if page.hasMore { self.syncAssistant() }
+            // The catch-up after being away waits for the items marked done while away.
+            if page.hasMore { self.syncAssistant() } else { self.considerAwayCatchUp() }
             return true
         }
     }

@@ -62,6 +62,7 @@ extension Client {
             }
         }
         typing[m.conversationID]?[m.senderUsername] = nil
+        considerCallHint(m.conversationID)
         onChange()
     }
 

@@ -166,6 +166,7 @@ extension Client {
         if let state = try? store.state(of: ack.seq, in: entry.conversationID), state != .sent {
             reportState(stored, state)
         }
+        considerCallHint(entry.conversationID)
         onChange()
     }
 

@@ -39,6 +39,8 @@ extension Client {
                 self.syncAssistant()
                 // The catch-up's own thumbnails first, then the rest of the newest images.
                 self.reportCatchUp(order.map { ($0, fresh[$0] ?? []) }) { [weak self] in self?.prefetchThumbnails(of: images) }
+                // Else after the assistant's items (syncAssistant).
+                if !self.assistantOnline { self.considerAwayCatchUp() }
                 self.pushMarkers()
                 self.fetchPresence()
                 self.drainOutbox()

@@ -82,6 +82,14 @@ public final class Client {
     public var clearScreen: (() -> Void)?
     /// Puts text on the REPL's input line (/edit alone); nil when input is piped.
     public var prefill: ((String) -> Void)?
+    /// Last "last seen" written to the cache (Client+CatchUpAcross), to write it at most once a minute.
+    var lastSeenWritten: UInt64 = 0
+    /// The "last seen" the catch-up after being away was measured from (`/catchup away`).
+    var awaySince: UInt64?
+    /// "Last seen" read at the start, until the catch-up after being away is decided.
+    var awayAtStart: UInt64?
+    /// Per conversation, the seq of the question whose call hint was shown (once per episode).
+    var callHintShown: [UInt64: UInt64] = [:]
 
     public init(config: ClientConfiguration, output: Output) {
         self.config = config
@@ -229,6 +237,7 @@ public final class Client {
 
     /// Ends the session with the server politely (outbox kept on disk).
     public func shutdown() {
+        noteUserActivity(force: true)
         flushOutbox()
         link.stop()
     }

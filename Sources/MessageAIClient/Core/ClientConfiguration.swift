@@ -49,6 +49,12 @@ public struct ClientConfiguration {
     /// sixels, else block art), blocks (always block art) or off. Never with --json or piped
     /// output. Default on.
     public var preview = PreviewSetting.on
+    /// At a terminal, the catch-up across conversations when the user comes back after 6 hours
+    /// without typing here (`catchup` setting). Never for scripts. Default on.
+    public var catchUpAtStart = true
+    /// "This would be quicker as a call": a dim one-line note when a DM or small group goes back
+    /// and forth on an unsettled question (`callhint` setting). Default on.
+    public var callHint = true
     /// The config file (`--config`). Default `$XDG_CONFIG_HOME/messageai/config`, else
     /// `~/.config/messageai/config`.
     public var settingsPath = SettingsFile.defaultPath()

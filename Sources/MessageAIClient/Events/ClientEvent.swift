@@ -27,6 +27,8 @@ public struct Segment: Equatable, Sendable {
         case mention
         /// A username, in the colour its name hashes to.
         case user(String)
+        /// A quiet aside from the assistant (the call hint): dim.
+        case note
     }
 
     public var text: String

@@ -66,6 +66,8 @@ public enum Settings {
         .text("timestamps", \.timestampFormat, "a date pattern such as HH:mm, HH:mm:ss or h:mm a, or off",
               "how message times are shown (Unicode date pattern; off: no times)", check: TimestampFormat.isValid),
         .choice("preview", \.preview, "images in the terminal: on (kitty graphics, iTerm2 or sixels where the terminal has them, else block art), blocks (always block art), off"),
+        .flag("catchup", \.catchUpAtStart, "at a terminal, show the catch-up across conversations when you come back after 6 hours without typing here"),
+        .flag("callhint", \.callHint, "a dim note when a DM or a group of up to 4 goes back and forth fast on a question nobody settles: this would be quicker as a call"),
         SettingSpec(key: "check", help: "check a draft typed at the prompt before it is sent (clarity, tone): off; warn (show why, send); confirm (hold a flagged draft, Enter sends it); auto (confirm at a terminal, off for piped input)",
                     allowed: "off, warn, confirm or auto",
                     normalise: { v in let l = v.lowercased(); return l == "auto" || DraftCheckMode(rawValue: l) != nil ? l : nil },
@@ -76,7 +78,8 @@ public enum Settings {
     static let byKey: [String: SettingSpec] = Dictionary(table.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
 
     /// Accepts a few spellings people type for the same key.
-    static let aliases = ["color": "colour", "notifications": "notify", "history": "recap", "time": "timestamps", "previews": "preview", "images": "preview"]
+    static let aliases = ["color": "colour", "notifications": "notify", "history": "recap", "time": "timestamps", "previews": "preview", "images": "preview", "hint": "callhint",
+                          "hints": "callhint", "call": "callhint"]
 
     public static func spec(_ key: String) -> SettingSpec? {
         let k = key.lowercased()

@@ -32,7 +32,7 @@ public enum ClientApp {
             return reader
         }()
         repl?.onEdit = { client.userTyping($0) }
-        repl?.onPaste = { runner.submitMessage($0) }
+        repl?.onPaste = { client.noteUserActivity(); runner.submitMessage($0) }
         // The pre-send check holds a flagged draft typed at the prompt (confirm mode).
         repl?.holdDraft = { text in
             guard client.draftCheck == .confirm, !runner.isBusy else { return false }
@@ -102,9 +102,11 @@ public enum ClientApp {
                 }
                 client.open(cid) {}
             }
+            client.awayCatchUpAtStart()
         }
         editor.setPrompt(prompt(client))
-        editor.start(onLine: { runner.submit($0) }, onEOF: { runner.endOfInput() })
+        // A line typed is the user being here (the catch-up after being away counts from it).
+        editor.start(onLine: { client.noteUserActivity(); runner.submit($0) }, onEOF: { runner.endOfInput() })
         dispatchMain()
     }
 

@@ -17,6 +17,8 @@ public enum Palette {
 
     static let own = "90"
     static let mention = "1;33"
+    /// Faint: an aside that should not compete with the messages.
+    static let note = "2"
     /// Red, green, yellow, blue, magenta, cyan and their bright forms, minus those used above.
     private static let userColours = ["31", "32", "34", "35", "36", "91", "92", "94", "95", "96"]
 
@@ -26,6 +28,7 @@ public enum Palette {
         case .own: return own
         case .mention: return mention
         case .user(let name): return user(name)
+        case .note: return note
         }
     }
 
