@@ -64,7 +64,7 @@ extension ChatServer {
         case ("users", "disable"):
             let a = try account(2)
             _ = try admin.setDisabled(userID: a.user.id, at: max(a.disabledAt, Clock.nowMillis()))
-            let closed = closeConnections(of: a.user.id, ErrorFrame(.accountDisabled, "this account was disabled by the server's admin"))
+            let closed = closeConnections(of: a.user.id, .accountDisabled(.adminDisabling))
             send(.out("\(a.user.username) is disabled: \(closed) connection(s) closed; logins and resumes are refused"))
         case ("users", "enable"):
             let a = try account(2)
@@ -82,7 +82,7 @@ extension ChatServer {
             guard let name = try admin.deleteAccount(userID: a.user.id, now: Clock.nowMillis()) else {
                 throw AdminFailure(message: "no user '\(a.user.username)'", status: AdminStatus.notFound)
             }
-            let closed = closeConnections(of: a.user.id, ErrorFrame(.accountDisabled, "this account was deleted by the server's admin"))
+            let closed = closeConnections(of: a.user.id, .accountDisabled(.adminDeleting))
             send(.out("\(a.user.username) is deleted (now \(name)): \(closed) connection(s) closed; the messages they sent stay"))
         case ("users", "reset-password"):
             return try resetPassword(try account(2), admin, send: send)
@@ -113,8 +113,8 @@ extension ChatServer {
     }
 
     /// Closes every connection of a user with `error` (pushed with `closes`); returns how many.
-    func closeConnections(of userID: UInt64, _ error: ErrorFrame) -> Int {
-        var error = error
+    func closeConnections(of userID: UInt64, _ reason: ServerError) -> Int {
+        var error = reason.frame
         error.closes = true
         let peers = connections(of: [userID])
         for p in peers {

@@ -35,7 +35,7 @@ extension ChatServer {
             metrics.providerCalls.increment()
         } else {
             guard assistant.answersInFlight < Assistant.maxLocalAnswers else {
-                throw ErrorFrame(.serverBusy, "the assistant is busy; try again in a second", retryAfter: 1_000)
+                throw ServerError.serverBusy(.assistant, retryAfter: 1_000)
             }
             assistant.answersInFlight += 1
         }
@@ -110,11 +110,10 @@ extension ChatServer {
     func assistCheck(_ peer: Peer, _ r: AssistCheck, _ id: UInt32) throws {
         let (assistant, items) = try requireAssistant(peer, .assistCheck)
         let user = peer.user!
-        guard !r.text.isEmpty else { throw ErrorFrame(.invalidArgument, "a draft needs some text", field: "text") }
+        guard !r.text.isEmpty else { throw ServerError.invalidArgument(.emptyDraft) }
         let length = r.text.unicodeScalars.count
         guard length <= configuration.maxMessageLength else {
-            throw ErrorFrame(.tooLong, "drafts are at most \(configuration.maxMessageLength) characters (this one has \(length))",
-                             limit: UInt64(configuration.maxMessageLength), field: "text")
+            throw ServerError.tooLong(.draft(max: configuration.maxMessageLength, length: length))
         }
         var context: [ChatLine] = []
         var others: [String] = []
@@ -129,17 +128,16 @@ extension ChatServer {
         var provider: ProviderEngine?
         if r.rewrite {
             guard let p = assistant.provider else {
-                throw ErrorFrame(.assistantUnavailable, "this server has no language model configured, so it cannot suggest a rewrite")
+                throw ServerError.assistantUnavailable
             }
             let refusal = try providerRefusal(assistant, items, userID: user.id, conversationID: r.conversationID, localOnly: false) ?? ""
             if r.conversationID != 0, try items.assistSwitch(conversationID: r.conversationID).providerOff {
-                throw ErrorFrame(.providerOffHere, "this conversation keeps its text away from the language model; /assistant provider on allows it")
+                throw ServerError.providerOffHere
             }
             if try budgetLeft(user.id, assistant, items) == 0 {
-                throw ErrorFrame(.assistantBudgetExhausted, "your language-model requests for today are used up",
-                                 limit: UInt64(assistant.config.providerRequestsPerDay))
+                throw ServerError.assistantBudgetExhausted(perDay: assistant.config.providerRequestsPerDay)
             }
-            guard refusal.isEmpty else { throw ErrorFrame(.serverBusy, "the language model is busy; try again in a few seconds", retryAfter: 3_000) }
+            guard refusal.isEmpty else { throw ServerError.serverBusy(.languageModel, retryAfter: 3_000) }
             provider = p
         }
         let local = assistant.local

@@ -18,7 +18,7 @@ extension ChatServer {
     @discardableResult
     func requireAssistant(_ peer: Peer, _ type: FrameType) throws -> (Assistant, AssistantStore) {
         guard peer.assistant, let assistant, let assistantStore else {
-            throw ErrorFrame(.unknownFrameType, "unknown frame type 0x\(String(type.rawValue, radix: 16)) (the assistant capability was not agreed)")
+            throw ServerError.capabilityNotAgreed(.assistant(type))
         }
         return (assistant, assistantStore)
     }
@@ -29,7 +29,7 @@ extension ChatServer {
         let (_, items) = try requireAssistant(peer, .assistItemsList)
         if r.conversationID != 0 { try requireMember(r.conversationID, peer.user!.id) }
         let kind = r.kind == 0 ? nil : AssistItemKind(rawValue: r.kind)
-        guard r.kind == 0 || kind != nil else { throw ErrorFrame(.invalidArgument, "kind is 0, 1 or 2", field: "kind") }
+        guard r.kind == 0 || kind != nil else { throw ServerError.invalidArgument(.itemKind) }
         let limit = r.limit == 0 ? 100 : Int(min(r.limit, UInt64(Self.maxItemsPage)))
         let list = try items.items(userID: peer.user!.id, conversationID: r.conversationID == 0 ? nil : r.conversationID,
                                    filter: r.filter, kind: kind, limit: limit)
@@ -40,9 +40,9 @@ extension ChatServer {
         let (_, items) = try requireAssistant(peer, .assistItemDone)
         let user = peer.user!
         guard let item = try items.item(id: r.itemID, visibleTo: user.id) else {
-            throw ErrorFrame(.notFound, "no action item \(r.itemID) in your conversations", field: "item_id")
+            throw ServerError.notFound(.actionItem(r.itemID))
         }
-        guard item.kind == .action else { throw ErrorFrame(.invalidArgument, "item \(r.itemID) is a decision; only action items are done", field: "item_id") }
+        guard item.kind == .action else { throw ServerError.invalidArgument(.notAnActionItem(r.itemID)) }
         try requireMember(item.conversationID, user.id)
         let result = try items.setItemDone(id: r.itemID, by: user.id, done: r.done, now: Clock.nowMillis())
         peer.reply(id, AssistItems(items: [result.item], cursor: try items.assistantCursor()))

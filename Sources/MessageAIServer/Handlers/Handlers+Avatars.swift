@@ -21,10 +21,10 @@ extension ChatServer {
             return
         }
         guard let source = try files.file(id: a.fileID), source.ownerID == user.id, source.complete else {
-            throw ErrorFrame(.uploadIncomplete, "that file is not (completely) uploaded by you; upload the picture, then set it", field: "file_id")
+            throw ServerError.uploadIncomplete(for: .avatar)
         }
         guard source.width > 0, source.height > 0 else {
-            throw ErrorFrame(.notAnImage, "an avatar must be a JPEG, PNG or WebP image; this file is \(source.mediaType)", field: "file_id")
+            throw ServerError.notAnImage(mediaType: source.mediaType)
         }
         let path = vault.blobPath(source.sha256)
         let tag = FileVault.hex(Self.newFileID())
@@ -54,7 +54,7 @@ extension ChatServer {
                         }
                     case .failure(let error):
                         logger.error("making an avatar failed: \(error)")
-                        peer.fail(id, ErrorFrame(.notAnImage, "the server could not read that image to make an avatar of it", field: "file_id"))
+                        peer.fail(id, .unreadableImage)
                     }
                 }
             }

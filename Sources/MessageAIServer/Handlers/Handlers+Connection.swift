@@ -17,7 +17,7 @@ extension ChatServer {
 
     func hello(_ peer: Peer, _ hello: Hello, _ id: UInt32) {
         guard !peer.greeted else {
-            peer.fail(id, ErrorFrame(.badRequest, "HELLO was already received on this connection"))
+            peer.fail(id, .helloRepeated)
             return
         }
         do { try Validation.clientLabel(hello.client) } catch {
@@ -28,8 +28,7 @@ extension ChatServer {
         let version = min(hello.maxVersion, ProtocolVersion.current)
         guard hello.minVersion <= hello.maxVersion, version >= hello.minVersion, version >= ProtocolVersion.minimum else {
             peer.connection.close(
-                after: ErrorFrame(.unsupportedVersion,
-                                  "this server speaks protocol versions \(ProtocolVersion.minimum)...\(ProtocolVersion.current); the client asked for \(hello.minVersion)...\(hello.maxVersion)"),
+                after: ServerError.unsupportedVersion(clientMin: hello.minVersion, clientMax: hello.maxVersion).frame,
                 requestID: id, reason: .protocolError(.unsupportedVersion))
             return
         }

@@ -17,7 +17,7 @@ extension ChatServer {
     func openDirect(_ peer: Peer, _ o: DMOpen, _ id: UInt32) throws {
         let me = peer.user!
         let other = try existingUser(o.username)
-        guard other.id != me.id else { throw ErrorFrame(.invalidArgument, "a direct conversation needs someone else", field: "username") }
+        guard other.id != me.id else { throw ServerError.invalidArgument(.directWithSelf) }
         let (record, created) = try store.directConversation(me.id, other.id, now: Clock.nowMillis())
         peer.reply(id, try view(record.id, for: me.id))
         guard created else { return }
@@ -31,7 +31,7 @@ extension ChatServer {
         try Validation.groupName(g.name)
         let others = try distinctUsers(g.usernames, excluding: me.id)
         guard others.count >= 2 else {
-            throw ErrorFrame(.invalidArgument, "a group needs at least two other members", field: "usernames")
+            throw ServerError.invalidArgument(.groupTooSmall)
         }
         try requireNoBlockers(others, adder: me.id)
         try requireGroupRoom(for: others.count + 1)
@@ -85,18 +85,17 @@ extension ChatServer {
     func group(_ conversationID: UInt64, member: UInt64) throws -> ConversationRecord {
         try requireMember(conversationID, member)
         guard let record = try store.conversation(id: conversationID) else {
-            throw ErrorFrame(.notAMember, "you are not a member of conversation \(conversationID)", field: "conversation_id")
+            throw ServerError.notAMember(conversation: conversationID)
         }
         guard record.kind == .group else {
-            throw ErrorFrame(.invalidArgument, "conversation \(conversationID) is a direct conversation, not a group", field: "conversation_id")
+            throw ServerError.invalidArgument(.notAGroup(conversation: conversationID))
         }
         return record
     }
 
     func requireGroupRoom(for members: Int) throws {
         guard members <= Validation.maxGroupMembers else {
-            throw ErrorFrame(.invalidArgument, "groups have at most \(Validation.maxGroupMembers) members (this would make \(members))",
-                             limit: UInt64(Validation.maxGroupMembers), field: "usernames")
+            throw ServerError.invalidArgument(.groupTooLarge(max: Validation.maxGroupMembers, members: members))
         }
     }
 
@@ -105,14 +104,14 @@ extension ChatServer {
     @discardableResult
     func requireMember(_ conversationID: UInt64, _ userID: UInt64) throws -> Membership {
         guard let membership = try store.membership(conversationID: conversationID, userID: userID) else {
-            throw ErrorFrame(.notAMember, "you are not a member of conversation \(conversationID)", field: "conversation_id")
+            throw ServerError.notAMember(conversation: conversationID)
         }
         return membership
     }
 
     func view(_ conversationID: UInt64, for userID: UInt64) throws -> Conversation {
         guard let c = try store.conversationView(id: conversationID, userID: userID) else {
-            throw ErrorFrame(.notFound, "no conversation \(conversationID)", field: "conversation_id")
+            throw ServerError.notFound(.conversation(conversationID))
         }
         return c
     }

@@ -24,10 +24,9 @@ extension ChatServer {
     func search(_ peer: Peer, _ q: SearchRequest, _ id: UInt32) throws {
         let user = peer.user!
         let query = q.query.trimmingWhitespace
-        guard !query.isEmpty else { throw ErrorFrame(.invalidArgument, "give some words to search for", field: "query") }
+        guard !query.isEmpty else { throw ServerError.invalidArgument(.emptySearch) }
         guard query.unicodeScalars.count <= ChatServer.maxQueryLength else {
-            throw ErrorFrame(.tooLong, "search queries are at most \(ChatServer.maxQueryLength) characters",
-                             limit: UInt64(ChatServer.maxQueryLength), field: "query")
+            throw ServerError.tooLong(.searchQuery(max: ChatServer.maxQueryLength))
         }
         if q.conversationID != 0 { try requireMember(q.conversationID, user.id) }
         let limit = q.limit == 0 ? 20 : min(q.limit, 100)
@@ -45,7 +44,7 @@ extension ChatServer {
 
     func startSync(_ peer: Peer, _ s: SyncRequest, _ id: UInt32) throws {
         guard peer.sync == nil else {
-            throw ErrorFrame(.invalidArgument, "a sync is already running on this connection")
+            throw ServerError.invalidArgument(.syncRunning)
         }
         var positions: [UInt64: UInt64] = [:]
         for p in s.positions { positions[p.conversationID] = max(positions[p.conversationID] ?? 0, p.lastSeq) }

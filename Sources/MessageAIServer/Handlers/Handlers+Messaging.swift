@@ -45,16 +45,13 @@ extension ChatServer {
             guard let original, original.conversationID == s.conversationID,
                   original.text == storedText || original.editedAt != 0 || original.deleted else {
                 metrics.rateLimited.increment()
-                throw ErrorFrame(.rateLimited, "sending too fast; try again in \((wait + 999) / 1000) s", retryAfter: wait)
+                throw ServerError.rateLimited(.sending(retryAfter: wait))
             }
         }
         // A reply names a message that is there (checked only for replies: no cost otherwise).
         // A resend of a stored reply is caught by the append's duplicate check first.
         if s.replyTo != 0, try store.message(senderID: user.id, clientID: s.clientID) == nil {
-            do { _ = try changeableMessage(s.conversationID, s.replyTo) } catch var e as ErrorFrame {
-                e.field = "reply_to_seq"
-                throw e
-            }
+            _ = try changeableMessage(s.conversationID, s.replyTo, field: "reply_to_seq")
         }
         let message = NewMessage(conversationID: s.conversationID, senderID: user.id, clientID: s.clientID,
                                  text: storedText, serverTime: Clock.nowMillis(), senderUsername: user.username, replyTo: s.replyTo,
@@ -79,14 +76,14 @@ extension ChatServer {
             metrics.commitLatency.recordNanoseconds(Int64(clamping: ServerMetrics.now &- started))
         } catch StoreError.diskFull {
             // Nothing was stored; every sender is told and its client retries later.
-            let frame = storeErrorFrame(.diskFull, context: "append")
-            for p in batch { p.peer.fail(p.requestID, frame) }
+            log(StoreError.diskFull, context: "append")
+            for p in batch { p.peer.fail(p.requestID, .storageFull) }
             return
         } catch {
             guard batch.count > 1 else {
-                let frame = (error as? StoreError).map { storeErrorFrame($0, context: "append") } ?? ErrorFrame(.internalError, "internal error")
+                if let e = error as? StoreError { log(e, context: "append") }
                 logger.error("append failed: \(error)")
-                batch[0].peer.fail(batch[0].requestID, frame)
+                batch[0].peer.fail(batch[0].requestID, ServerError(error))
                 return
             }
             // One bad message must not fail the others: commit them one by one.
@@ -108,10 +105,7 @@ extension ChatServer {
             case .stored(let stored): (m, isNew) = (stored, true)
             case .duplicate(let original): (m, isNew) = (original, false)
             case .clientIDReused(let original):
-                let what = original == nil ? "a change (reaction, edit or delete)" : "another message"
-                pending.peer.fail(pending.requestID, ErrorFrame(
-                    .clientIDReused, "this client id was already used for \(what); nothing was stored, send it with a new id",
-                    field: "client_id"))
+                pending.peer.fail(pending.requestID, .clientIDReused(original == nil ? .sendAfterChange : .sendAfterMessage))
                 continue
             }
             pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
@@ -180,7 +174,7 @@ extension ChatServer {
         try requireMember(r.conversationID, peer.user!.id)
         guard r.seq > 0, let message = try store.messages(conversationID: r.conversationID, afterSeq: r.seq - 1, limit: 1).first,
               message.seq == r.seq else {
-            throw ErrorFrame(.notFound, "no message \(r.seq) in conversation \(r.conversationID)", field: "seq")
+            throw ServerError.notFound(.message(seq: r.seq, conversation: r.conversationID))
         }
         let recipients = try store.markers(conversationID: r.conversationID).filter { $0.user.userID != message.senderID }
         peer.reply(id, ReadersResult(

@@ -17,11 +17,11 @@ extension ChatServer {
     static let maxUserSearchLength = 64
 
     func searchUsers(_ peer: Peer, _ q: UserSearch, _ id: UInt32) throws {
-        guard !q.prefix.isEmpty else { throw ErrorFrame(.invalidArgument, "give at least one character to search for", field: "prefix") }
+        guard !q.prefix.isEmpty else { throw ServerError.invalidArgument(.emptyUserSearch) }
         // A username or name words are short; an email address may be up to 254 bytes.
         let most = q.prefix.contains("@") ? 254 : ChatServer.maxUserSearchLength
         guard q.prefix.unicodeScalars.count <= most else {
-            throw ErrorFrame(.tooLong, "a search is at most \(most) characters", limit: UInt64(most), field: "prefix")
+            throw ServerError.tooLong(.userSearch(max: most))
         }
         let limit = q.limit == 0 ? 20 : min(q.limit, ChatServer.maxUserSearchResults)
         let users = try store.searchUsers(query: q.prefix, limit: Int(limit))
@@ -33,7 +33,7 @@ extension ChatServer {
     func addContact(_ peer: Peer, _ a: ContactAdd, _ id: UInt32) throws {
         let me = peer.user!
         let other = try existingUser(a.username)
-        guard other.id != me.id else { throw ErrorFrame(.invalidArgument, "you cannot add yourself as a contact", field: "username") }
+        guard other.id != me.id else { throw ServerError.invalidArgument(.contactSelf) }
         let added = try store.addContact(owner: me.id, contact: other.id, now: Clock.nowMillis())
         let link = try store.contactLink(me.id, other.id)
         if link.accepted { try store.acceptDirectRequests(me.id, other.id) }
@@ -46,7 +46,7 @@ extension ChatServer {
         // Removing someone who is neither a contact nor asked to be one says so: a second
         // /remove must not read as a second removal.
         guard try store.removeContact(owner: peer.user!.id, contact: other.id) else {
-            throw ErrorFrame(.notAContact, "\(other.username) is not in your contacts", field: "username")
+            throw ServerError.notAContact(.notInContacts(other.username))
         }
         peer.reply(id, OK())
     }
@@ -69,14 +69,14 @@ extension ChatServer {
         let link = try store.contactLink(me.id, other.id)
         let visible = try link.iWant || (link.theyWant && !link.theyBlock) || store.sharesConversation(me.id, other.id)
         guard visible else {
-            throw ErrorFrame(.notAContact, "\(other.username)'s profile is visible to their contacts and conversation partners only", field: "username")
+            throw ServerError.notAContact(.profileHidden(other.username))
         }
         peer.reply(id, profile(of: other, link))
     }
 
     func existingUser(_ username: String) throws -> UserRecord {
         guard let user = try store.user(username: username) else {
-            throw ErrorFrame(.notFound, "no user named '\(username)'", field: "username")
+            throw ServerError.notFound(.user(username))
         }
         return user
     }

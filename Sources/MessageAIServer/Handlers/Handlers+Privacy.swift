@@ -16,7 +16,7 @@ extension ChatServer {
         let me = peer.user!
         let other = try existingUser(a.username)
         guard try store.contactLink(me.id, other.id).theyWant else {
-            throw ErrorFrame(.notFound, "no contact request from '\(other.username)'", field: "username")
+            throw ServerError.notFound(.contactRequest(from: other.username))
         }
         let added = try store.addContact(owner: me.id, contact: other.id, now: Clock.nowMillis())
         try store.acceptDirectRequests(me.id, other.id)
@@ -43,7 +43,7 @@ extension ChatServer {
     func block(_ peer: Peer, _ b: Block, _ id: UInt32) throws {
         let me = peer.user!
         let other = try existingUser(b.username)
-        guard other.id != me.id else { throw ErrorFrame(.invalidArgument, "you cannot block yourself", field: "username") }
+        guard other.id != me.id else { throw ServerError.invalidArgument(.blockSelf) }
         try store.block(blocker: me.id, blocked: other.id, now: Clock.nowMillis())
         peer.reply(id, OK())
     }
@@ -63,9 +63,9 @@ extension ChatServer {
     func requireNotBlocked(_ membership: Membership, _ user: UserRecord) throws {
         guard let other = membership.blockedPartner else { return }
         if try store.contactLink(user.id, other).iBlock {
-            throw ErrorFrame(.notAContact, "you blocked this user: /unblock them to send")
+            throw ServerError.notAContact(.youBlocked)
         }
-        throw ErrorFrame(.notAContact, "this message could not be delivered")
+        throw ServerError.notAContact(.undeliverable)
     }
 
     /// A group cannot be given members who block the user adding them; the refusal reads like
@@ -73,7 +73,7 @@ extension ChatServer {
     func requireNoBlockers(_ candidates: [UserRecord], adder: UInt64) throws {
         let blockers = try store.blockers(of: adder, among: candidates.map(\.id))
         if let first = candidates.first(where: { blockers.contains($0.id) }) {
-            throw ErrorFrame(.notAContact, "'\(first.username)' cannot be added to this group", field: "usernames")
+            throw ServerError.notAContact(.cannotJoinGroup(first.username))
         }
     }
 }

@@ -30,7 +30,7 @@ extension ChatServer {
     func revokeSession(_ peer: Peer, _ r: SessionRevoke, _ id: UInt32) throws {
         let user = peer.user!
         guard try store.deleteSession(id: r.sessionID, userID: user.id) else {
-            throw ErrorFrame(.notFound, "no session \(r.sessionID)", field: "session_id")
+            throw ServerError.notFound(.session(r.sessionID))
         }
         peer.reply(id, OK())
         closeSessions([r.sessionID], of: user.id, except: peer)
@@ -53,7 +53,7 @@ extension ChatServer {
         let accountKey = ChatServer.throttleKey(user)
         let address = peer.address
         if let wait = loginThrottle.retryAfter(account: accountKey, address: address, now: Clock.uptimeMillis()) {
-            throw ErrorFrame(.throttled, "too many failed attempts; try again in \((wait + 999) / 1000) s", retryAfter: wait)
+            throw ServerError.throttled(.passwordAttempts, retryAfter: wait)
         }
         let stored = try store.user(id: user.id)?.passwordHash
         let decoy = self.decoy
@@ -74,7 +74,7 @@ extension ChatServer {
         do {
             guard let newHash else {
                 loginThrottle.failed(attempt, now: Clock.uptimeMillis())
-                throw ErrorFrame(.invalidCredentials, "the current password is wrong", field: "old_password")
+                throw ServerError.wrongCurrentPassword
             }
             loginThrottle.cancel(attempt)
             try store.setPasswordHash(userID: user.id, newHash)
@@ -91,10 +91,8 @@ extension ChatServer {
     func closeSessions(_ sessionIDs: [UInt64], of userID: UInt64, except: Peer?) {
         let ids = Set(sessionIDs)
         for p in connections(of: [userID]) where p !== except && ids.contains(p.sessionID) {
-            var error = ErrorFrame(.invalidToken, "this session was revoked")
-            error.closes = true
             detachUser(p)
-            p.connection.close(after: error)
+            p.connection.close(after: ServerError.sessionRevoked.frame)
         }
     }
 }

@@ -117,7 +117,7 @@ public final class ChatServer {
             if !pendingSends.isEmpty { commitPendingSends() }
             indexMessages()
             for peer in peers.values {
-                peer.connection.close(after: ErrorFrame(.shuttingDown, "the server is shutting down"), grace: .seconds(2))
+                peer.connection.close(after: ServerError.shuttingDown.frame, grace: .seconds(2))
             }
             waitForPeers(until: Clock.uptimeMillis() + 2_500, completion: completion)
         }
@@ -205,14 +205,14 @@ public final class ChatServer {
             for peer in peers.values where !peer.connection.isClosing && !peer.connection.readPaused
                 && now - peer.connection.lastReceivedAt > idle {
                 logger.debug("connection \(peer.id) idle for \(now - peer.connection.lastReceivedAt) ms")
-                peer.connection.close(after: ErrorFrame(.idleTimeout, "no bytes received for \(idle) ms"))
+                peer.connection.close(after: ServerError.idleTimeout(millis: idle).frame)
             }
             // While its LOGIN or REGISTER is being hashed the wait is the server's, not the
             // client's: under load a hash can outlast the login deadline.
             for peer in peers.values where !peer.busy {
                 guard let why = peer.connection.missedDeadline(now: now) else { continue }
                 logger.debug("connection \(peer.id) from \(peer.address): \(why)")
-                peer.connection.close(after: ErrorFrame(.idleTimeout, why), reason: .deadline)
+                peer.connection.close(after: ServerError.missedDeadline(why).frame, reason: .deadline)
             }
         }
         keepaliveTimer = timer
