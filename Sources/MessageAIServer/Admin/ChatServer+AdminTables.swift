@@ -59,12 +59,13 @@ extension ChatServer {
 
     func onlineTable() -> String {
         var rows = [["USER", "SESSION", "FROM", "SINCE", "CONNECTION"]]
-        let logged = peers.values.filter { $0.user != nil }.sorted { ($0.user!.username, $0.id) < ($1.user!.username, $1.id) }
-        for p in logged {
-            rows.append([p.user!.username, "\(p.sessionID)", p.address, Self.time(p.connectedAt), "\(p.id)"])
+        let logged = peers.values.compactMap { p in p.user.map { (user: $0, peer: p) } }
+            .sorted { ($0.user.username, $0.peer.id) < ($1.user.username, $1.peer.id) }
+        for (user, p) in logged {
+            rows.append([user.username, "\(p.sessionID)", p.address, Self.time(p.connectedAt), "\(p.id)"])
         }
         let anonymous = peers.count - logged.count
-        return Self.table(rows) + "\n\(logged.count) logged-in connection(s) of \(Set(logged.map { $0.user!.id }).count) user(s)"
+        return Self.table(rows) + "\n\(logged.count) logged-in connection(s) of \(Set(logged.map { $0.user.id }).count) user(s)"
             + (anonymous > 0 ? "; \(anonymous) not logged in" : "")
     }
 }

@@ -31,12 +31,17 @@ extension ChatServer {
             peer.fail(frame.requestID, .unknownFrameType(frame.type))
             return
         }
-        if route.requiresLogin, peer.user == nil {
-            peer.fail(frame.requestID, .notAuthenticated)
-            return
-        }
         do {
-            try route.run(self, peer, frame)
+            switch route.body {
+            case .open(let run):
+                try run(self, peer, frame)
+            case .loggedIn(let run):
+                guard let user = peer.user else {
+                    peer.fail(frame.requestID, .notAuthenticated)
+                    return
+                }
+                try run(self, RequestContext(peer: peer, user: user, sessionID: peer.sessionID, requestID: frame.requestID), frame)
+            }
         } catch {
             report(error, for: frame, to: peer)
         }

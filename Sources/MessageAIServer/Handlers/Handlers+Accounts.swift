@@ -4,9 +4,9 @@ import MessageAIProtocol
 /// the hub (`offHub`); everything touching the store runs on it.
 extension ChatServer {
     static let accountRoutes: [(FrameType, Route)] = [
-        Route.on(Register.self, login: false) { s, p, m, id in try s.register(p, m, id) },
-        Route.on(Login.self, login: false) { s, p, m, id in try s.login(p, m, id) },
-        Route.on(Resume.self, login: false) { s, p, m, id in try s.resume(p, m, id) },
+        Route.open(Register.self) { s, p, m, id in try s.register(p, m, id) },
+        Route.open(Login.self) { s, p, m, id in try s.login(p, m, id) },
+        Route.open(Resume.self) { s, p, m, id in try s.resume(p, m, id) },
     ] + sessionRoutes
 
     func register(_ peer: Peer, _ r: Register, _ id: UInt32) throws {

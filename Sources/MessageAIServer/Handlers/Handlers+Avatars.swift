@@ -7,17 +7,17 @@ import MessageAIProtocol
 /// unless a message carries it too. Any member may set a group's avatar, as with its name.
 extension ChatServer {
     static let avatarRoutes: [(FrameType, Route)] = [
-        Route.on(AvatarSet.self) { s, p, m, id in try s.setAvatar(p, m, id) },
+        Route.on(AvatarSet.self) { s, c, m in try s.setAvatar(c, m) },
     ]
 
-    func setAvatar(_ peer: Peer, _ a: AvatarSet, _ id: UInt32) throws {
-        let (files, vault) = try fileAccess(peer)
-        let user = peer.user!
+    func setAvatar(_ ctx: RequestContext, _ a: AvatarSet) throws {
+        let (files, vault) = try fileAccess(ctx.peer)
+        let user = ctx.user
         if a.conversationID != 0 {
             _ = try group(a.conversationID, member: user.id)
         }
         guard !a.fileID.isEmpty else {
-            try recordAvatar(nil, for: a, peer, id, files)
+            try recordAvatar(nil, for: a, ctx, files)
             return
         }
         guard let source = try files.file(id: a.fileID), source.ownerID == user.id, source.complete else {
@@ -44,17 +44,17 @@ extension ChatServer {
                         file.width = UInt64(ImageProcessor.avatarSize); file.height = file.width
                         do {
                             try files.createFile(file)
-                            try recordAvatar(file, for: a, peer, id, files)
+                            try recordAvatar(file, for: a, ctx, files)
                             // The upload served its purpose; it stays only if a message carries it.
                             if try files.releaseFile(id: source.id) { collectBlobs([source.sha256]) }
                         } catch {
                             try? files.releaseFile(id: file.id)
                             collectBlobs([blob.sha])
-                            report(error, for: Frame(type: .avatarSet, requestID: id, payload: []), to: peer)
+                            report(error, for: Frame(type: .avatarSet, requestID: ctx.requestID, payload: []), to: ctx.peer)
                         }
                     case .failure(let error):
                         logger.error("making an avatar failed: \(error)")
-                        peer.fail(id, .unreadableImage)
+                        ctx.peer.fail(ctx.requestID, .unreadableImage)
                     }
                 }
             }
@@ -62,8 +62,8 @@ extension ChatServer {
     }
 
     /// Points the profile or group at the new avatar (nil: none), drops the old one, answers.
-    private func recordAvatar(_ file: FileRecord?, for a: AvatarSet, _ peer: Peer, _ id: UInt32, _ files: FileStore) throws {
-        let user = peer.user!
+    private func recordAvatar(_ file: FileRecord?, for a: AvatarSet, _ ctx: RequestContext, _ files: FileStore) throws {
+        let user = ctx.user
         let old: [UInt8]
         if a.conversationID == 0 {
             old = try files.setAvatar(userID: user.id, fileID: file?.id ?? [])
@@ -72,10 +72,10 @@ extension ChatServer {
         }
         if !old.isEmpty, let previous = try files.file(id: old), try files.releaseFile(id: old) { collectBlobs([previous.sha256]) }
         if a.conversationID == 0 {
-            peer.reply(id, try ownProfile(user))
+            ctx.reply(try ownProfile(user))
         } else {
-            peer.reply(id, try view(a.conversationID, for: user.id))
-            pushConversation(a.conversationID, to: try store.memberIDs(conversationID: a.conversationID), except: peer)
+            ctx.reply(try view(a.conversationID, for: user.id))
+            pushConversation(a.conversationID, to: try store.memberIDs(conversationID: a.conversationID), except: ctx.peer)
         }
     }
 

@@ -8,14 +8,14 @@ import MessageAIProtocol
 /// committing the queued SENDs first keeps one connection's SEND-then-CHANGE in that order.
 extension ChatServer {
     static let changeRoutes: [(FrameType, Route)] = [
-        Route.on(ChangeRequest.self) { s, p, m, id in try s.change(p, m, id) },
+        Route.on(ChangeRequest.self) { s, c, m in try s.change(c, m) },
     ]
 
-    func change(_ peer: Peer, _ c: ChangeRequest, _ id: UInt32) throws {
-        guard peer.messageChanges else {
+    func change(_ ctx: RequestContext, _ c: ChangeRequest) throws {
+        guard ctx.peer.messageChanges else {
             throw ServerError.capabilityNotAgreed(.messageChanges)
         }
-        let user = peer.user!
+        let user = ctx.user
         let membership = try requireMember(c.conversationID, user.id)
         if !pendingSends.isEmpty { commitPendingSends() }
         // A resend is answered like the first time, whatever happened to the message since.
@@ -24,7 +24,7 @@ extension ChatServer {
                   original.action == c.action, original.emoji == c.emoji else {
                 throw ServerError.clientIDReused(.changeAfterChange)
             }
-            peer.reply(id, SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: original.seq,
+            ctx.reply(SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: original.seq,
                                    serverTime: original.serverTime, duplicate: true))
             return
         }
@@ -62,17 +62,17 @@ extension ChatServer {
         switch outcome {
         case .stored(let stored): change = stored
         case .unchanged:
-            peer.reply(id, SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: 0, serverTime: now, duplicate: true))
+            ctx.reply(SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: 0, serverTime: now, duplicate: true))
             return
         case .clientIDReused:
             throw ServerError.clientIDReused(.changeAfterMessage)
         }
-        peer.reply(id, SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: change.seq, serverTime: change.serverTime))
+        ctx.reply(SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: change.seq, serverTime: change.serverTime))
         // A deleted attachment's row went with the message if nothing else used it: its blob may go.
         if action == .delete, let sha = target.attachment?.sha256 { collectBlobs([sha]) }
         let frame = change.frame(requestID: 0)
         // The fan-out cache the message path uses (AudienceCache), not a member query per change.
-        for p in try audience(of: c.conversationID) where p !== peer { p.pushChange(change, frame: frame) }
+        for p in try audience(of: c.conversationID) where p !== ctx.peer { p.pushChange(change, frame: frame) }
         // A deleted message's assistant items were withdrawn with it: every device drops them.
         if action == .delete, let items = try? assistantStore?.items(conversationID: c.conversationID, seq: c.targetSeq) {
             pushItems(items, except: nil)

@@ -2,12 +2,12 @@ import MessageAIProtocol
 
 extension ChatServer {
     static let connectionRoutes: [(FrameType, Route)] = [
-        Route.on(Hello.self, login: false) { server, peer, hello, id in server.hello(peer, hello, id) },
-        Route.on(Ping.self, login: false) { _, peer, _, id in
+        Route.open(Hello.self) { server, peer, hello, id in server.hello(peer, hello, id) },
+        Route.open(Ping.self) { _, peer, _, id in
             peer.connection.send(Pong().frame(requestID: id))
         },
         // A client may answer the server's PING; nothing to do.
-        Route.on(Pong.self, login: false) { _, _, _, _ in },
+        Route.open(Pong.self) { _, _, _, _ in },
     ]
 
     static let serverCapabilities: Capabilities = [.zlib, .messageChanges]

@@ -8,10 +8,10 @@ import MessageAIProtocol
 /// requests behind it.
 extension ChatServer {
     static let fileRoutes: [(FrameType, Route)] = [
-        Route.on(FileAnnounce.self) { s, p, m, id in try s.announceFile(p, m, id) },
-        Route.on(FileChunk.self) { s, p, m, id in try s.receiveChunk(p, m, id) },
-        Route.on(FileStatus.self) { s, p, m, id in try s.fileStatus(p, m, id) },
-        Route.on(FileGet.self) { s, p, m, id in try s.getFile(p, m, id) },
+        Route.on(FileAnnounce.self) { s, c, m in try s.announceFile(c, m) },
+        Route.on(FileChunk.self) { s, c, m in try s.receiveChunk(c, m) },
+        Route.on(FileStatus.self) { s, c, m in try s.fileStatus(c, m) },
+        Route.on(FileGet.self) { s, c, m in try s.getFile(c, m) },
     ]
 
     /// The longest file name accepted, in Unicode scalars (receivers shorten it further).
@@ -37,9 +37,9 @@ extension ChatServer {
         FileUpload(fileID: file.id, chunkSize: UInt64(configuration.fileChunkSize), offset: offset, complete: complete)
     }
 
-    func announceFile(_ peer: Peer, _ a: FileAnnounce, _ id: UInt32) throws {
-        let (files, vault) = try fileAccess(peer)
-        let user = peer.user!
+    func announceFile(_ ctx: RequestContext, _ a: FileAnnounce) throws {
+        let (files, vault) = try fileAccess(ctx.peer)
+        let user = ctx.user
         let nameLength = a.name.unicodeScalars.count
         guard nameLength > 0, !a.name.contains("\0") else { throw ServerError.invalidArgument(.fileName) }
         guard nameLength <= Self.maxFileName else {
@@ -51,7 +51,7 @@ extension ChatServer {
         }
         // The same upload again: the offset query after a reconnect.
         if let existing = try files.file(ownerID: user.id, uploadSHA256: a.sha256, name: a.name), existing.uploadSize == a.size {
-            try answerStatus(peer, existing, id, files, vault)
+            try answerStatus(ctx.peer, existing, ctx.requestID, files, vault)
             return
         }
         let usage = try files.fileUsage(ownerID: user.id)
@@ -66,7 +66,7 @@ extension ChatServer {
             file.complete = true; file.size = held.size; file.sha256 = held.sha256; file.mediaType = held.mediaType
             file.width = held.width; file.height = held.height; file.thumbnail = held.thumbnail
             try files.createFile(file)
-            peer.reply(id, uploadAnswer(file, offset: a.size, complete: true))
+            ctx.reply(uploadAnswer(file, offset: a.size, complete: true))
             return
         }
         guard usage.partials < configuration.maxUploadsInFlight else {
@@ -74,16 +74,16 @@ extension ChatServer {
         }
         try vault.createPartial(file.id)
         try files.createFile(file)
-        if a.size == 0 { finishUpload(peer, file, id, files, vault); return }
-        peer.reply(id, uploadAnswer(file, offset: 0, complete: false))
+        if a.size == 0 { finishUpload(ctx.peer, file, ctx.requestID, files, vault); return }
+        ctx.reply(uploadAnswer(file, offset: 0, complete: false))
     }
 
-    func fileStatus(_ peer: Peer, _ s: FileStatus, _ id: UInt32) throws {
-        let (files, vault) = try fileAccess(peer)
-        guard let file = try files.file(id: s.fileID), file.ownerID == peer.user!.id else {
+    func fileStatus(_ ctx: RequestContext, _ s: FileStatus) throws {
+        let (files, vault) = try fileAccess(ctx.peer)
+        guard let file = try files.file(id: s.fileID), file.ownerID == ctx.user.id else {
             throw ServerError.notFound(.upload)
         }
-        try answerStatus(peer, file, id, files, vault)
+        try answerStatus(ctx.peer, file, ctx.requestID, files, vault)
     }
 
     /// Where an upload stands; one that has all its bytes but is not complete (the server
@@ -98,16 +98,16 @@ extension ChatServer {
         peer.reply(id, uploadAnswer(file, offset: min(offset, file.uploadSize), complete: false))
     }
 
-    func receiveChunk(_ peer: Peer, _ c: FileChunk, _ id: UInt32) throws {
-        let (files, vault) = try fileAccess(peer)
-        guard let file = try files.file(id: c.fileID), file.ownerID == peer.user!.id else {
+    func receiveChunk(_ ctx: RequestContext, _ c: FileChunk) throws {
+        let (files, vault) = try fileAccess(ctx.peer)
+        guard let file = try files.file(id: c.fileID), file.ownerID == ctx.user.id else {
             throw ServerError.notFound(.expiredUpload)
         }
-        if file.complete { peer.reply(id, uploadAnswer(file, offset: file.uploadSize, complete: true)); return }
+        if file.complete { ctx.reply(uploadAnswer(file, offset: file.uploadSize, complete: true)); return }
         let offset = vault.partialSize(file.id)
         // Any other offset is not written: the answer says where to go on from.
         guard c.offset == offset, !finishingUploads.contains(file.id) else {
-            peer.reply(id, uploadAnswer(file, offset: offset, complete: false))
+            ctx.reply(uploadAnswer(file, offset: offset, complete: false))
             return
         }
         guard c.data.count <= configuration.fileChunkSize else {
@@ -126,9 +126,9 @@ extension ChatServer {
             throw imageTooLarge(pixels: UInt64(image.width) * UInt64(image.height))
         }
         if received == file.uploadSize {
-            finishUpload(peer, file, id, files, vault)
+            finishUpload(ctx.peer, file, ctx.requestID, files, vault)
         } else {
-            peer.reply(id, uploadAnswer(file, offset: received, complete: false))
+            ctx.reply(uploadAnswer(file, offset: received, complete: false))
         }
     }
 
@@ -176,11 +176,11 @@ extension ChatServer {
         }
     }
 
-    func getFile(_ peer: Peer, _ g: FileGet, _ id: UInt32) throws {
-        let (files, vault) = try fileAccess(peer)
+    func getFile(_ ctx: RequestContext, _ g: FileGet) throws {
+        let (files, vault) = try fileAccess(ctx.peer)
         // Unknown, partial and forbidden look the same: an id reveals nothing.
         guard let file = try files.file(id: g.fileID), file.complete,
-              try files.canRead(fileID: file.id, userID: peer.user!.id) || canReadAvatar(file.id, reader: peer.user!.id, files) else {
+              try files.canRead(fileID: file.id, userID: ctx.user.id) || canReadAvatar(file.id, reader: ctx.user.id, files) else {
             throw ServerError.notFound(.file)
         }
         let chunk = configuration.fileChunkSize
@@ -191,14 +191,14 @@ extension ChatServer {
             let start = Int(min(g.offset, UInt64(all.count)))
             let piece = Array(all[start..<min(all.count, start + length)])
             metrics.fileBytesOut.increment(by: Int64(piece.count))
-            peer.reply(id, FileData(fileID: file.id, offset: UInt64(start), data: piece, size: UInt64(all.count),
+            ctx.reply(FileData(fileID: file.id, offset: UInt64(start), data: piece, size: UInt64(all.count),
                                     sha256: ChatServer.sha256(all)))
             return
         }
         guard g.offset <= file.size else { throw ServerError.invalidArgument(.offsetPastEnd(size: file.size)) }
         let data = try vault.read(file.sha256, offset: g.offset, length: Int(min(UInt64(length), file.size - g.offset)))
         metrics.fileBytesOut.increment(by: Int64(data.count))
-        peer.reply(id, FileData(fileID: file.id, offset: g.offset, data: data, size: file.size, sha256: file.sha256))
+        ctx.reply(FileData(fileID: file.id, offset: g.offset, data: data, size: file.size, sha256: file.sha256))
     }
 
     /// Removes partial uploads untouched for the expiry (at start and every hour).
@@ -227,9 +227,9 @@ extension ChatServer {
 
 extension ChatServer {
     /// The sender's complete upload named by a SEND, as the message will carry it.
-    func sentAttachment(_ sent: Attachment, caption: String, _ peer: Peer) throws -> Attachment {
-        let (files, _) = try fileAccess(peer)
-        guard let file = try files.file(id: sent.fileID), file.ownerID == peer.user!.id, file.complete else {
+    func sentAttachment(_ sent: Attachment, caption: String, _ ctx: RequestContext) throws -> Attachment {
+        let (files, _) = try fileAccess(ctx.peer)
+        guard let file = try files.file(id: sent.fileID), file.ownerID == ctx.user.id, file.complete else {
             throw ServerError.uploadIncomplete(for: .send)
         }
         var attachment = file.attachment

@@ -3,13 +3,13 @@ import MessageAIProtocol
 /// HISTORY, SEARCH and SYNC: reading what is stored.
 extension ChatServer {
     static let historyRoutes: [(FrameType, Route)] = [
-        Route.on(HistoryRequest.self) { s, p, m, id in try s.history(p, m, id) },
-        Route.on(SearchRequest.self) { s, p, m, id in try s.search(p, m, id) },
-        Route.on(SyncRequest.self) { s, p, m, id in try s.startSync(p, m, id) },
+        Route.on(HistoryRequest.self) { s, c, m in try s.history(c, m) },
+        Route.on(SearchRequest.self) { s, c, m in try s.search(c, m) },
+        Route.on(SyncRequest.self) { s, c, m in try s.startSync(c, m) },
     ]
 
-    func history(_ peer: Peer, _ h: HistoryRequest, _ id: UInt32) throws {
-        try requireMember(h.conversationID, peer.user!.id)
+    func history(_ ctx: RequestContext, _ h: HistoryRequest) throws {
+        try requireMember(h.conversationID, ctx.user.id)
         let limit = h.limit == 0 ? 50 : min(h.limit, 500)
         var page = try store.messages(conversationID: h.conversationID, beforeSeq: h.beforeSeq, limit: Int(limit))
         // Long messages: keep the newest that fit one frame; the client pages on from there.
@@ -17,12 +17,12 @@ extension ChatServer {
         // Seqs are gapless from 1, so older messages exist exactly when the page starts above 1.
         // Seq 1 is always a message (a change needs a message before it).
         let hasMore = (page.first?.seq ?? 1) > 1
-        page = try store.withReactions(page).map(peer.shown)
-        peer.reply(id, HistoryPage(conversationID: h.conversationID, messages: page, hasMore: hasMore), compress: true)
+        page = try store.withReactions(page).map(ctx.peer.shown)
+        ctx.reply(HistoryPage(conversationID: h.conversationID, messages: page, hasMore: hasMore), compress: true)
     }
 
-    func search(_ peer: Peer, _ q: SearchRequest, _ id: UInt32) throws {
-        let user = peer.user!
+    func search(_ ctx: RequestContext, _ q: SearchRequest) throws {
+        let user = ctx.user
         let query = q.query.trimmingWhitespace
         guard !query.isEmpty else { throw ServerError.invalidArgument(.emptySearch) }
         guard query.unicodeScalars.count <= ChatServer.maxQueryLength else {
@@ -39,18 +39,18 @@ extension ChatServer {
             found.removeLast(found.count / 4 + 1)
             hasMore = true
         }
-        peer.reply(id, SearchResults(messages: try store.withReactions(found).map(peer.shown), hasMore: hasMore), compress: true)
+        ctx.reply(SearchResults(messages: try store.withReactions(found).map(ctx.peer.shown), hasMore: hasMore), compress: true)
     }
 
-    func startSync(_ peer: Peer, _ s: SyncRequest, _ id: UInt32) throws {
-        guard peer.sync == nil else {
+    func startSync(_ ctx: RequestContext, _ s: SyncRequest) throws {
+        guard ctx.peer.sync == nil else {
             throw ServerError.invalidArgument(.syncRunning)
         }
         var positions: [UInt64: UInt64] = [:]
         for p in s.positions { positions[p.conversationID] = max(positions[p.conversationID] ?? 0, p.lastSeq) }
-        let conversations = try store.conversationList(userID: peer.user!.id)
-        peer.sync = SyncCursor(requestID: id, conversations: conversations, positions: positions)
-        pumpSync(peer)
+        let conversations = try store.conversationList(userID: ctx.user.id)
+        ctx.peer.sync = SyncCursor(requestID: ctx.requestID, conversations: conversations, positions: positions)
+        pumpSync(ctx.peer)
     }
 
     /// Sends sync batches while the connection's output is below its low-water mark; the

@@ -18,16 +18,16 @@ struct PendingSend {
 /// it returns, so nothing is acknowledged before it is durable.
 extension ChatServer {
     static let messagingRoutes: [(FrameType, Route)] = [
-        Route.on(Send.self) { s, p, m, id in try s.send(p, m, id) },
-        Route.on(Mark.self) { s, p, m, id in try s.mark(p, m, id) },
-        Route.on(ReadersRequest.self) { s, p, m, id in try s.readers(p, m, id) },
+        Route.on(Send.self) { s, c, m in try s.send(c, m) },
+        Route.on(Mark.self) { s, c, m in try s.mark(c, m) },
+        Route.on(ReadersRequest.self) { s, c, m in try s.readers(c, m) },
     ]
 
     /// Typing indicators last this long unless renewed (announced in TYPING_EVENT).
     static let typingTTLMillis: UInt64 = 5_000
 
-    func send(_ peer: Peer, _ s: Send, _ id: UInt32) throws {
-        let user = peer.user!
+    func send(_ ctx: RequestContext, _ s: Send) throws {
+        let user = ctx.user
         // With an attachment the text is its caption, which may be empty.
         if s.attachment == nil || !s.text.isEmpty { try checkText(s.text) }
         let membership = try requireMember(s.conversationID, user.id)
@@ -35,7 +35,7 @@ extension ChatServer {
         // Replying accepts a message request (written once per conversation).
         if membership.pending { try store.acceptRequest(conversationID: s.conversationID, userID: user.id) }
         // With an attachment the stored text is the fallback line (name, size, caption).
-        let attachment = try s.attachment.map { try sentAttachment($0, caption: s.text, peer) }
+        let attachment = try s.attachment.map { try sentAttachment($0, caption: s.text, ctx) }
         let storedText = attachment?.fallbackText ?? s.text
         if let wait = rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) {
             // A resend of a stored message is not new traffic: it still gets its duplicate ack
@@ -56,7 +56,7 @@ extension ChatServer {
         let message = NewMessage(conversationID: s.conversationID, senderID: user.id, clientID: s.clientID,
                                  text: storedText, serverTime: Clock.nowMillis(), senderUsername: user.username, replyTo: s.replyTo,
                                  attachment: attachment)
-        pendingSends.append(PendingSend(peer: peer, requestID: id, message: message, receivedAt: ServerMetrics.now))
+        pendingSends.append(PendingSend(peer: ctx.peer, requestID: ctx.requestID, message: message, receivedAt: ServerMetrics.now))
         if !commitScheduled {
             commitScheduled = true
             // Acks and pushes of the whole batch are written together at the end.
@@ -148,17 +148,17 @@ extension ChatServer {
         do { try store.indexPendingMessages() } catch { logger.error("indexing messages failed: \(error)") }
     }
 
-    func mark(_ peer: Peer, _ m: Mark, _ id: UInt32) throws {
-        let user = peer.user!
+    func mark(_ ctx: RequestContext, _ m: Mark) throws {
+        let user = ctx.user
         let membership = try requireMember(m.conversationID, user.id)
         let result = try store.raiseMarkers(conversationID: m.conversationID, userID: user.id,
                                             delivered: max(m.deliveredSeq, m.readSeq), read: m.readSeq)
         guard result.changed else {
-            peer.reply(id, OK())
+            ctx.reply(OK())
             return
         }
         let members = try store.memberIDs(conversationID: m.conversationID)
-        peer.reply(id, OK())
+        ctx.reply(OK())
         let receipt = Receipt(conversationID: m.conversationID, userID: user.id, username: user.username,
                               deliveredSeq: result.delivered, readSeq: result.read).frame(requestID: 0)
         // A message request's holder reads without telling the sender: the others get the
@@ -166,20 +166,20 @@ extension ChatServer {
         let shared = membership.pending ? Receipt(conversationID: m.conversationID, userID: user.id, username: user.username,
                                        deliveredSeq: result.delivered, readSeq: 0).frame(requestID: 0) : receipt
         forEachConnection(of: members) { p in
-            if p !== peer { p.connection.send(p.user?.id == user.id ? receipt : shared) }
+            if p !== ctx.peer { p.connection.send(p.user?.id == user.id ? receipt : shared) }
         }
     }
 
-    func readers(_ peer: Peer, _ r: ReadersRequest, _ id: UInt32) throws {
-        try requireMember(r.conversationID, peer.user!.id)
+    func readers(_ ctx: RequestContext, _ r: ReadersRequest) throws {
+        try requireMember(r.conversationID, ctx.user.id)
         guard r.seq > 0, let message = try store.messages(conversationID: r.conversationID, afterSeq: r.seq - 1, limit: 1).first,
               message.seq == r.seq else {
             throw ServerError.notFound(.message(seq: r.seq, conversation: r.conversationID))
         }
         let recipients = try store.markers(conversationID: r.conversationID).filter { $0.user.userID != message.senderID }
-        peer.reply(id, ReadersResult(
+        ctx.reply(ReadersResult(
             conversationID: r.conversationID, seq: r.seq, recipientCount: UInt64(recipients.count),
             deliveredTo: recipients.filter { $0.deliveredSeq >= r.seq }.map(\.user),
-            readBy: recipients.filter { ($0.user.userID == peer.user!.id ? $0.readSeq : $0.sharedReadSeq) >= r.seq }.map(\.user)))
+            readBy: recipients.filter { ($0.user.userID == ctx.user.id ? $0.readSeq : $0.sharedReadSeq) >= r.seq }.map(\.user)))
     }
 }
