@@ -93,13 +93,13 @@ extension ChatServer {
                   try store.deleteSession(id: id, userID: session.userID) else {
                 throw AdminFailure(message: "no session \(text)", status: AdminStatus.notFound)
             }
-            let online = connections(of: [session.userID]).filter { $0.sessionID == id }.count
+            let online = delivery.connections(of: session.userID).filter { $0.sessionID == id }.count
             closeSessions([id], of: session.userID, except: nil)
             send(.out("session \(id) revoked; \(online) connection(s) closed"))
         case ("sessions", "revoke-all"):
             let a = try account(2)
             let ids = try admin.deleteAllSessions(userID: a.user.id)
-            let online = connections(of: [a.user.id]).count
+            let online = delivery.connections(of: a.user.id).count
             closeSessions(ids, of: a.user.id, except: nil)
             send(.out("\(ids.count) session(s) of \(a.user.username) revoked; \(online) connection(s) closed"))
         case ("backup", _): return try backup(to: try arg(1, "DEST"), send: send)
@@ -116,7 +116,7 @@ extension ChatServer {
     func closeConnections(of userID: UInt64, _ reason: ServerError) -> Int {
         var error = reason.frame
         error.closes = true
-        let peers = connections(of: [userID])
+        let peers = delivery.connections(of: userID)
         for p in peers {
             detachUser(p)
             p.connection.close(after: error)

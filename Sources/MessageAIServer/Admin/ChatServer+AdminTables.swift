@@ -30,7 +30,7 @@ extension ChatServer {
     func usersTable(_ accounts: [AccountRecord]) -> String {
         var rows = [["USER", "DISPLAY NAME", "LAST SEEN", "ONLINE", "STATE"]]
         for a in accounts {
-            let connections = connections(of: [a.user.id]).count
+            let connections = delivery.connections(of: a.user.id).count
             rows.append([a.user.username, a.user.displayName, connections > 0 ? "now" : Self.time(a.user.lastSeen),
                          "\(connections)", a.disabled ? "disabled" : "active"])
         }
@@ -51,7 +51,7 @@ extension ChatServer {
     func sessionsTable(_ sessions: [SessionRecord]) -> String {
         var rows = [["SESSION", "DEVICE", "CREATED", "LAST USED", "ONLINE"]]
         for s in sessions {
-            let online = connections(of: [s.userID]).filter { $0.sessionID == s.id }.count
+            let online = delivery.connections(of: s.userID).filter { $0.sessionID == s.id }.count
             rows.append(["\(s.id)", s.device.isEmpty ? "-" : s.device, Self.time(s.createdAt), Self.time(s.lastUsedAt), "\(online)"])
         }
         return Self.table(rows)

@@ -130,12 +130,11 @@ extension ChatServer {
             return
         }
         guard !items.isEmpty else { return }
-        let peers = connections(of: users).filter(\.assistant)
-        guard !peers.isEmpty else { return }
+        guard users.contains(where: { delivery.connections(of: $0).contains(where: \.assistant) }) else { return }
         let cursor = (try? itemStore.assistantCursor()) ?? 0
         for start in stride(from: 0, to: items.count, by: Self.itemsPerPush) {
             let frame = AssistItems(items: Array(items[start..<min(start + Self.itemsPerPush, items.count)]), cursor: cursor).frame(requestID: 0)
-            for p in peers { p.connection.send(frame) }
+            delivery.send(frame, to: users, only: \.assistant)
         }
     }
 
@@ -150,7 +149,7 @@ extension ChatServer {
         let byConversation = Dictionary(grouping: items, by: \.conversationID)
         for (cid, list) in byConversation {
             let frame = AssistItems(items: list, cursor: cursor).frame(requestID: 0)
-            for p in (try? audience(of: cid)) ?? [] where p !== except && p.assistant { p.connection.send(frame) }
+            try? delivery.send(frame, toMembersOf: cid, except: except, only: \.assistant)
         }
     }
 }

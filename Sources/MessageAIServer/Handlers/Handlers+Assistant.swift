@@ -65,10 +65,8 @@ extension ChatServer {
         try items.setProviderOff(conversationID: r.conversationID, by: user.id, off: r.providerOff, now: Clock.nowMillis())
         ctx.reply(try assistSettings(r.conversationID, for: user.id, assistant, items))
         let members = try store.memberIDs(conversationID: r.conversationID)
-        forEachConnection(of: members) { p in
-            guard p !== ctx.peer, p.assistant, let uid = p.userID,
-                  let s = try? assistSettings(r.conversationID, for: uid, assistant, items) else { return }
-            p.push(s)
+        delivery.send(to: members, except: ctx.peer, only: \.assistant) { uid in
+            try? assistSettings(r.conversationID, for: uid, assistant, items).frame(requestID: 0)
         }
     }
 

@@ -70,9 +70,7 @@ extension ChatServer {
         ctx.reply(SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: change.seq, serverTime: change.serverTime))
         // A deleted attachment's row went with the message if nothing else used it: its blob may go.
         if action == .delete, let sha = target.attachment?.sha256 { collectBlobs([sha]) }
-        let frame = change.frame(requestID: 0)
-        // The fan-out cache the message path uses (AudienceCache), not a member query per change.
-        for p in try audience(of: c.conversationID) where p !== ctx.peer { p.pushChange(change, frame: frame) }
+        try delivery.deliver(change, except: ctx.peer)
         // A deleted message's assistant items were withdrawn with it: every device drops them.
         if action == .delete, let items = try? assistantStore?.items(conversationID: c.conversationID, seq: c.targetSeq) {
             pushItems(items, except: nil)

@@ -119,14 +119,12 @@ extension ChatServer {
     /// Pushes each user's own view of the conversation to their connections. Never throws:
     /// the request was already answered, and a push that fails is only logged.
     func pushConversation(_ conversationID: UInt64, to users: [UInt64], except: Peer?) {
-        for userID in Set(users) {
-            let peers = connections(of: [userID]).filter { $0 !== except }
-            guard !peers.isEmpty else { continue }
+        delivery.send(to: users, except: except, only: { _ in true }) { userID in
             do {
-                let frame = try view(conversationID, for: userID).frame(requestID: 0)
-                for p in peers { p.connection.send(frame) }
+                return try view(conversationID, for: userID).frame(requestID: 0)
             } catch {
                 logger.error("CONVERSATION push of \(conversationID) to user \(userID) failed: \(error)")
+                return nil
             }
         }
     }

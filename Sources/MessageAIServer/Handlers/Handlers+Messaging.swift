@@ -119,11 +119,7 @@ extension ChatServer {
             let frame = m.frame(requestID: 0).encoded()
             // Every connection of every member, the sender's other sessions included;
             // the sending connection has its SEND_ACK.
-            var pushed = 0
-            for p in (try? audience(of: m.conversationID)) ?? [] where p !== pending.peer {
-                p.pushMessage(m, frame: frame)
-                pushed += 1
-            }
+            let pushed = delivery.deliver(m, frame: frame, except: pending.peer)
             if pushed > 0 { metrics.deliveries.increment(by: Int64(pushed)) }
         }
     }
@@ -165,9 +161,8 @@ extension ChatServer {
         // delivered marker only; the holder's own sessions get both.
         let shared = membership.pending ? Receipt(conversationID: m.conversationID, userID: user.id, username: user.username,
                                        deliveredSeq: result.delivered, readSeq: 0).frame(requestID: 0) : receipt
-        forEachConnection(of: members) { p in
-            if p !== ctx.peer { p.connection.send(p.user?.id == user.id ? receipt : shared) }
-        }
+        delivery.send(receipt, to: [user.id], except: ctx.peer)
+        delivery.send(shared, to: members.filter { $0 != user.id }, except: ctx.peer)
     }
 
     func readers(_ ctx: RequestContext, _ r: ReadersRequest) throws {

@@ -51,7 +51,7 @@ extension ChatServer {
         let blocks = try store.blockPartners(of: user.id)
         let members = try store.memberIDs(conversationID: t.conversationID).filter { $0 != user.id && !blocks.contains($0) }
         let frame = TypingEvent(conversationID: t.conversationID, user: user.info, ttl: ChatServer.typingTTLMillis).frame(requestID: 0)
-        for p in connections(of: members) { p.connection.send(frame) }
+        delivery.send(frame, to: members)
         // Clients send TYPING with id 0 (no answer); a non-zero id gets its one answer, as
         // every request does.
         ctx.reply(OK())

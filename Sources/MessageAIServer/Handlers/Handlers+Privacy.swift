@@ -37,7 +37,7 @@ extension ChatServer {
         let state = Self.contactState(link)
         guard state == .incoming || state == .accepted, !link.iBlock else { return }
         let frame = ContactUpdate(profile: profile(of: user, link)).frame(requestID: 0)
-        for p in connections(of: [target]) { p.connection.send(frame) }
+        delivery.send(frame, to: [target])
     }
 
     func block(_ ctx: RequestContext, _ b: Block) throws {

@@ -43,7 +43,7 @@ extension ChatServer {
         let name = u.displayName.isEmpty ? user.username : u.displayName
         try store.setDisplayName(userID: user.id, name)
         user.displayName = name
-        for p in connections(of: [user.id]) { p.user = user }
+        for p in delivery.connections(of: user.id) { p.user = user }
         ctx.reply(Profile(user: user.info, online: true, lastSeen: 0, avatarID: avatarID(of: user.id)))
     }
 
@@ -90,7 +90,7 @@ extension ChatServer {
     /// Closes every connection logged in with one of `sessionIDs` (their token no longer works).
     func closeSessions(_ sessionIDs: [UInt64], of userID: UInt64, except: Peer?) {
         let ids = Set(sessionIDs)
-        for p in connections(of: [userID]) where p !== except && ids.contains(p.sessionID) {
+        for p in delivery.connections(of: userID) where p !== except && ids.contains(p.sessionID) {
             detachUser(p)
             p.connection.close(after: ServerError.sessionRevoked.frame)
         }
