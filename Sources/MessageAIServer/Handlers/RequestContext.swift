@@ -16,8 +16,4 @@ struct RequestContext {
     func reply<M: WireMessage>(_ message: M, compress: Bool = false) {
         peer.reply(requestID, message, compress: compress)
     }
-
-    /// The frame this request came in as, for `ChatServer.report` of a later failure (after a
-    /// hop off the hub).
-    func frame(_ type: FrameType) -> Frame { Frame(type: type, requestID: requestID) }
 }
