@@ -154,7 +154,7 @@ extension ChatServer {
     }
 
     private func statistics(_ s: StoreStatistics, send: @escaping (AdminLine) -> Void) {
-        let online = online.count, connections = peers.count
+        let online = delivery.usersOnline, connections = peers.count
         let dataDirectory = configuration.dataDirectory, filesDirectory = configuration.filesDirectory
         // Walking the file store can take a while: off the hub.
         DispatchQueue.global().async {

@@ -25,6 +25,8 @@ protocol Delivery: AnyObject {
     func isOnline(_ userID: UInt64) -> Bool
     /// This node's logged-in connections of the user (node-local by design).
     func connections(of userID: UInt64) -> [Peer]
+    /// Users with a logged-in connection on this node (`admin stats`).
+    var usersOnline: Int { get }
 
     // MARK: Fan-out
 

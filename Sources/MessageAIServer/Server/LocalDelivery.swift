@@ -28,6 +28,8 @@ final class LocalDelivery: Delivery {
 
     func isOnline(_ userID: UInt64) -> Bool { online[userID] != nil }
 
+    var usersOnline: Int { online.count }
+
     func connections(of userID: UInt64) -> [Peer] {
         online[userID].map { Array($0.values) } ?? []
     }
@@ -63,8 +65,8 @@ final class LocalDelivery: Delivery {
     /// Every logged-in connection of every member of the conversation (the sender's included).
     private func audience(of conversationID: UInt64) throws -> [Peer] {
         if let cached = audiences.connections(of: conversationID, membershipVersion: store.membershipVersion) { return cached }
-        let connections = try store.memberIDs(conversationID: conversationID).flatMap { connections(of: $0) }
-        audiences.remember(connections, for: conversationID)
-        return connections
+        let peers = try store.memberIDs(conversationID: conversationID).flatMap { connections(of: $0) }
+        audiences.remember(peers, for: conversationID)
+        return peers
     }
 }
