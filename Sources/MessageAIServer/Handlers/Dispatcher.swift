@@ -66,7 +66,8 @@ extension ChatServer {
     func log(_ error: StoreError, context: String) {
         switch error {
         case .diskFull: logger.error("\(context): disk full")
-        case let .sqlite(code, message): logger.error("\(context): sqlite error \(code): \(message)")
+        case .failed(let message), .conflict(let message): logger.error("\(context): \(message)")
+        case .missingReference: logger.error("\(context): a referenced row does not exist")
         case .notFound, .usernameTaken, .emailTaken: break
         }
     }

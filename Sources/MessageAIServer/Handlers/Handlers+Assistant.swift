@@ -33,7 +33,7 @@ extension ChatServer {
         let limit = r.limit == 0 ? 100 : Int(min(r.limit, UInt64(Self.maxItemsPage)))
         let list = try items.items(userID: ctx.user.id, conversationID: r.conversationID == 0 ? nil : r.conversationID,
                                    filter: r.filter, kind: kind, limit: limit)
-        ctx.reply(AssistItems(items: list, cursor: try items.assistantCursor()), compress: true)
+        ctx.reply(AssistItems(items: list.map(AssistItem.init), cursor: try items.assistantCursor()), compress: true)
     }
 
     func assistItemDone(_ ctx: RequestContext, _ r: AssistItemDone) throws {
@@ -45,7 +45,7 @@ extension ChatServer {
         guard item.kind == .action else { throw ServerError.invalidArgument(.notAnActionItem(r.itemID)) }
         try requireMember(item.conversationID, user.id)
         let result = try items.setItemDone(id: r.itemID, by: user.id, done: r.done, now: Clock.nowMillis())
-        ctx.reply(AssistItems(items: [result.item], cursor: try items.assistantCursor()))
+        ctx.reply(AssistItems(items: [AssistItem(result.item)], cursor: try items.assistantCursor()))
         if result.changed { pushItems([result.item], except: ctx.peer) }
     }
 
@@ -55,7 +55,7 @@ extension ChatServer {
         let more = page.count == Self.maxItemsPage
         // Complete: the server's cursor (items of other users' conversations are below it too).
         let cursor = more ? page.last!.rev : max(try items.assistantCursor(), r.sinceRev)
-        ctx.reply(AssistItems(items: page, cursor: cursor, hasMore: more), compress: true)
+        ctx.reply(AssistItems(items: page.map(AssistItem.init), cursor: cursor, hasMore: more), compress: true)
     }
 
     func assistSettingsSet(_ ctx: RequestContext, _ r: AssistSettingsSet) throws {

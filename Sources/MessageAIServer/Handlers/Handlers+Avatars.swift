@@ -97,7 +97,7 @@ extension ChatServer {
 
     /// The user's avatar file id, empty for none (or no file store).
     func avatarID(of userID: UInt64) -> [UInt8] {
-        guard fileVault != nil, let files = store as? FileStore else { return [] }
+        guard fileVault != nil, let files = store.files else { return [] }
         return (try? files.avatarID(userID: userID)) ?? []
     }
 

@@ -60,7 +60,7 @@ extension ChatServer {
                                                 targetSeq: c.targetSeq, action: action, emoji: c.emoji, text: c.text, serverTime: now))
         let change: MessageChange
         switch outcome {
-        case .stored(let stored): change = stored
+        case .stored(let stored): change = MessageChange(stored)
         case .unchanged:
             ctx.reply(SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: 0, serverTime: now, duplicate: true))
             return
@@ -81,7 +81,7 @@ extension ChatServer {
     }
 
     /// Takes a delete's words out of the index and the WAL in bounded steps, one per turn of
-    /// the hub, so that every other connection is served between them (`Store.scrubStep`).
+    /// the hub, so that every other connection is served between them (`Store.runDeferred`).
     /// A step that fails (disk full) leaves the scrub owed (the store also resumes it at start):
     /// it is tried again after a pause.
     func scheduleScrub(after delay: DispatchTimeInterval = .never) {
@@ -92,7 +92,7 @@ extension ChatServer {
             // After shutdown the store may be closed; the scrub stays owed and ends at next start.
             guard !isShuttingDown else { return }
             do {
-                if try store.scrubStep() { scheduleScrub() }
+                if try store.runDeferred(.purgeDeleted) { scheduleScrub() }
             } catch {
                 logger.error("scrubbing deleted text failed: \(error)")
                 scheduleScrub(after: .seconds(5))
@@ -103,7 +103,7 @@ extension ChatServer {
 
     /// The message a change or a reply names: it exists in that conversation and is not deleted.
     /// `field` names the request's field in the error (a reply's is `reply_to_seq`).
-    func changeableMessage(_ conversationID: UInt64, _ seq: UInt64, field: String = "target_seq") throws -> ChatMessage {
+    func changeableMessage(_ conversationID: UInt64, _ seq: UInt64, field: String = "target_seq") throws -> StoredMessage {
         guard seq > 0, let m = try store.message(conversationID: conversationID, seq: seq) else {
             throw ServerError.noSuchMessage(seq: seq, conversation: conversationID, field: field)
         }

@@ -10,7 +10,8 @@ extension ChatServer {
         Route.on(GroupRename.self) { s, c, m in try s.renameGroup(c, m) },
         Route.on(GroupLeave.self) { s, c, m in try s.leaveGroup(c, m) },
         Route.on(ConversationsList.self) { s, c, _ in
-            c.reply(Conversations(conversations: try s.store.conversationList(userID: c.user.id).map(c.peer.shown)), compress: true)
+            c.reply(Conversations(conversations: try s.store.conversationList(userID: c.user.id).map { c.peer.shown(Conversation($0)) }),
+                    compress: true)
         },
     ]
 
@@ -113,7 +114,7 @@ extension ChatServer {
         guard let c = try store.conversationView(id: conversationID, userID: userID) else {
             throw ServerError.notFound(.conversation(conversationID))
         }
-        return c
+        return Conversation(c)
     }
 
     /// Pushes each user's own view of the conversation to their connections. Never throws:

@@ -27,7 +27,7 @@ extension ChatServer {
 
     /// The file store and vault, for a connection that agreed on `files`.
     func fileAccess(_ peer: Peer) throws -> (FileStore, FileVault) {
-        guard peer.files, let vault = fileVault, let files = store as? FileStore else {
+        guard peer.files, let vault = fileVault, let files = store.files else {
             throw ServerError.capabilityNotAgreed(.files)
         }
         return (files, vault)
@@ -203,7 +203,7 @@ extension ChatServer {
 
     /// Removes partial uploads untouched for the expiry (at start and every hour).
     func expirePartialUploads() {
-        guard let vault = fileVault, let files = store as? FileStore, let partials = try? files.partialFiles() else { return }
+        guard let vault = fileVault, let files = store.files, let partials = try? files.partialFiles() else { return }
         let active = finishingUploads
         for id in vault.expire(partials.filter { !active.contains($0.id) }, olderThan: configuration.partialExpirySeconds) {
             try? files.deleteFile(id: id)
@@ -227,7 +227,7 @@ extension ChatServer {
 
 extension ChatServer {
     /// The sender's complete upload named by a SEND, as the message will carry it.
-    func sentAttachment(_ sent: Attachment, caption: String, _ ctx: RequestContext) throws -> Attachment {
+    func sentAttachment(_ sent: Attachment, caption: String, _ ctx: RequestContext) throws -> AttachmentRecord {
         let (files, _) = try fileAccess(ctx.peer)
         guard let file = try files.file(id: sent.fileID), file.ownerID == ctx.user.id, file.complete else {
             throw ServerError.uploadIncomplete(for: .send)

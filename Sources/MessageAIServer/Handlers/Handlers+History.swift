@@ -17,8 +17,8 @@ extension ChatServer {
         // Seqs are gapless from 1, so older messages exist exactly when the page starts above 1.
         // Seq 1 is always a message (a change needs a message before it).
         let hasMore = (page.first?.seq ?? 1) > 1
-        page = try store.withReactions(page).map(ctx.peer.shown)
-        ctx.reply(HistoryPage(conversationID: h.conversationID, messages: page, hasMore: hasMore), compress: true)
+        let shown = try store.withReactions(page).map { ctx.peer.shown(ChatMessage($0)) }
+        ctx.reply(HistoryPage(conversationID: h.conversationID, messages: shown, hasMore: hasMore), compress: true)
     }
 
     func search(_ ctx: RequestContext, _ q: SearchRequest) throws {
@@ -39,7 +39,8 @@ extension ChatServer {
             found.removeLast(found.count / 4 + 1)
             hasMore = true
         }
-        ctx.reply(SearchResults(messages: try store.withReactions(found).map(ctx.peer.shown), hasMore: hasMore), compress: true)
+        ctx.reply(SearchResults(messages: try store.withReactions(found).map { ctx.peer.shown(ChatMessage($0)) }, hasMore: hasMore),
+                  compress: true)
     }
 
     func startSync(_ ctx: RequestContext, _ s: SyncRequest) throws {
@@ -48,7 +49,7 @@ extension ChatServer {
         }
         var positions: [UInt64: UInt64] = [:]
         for p in s.positions { positions[p.conversationID] = max(positions[p.conversationID] ?? 0, p.lastSeq) }
-        let conversations = try store.conversationList(userID: ctx.user.id)
+        let conversations = try store.conversationList(userID: ctx.user.id).map(Conversation.init)
         ctx.peer.sync = SyncCursor(requestID: ctx.requestID, conversations: conversations, positions: positions)
         pumpSync(ctx.peer)
     }
@@ -98,7 +99,7 @@ extension ChatServer {
             }
             return SyncBatch(conversations: cursor.conversations.map(peer.shown), messages: [], receipts: receipts)
         }
-        var messages: [ChatMessage] = []
+        var messages: [StoredMessage] = []
         var changes: [MessageChange] = []
         var bytes = 0
         var full = false
@@ -110,7 +111,7 @@ extension ChatServer {
                 let got = try store.changes(conversationID: conversationID, afterSeq: cursor.changesSentThrough, limit: want)
                 for c in got {
                     cursor.changesSentThrough = c.seq
-                    changes.append(c)
+                    changes.append(MessageChange(c))
                     bytes += c.text.utf8.count + 64
                     peer.changesSyncedThrough[conversationID] = max(peer.changesSyncedThrough[conversationID] ?? 0, c.seq)
                 }
@@ -133,7 +134,8 @@ extension ChatServer {
             }
         }
         cursor.messageCount += UInt64(messages.count)
-        return SyncBatch(conversations: [], messages: try store.withReactions(messages).map(peer.shown), receipts: [], changes: changes)
+        return SyncBatch(conversations: [], messages: try store.withReactions(messages).map { peer.shown(ChatMessage($0)) }, receipts: [],
+                         changes: changes)
     }
 }
 
@@ -146,7 +148,7 @@ extension ChatServer {
     var replyByteBudget: Int { min(512 * 1024, configuration.maxFrameLength / 2) }
 }
 
-extension ChatMessage {
+extension StoredMessage {
     /// Encoded size, near enough: the text plus the fixed fields.
     var estimatedSize: Int { text.utf8.count + senderUsername.utf8.count + 64 }
 }

@@ -102,8 +102,8 @@ extension ChatServer {
         for (pending, outcome) in zip(batch, outcomes) {
             let (m, isNew): (ChatMessage, Bool)
             switch outcome {
-            case .stored(let stored): (m, isNew) = (stored, true)
-            case .duplicate(let original): (m, isNew) = (original, false)
+            case .stored(let stored): (m, isNew) = (ChatMessage(stored), true)
+            case .duplicate(let original): (m, isNew) = (ChatMessage(original), false)
             case .clientIDReused(let original):
                 pending.peer.fail(pending.requestID, .clientIDReused(original == nil ? .sendAfterChange : .sendAfterMessage))
                 continue
@@ -141,7 +141,7 @@ extension ChatServer {
         unindexedMessages = 0
         // On failure (disk full) the messages stay stored and unindexed; the next batch or
         // search retries.
-        do { try store.indexPendingMessages() } catch { logger.error("indexing messages failed: \(error)") }
+        do { try store.runDeferred(.catchUpSearch) } catch { logger.error("indexing messages failed: \(error)") }
     }
 
     func mark(_ ctx: RequestContext, _ m: Mark) throws {
@@ -174,7 +174,7 @@ extension ChatServer {
         let recipients = try store.markers(conversationID: r.conversationID).filter { $0.user.userID != message.senderID }
         ctx.reply(ReadersResult(
             conversationID: r.conversationID, seq: r.seq, recipientCount: UInt64(recipients.count),
-            deliveredTo: recipients.filter { $0.deliveredSeq >= r.seq }.map(\.user),
-            readBy: recipients.filter { ($0.user.userID == ctx.user.id ? $0.readSeq : $0.sharedReadSeq) >= r.seq }.map(\.user)))
+            deliveredTo: recipients.filter { $0.deliveredSeq >= r.seq }.map { UserInfo($0.user) },
+            readBy: recipients.filter { ($0.user.userID == ctx.user.id ? $0.readSeq : $0.sharedReadSeq) >= r.seq }.map { UserInfo($0.user) }))
     }
 }

@@ -84,10 +84,10 @@ public final class ChatServer {
         self.registrations = RegistrationLimiter(perHour: configuration.registrationsPerAddressPerHour)
         self.decoy = DecoyHash.shared(rounds: configuration.pbkdf2Rounds, queue: passwordQueue)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
-        self.assistantStore = store as? AssistantStore
+        self.assistantStore = store.assistant
         self.assistant = configuration.assistant.enabled && assistantStore != nil ? Assistant(config: configuration.assistant) : nil
         // A files directory that cannot be made turns file sharing off rather than the server.
-        self.fileVault = store is FileStore ? configuration.filesDirectory.flatMap { try? FileVault(root: $0) } : nil
+        self.fileVault = store.files != nil ? configuration.filesDirectory.flatMap { try? FileVault(root: $0) } : nil
     }
 
     /// Binds and starts serving; returns the port (useful with port 0).

@@ -261,7 +261,7 @@ extension ServerError {
         case .notFound: self = .notFound(.record)
         case .usernameTaken: self = .usernameTaken
         case .emailTaken: self = .emailTaken
-        case .sqlite: self = .internalStorage
+        case .conflict, .missingReference, .failed: self = .internalStorage
         }
     }
 }
