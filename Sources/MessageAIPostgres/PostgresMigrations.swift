@@ -11,6 +11,8 @@ struct PostgresMigration: Sendable {
 enum PostgresMigrations {
     static let all: [PostgresMigration] = [
         PostgresMigration(name: "v1_initial", statements: PostgresSchema.v1),
+        PostgresMigration(name: "v2_search_purge", statements: PostgresSchema.v2),
+        PostgresMigration(name: "v3_files", statements: PostgresSchema.v3),
     ]
 
     /// Any 64-bit constant of our own: the advisory lock that serialises migrations when two
@@ -21,9 +23,9 @@ enum PostgresMigrations {
     /// with their records, so a crash leaves the schema as it was. Applying again is a no-op.
     /// Returns the names applied now.
     @discardableResult
-    static func apply(on client: PostgresClient, now: Int64, logger: Logger,
+    static func apply(on connection: PostgresConnection, now: Int64, logger: Logger,
                       migrations: [PostgresMigration] = all) async throws -> [String] {
-        try await client.withTransaction(logger: logger) { db in
+        try await connection.withTransaction(logger: logger) { db in
             try await db.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             try await db.query("""
                 CREATE TABLE IF NOT EXISTS schema_migrations (

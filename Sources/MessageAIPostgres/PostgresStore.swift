@@ -9,26 +9,38 @@ import PostgresNIO
 /// task owned by the store: queries hang while it is not running, so `open` starts it before
 /// the first query and `close` ends it.
 public final class PostgresStore: Sendable {
-    public struct Configuration: Sendable {
+    public struct Configuration: Sendable, CustomStringConvertible {
         /// TCP host and port; ignored when `unixSocketPath` is set.
         public var host: String = "127.0.0.1"
         public var port: Int = 5432
         /// The server's socket file (e.g. `DIR/.s.PGSQL.5432`), preferred when set.
         public var unixSocketPath: String?
         public var username: String
-        /// Never logged. Nil for trust or peer authentication.
+        /// Never logged, never in `description`. Nil for trust or peer authentication.
         public var password: String?
         public var database: String
+        /// TLS over TCP (see `TLSPolicy`); never used over a unix socket.
+        public var tls: TLSPolicy = .disable
         /// The longest a caller waits for one store operation, connecting included, before it
         /// gets `databaseUnavailable`.
         public var operationTimeout: Duration = .seconds(5)
         public var connectTimeout: Duration = .seconds(3)
         /// Pool size; PostgreSQL's default `max_connections` is 100.
         public var maximumConnections: Int = 8
+        /// Where the store logs (the server's logger). Whatever its level, nothing below
+        /// `notice` is passed on: PostgresNIO logs queries with their binds (a message's text)
+        /// at debug level.
+        public var logger = Logger(label: "messageai.postgres")
 
         public init(username: String, database: String) {
             self.username = username
             self.database = database
+        }
+
+        /// Where it connects, without the password.
+        public var description: String {
+            let place = unixSocketPath ?? "\(host.contains(":") ? "[\(host)]" : host):\(port)"
+            return "\(username)@\(place)/\(database) (tls: \(tls), password: \(password == nil ? "none" : "set"))"
         }
     }
 
@@ -38,40 +50,60 @@ public final class PostgresStore: Sendable {
     private let runner: Task<Void, Never>
 
     private init(_ configuration: Configuration) {
-        var logger = Logger(label: "messageai.postgres")
-        // PostgresNIO logs queries and their binds at debug level: a message's text must not
-        // reach a log, so nothing below notice is emitted.
-        logger.logLevel = .notice
-        var config: PostgresClient.Configuration
-        if let path = configuration.unixSocketPath {
-            config = .init(unixSocketPath: path, username: configuration.username,
-                           password: configuration.password, database: configuration.database)
-        } else {
-            config = .init(host: configuration.host, port: configuration.port, username: configuration.username,
-                           password: configuration.password, database: configuration.database, tls: .disable)
-        }
-        config.options.connectTimeout = configuration.connectTimeout
-        config.options.maximumConnections = configuration.maximumConnections
-        let client = PostgresClient(configuration: config, backgroundLogger: logger)
+        let logger = Self.quiet(configuration.logger)
+        let client = PostgresClient(configuration: Self.clientConfiguration(configuration), backgroundLogger: logger)
         self.client = client
         self.logger = logger
         self.operationTimeout = configuration.operationTimeout
         self.runner = Task { await client.run() }
     }
 
-    /// Connects and brings the schema up to date (see `PostgresMigrations`). Throws
-    /// `databaseUnavailable` when the database cannot be reached within the operation timeout.
+    static func quiet(_ logger: Logger) -> Logger {
+        var logger = logger
+        if logger.logLevel < .notice { logger.logLevel = .notice }
+        return logger
+    }
+
+    /// Connects, checks the login, and brings the schema up to date (see `PostgresMigrations`).
+    /// The check and the migrations run on one connection of their own before the pool starts,
+    /// so that a refused login or an unreachable server is reported at once with its cause
+    /// (`loginRefused`, `databaseUnavailable`) rather than as a pool that never answers.
     public static func open(_ configuration: Configuration, now: Int64) async throws(PostgresStoreError) -> PostgresStore {
-        let store = PostgresStore(configuration)
+        let logger = quiet(configuration.logger)
+        logger.notice("connecting to PostgreSQL", metadata: ["database": "\(configuration)"])
         do {
-            _ = try await store.perform { client, logger in
-                try await PostgresMigrations.apply(on: client, now: now, logger: logger)
+            _ = try await withDeadline(configuration.operationTimeout + configuration.connectTimeout) {
+                let connection = try await PostgresConnection.connect(
+                    configuration: try connectionConfiguration(configuration), id: 0, logger: logger)
+                do {
+                    try await PostgresMigrations.apply(on: connection, now: now, logger: logger)
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                try? await connection.close()
             }
         } catch {
-            await store.close()
-            throw error
+            throw PostgresStoreError.classify(error)
         }
-        return store
+        return PostgresStore(configuration)
+    }
+
+    /// The schema migrations recorded in the database, in the order applied (each once).
+    public func appliedMigrations() async throws(PostgresStoreError) -> [String] {
+        try await perform { client, logger in
+            try await client.allRows("SELECT name FROM schema_migrations ORDER BY applied_at, name", logger: logger)
+                .map { try $0.decode(String.self) }
+        }
+    }
+
+    /// Whether the pool's connection answering this runs over TLS (for the TLS tests and a
+    /// start-up check an operator may want).
+    public func connectionUsesTLS() async throws(PostgresStoreError) -> Bool {
+        try await perform { client, logger in
+            try await client.firstRow("SELECT coalesce((SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()), false)",
+                                      logger: logger)?.decode(Bool.self) ?? false
+        }
     }
 
     /// Ends the pool: open connections are closed, and any call still waiting fails.
@@ -81,13 +113,45 @@ public final class PostgresStore: Sendable {
     }
 
     /// Runs one store operation under the deadline and sorts its failure into a typed error.
-    func perform<T: Sendable>(_ operation: @escaping @Sendable (PostgresClient, Logger) async throws -> T) async throws(PostgresStoreError) -> T {
+    /// `timeout` replaces the operation timeout for the few long operations (the purge).
+    func perform<T: Sendable>(timeout: Duration? = nil,
+                              _ operation: @escaping @Sendable (PostgresClient, Logger) async throws -> T) async throws(PostgresStoreError) -> T {
         let client = self.client, logger = self.logger
         do {
-            return try await withDeadline(operationTimeout) { try await operation(client, logger) }
+            return try await withDeadline(timeout ?? operationTimeout) { try await operation(client, logger) }
         } catch {
             throw PostgresStoreError.classify(error)
         }
+    }
+
+    // MARK: PostgresNIO's configurations
+
+    private static func clientConfiguration(_ configuration: Configuration) -> PostgresClient.Configuration {
+        var config: PostgresClient.Configuration
+        if let path = configuration.unixSocketPath {
+            config = .init(unixSocketPath: path, username: configuration.username,
+                           password: configuration.password, database: configuration.database)
+        } else {
+            config = .init(host: configuration.host, port: configuration.port, username: configuration.username,
+                           password: configuration.password, database: configuration.database, tls: configuration.tls.clientTLS)
+        }
+        config.options.connectTimeout = configuration.connectTimeout
+        config.options.maximumConnections = configuration.maximumConnections
+        return config
+    }
+
+    private static func connectionConfiguration(_ configuration: Configuration) throws -> PostgresConnection.Configuration {
+        var config: PostgresConnection.Configuration
+        if let path = configuration.unixSocketPath {
+            config = .init(unixSocketPath: path, username: configuration.username,
+                           password: configuration.password, database: configuration.database)
+        } else {
+            config = .init(host: configuration.host, port: configuration.port, username: configuration.username,
+                           password: configuration.password, database: configuration.database, tls: try configuration.tls.connectionTLS)
+        }
+        let (seconds, attoseconds) = configuration.connectTimeout.components
+        config.options.connectTimeout = .milliseconds(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        return config
     }
 }
 
@@ -99,5 +163,28 @@ extension PostgresConnection {
             first = row
         }
         return first
+    }
+
+    func allRows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        var rows: [PostgresRow] = []
+        for try await row in try await self.query(query, logger: logger) { rows.append(row) }
+        return rows
+    }
+}
+
+extension PostgresClient {
+    /// As `PostgresConnection.firstRow`, on any connection of the pool (one statement, no transaction).
+    func firstRow(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRow? {
+        var first: PostgresRow?
+        for try await row in try await self.query(query, logger: logger) where first == nil {
+            first = row
+        }
+        return first
+    }
+
+    func allRows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        var rows: [PostgresRow] = []
+        for try await row in try await self.query(query, logger: logger) { rows.append(row) }
+        return rows
     }
 }

@@ -5,11 +5,25 @@ import PostgresNIO
 public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The database could not be reached in time, or the connection was lost mid-operation.
     /// Retryable: the operation may or may not have committed, and every write here is
-    /// idempotent by its client id, so a resend is safe.
+    /// idempotent by its client id, so a resend is safe. The adapter is to answer it with the
+    /// wire's "database unavailable, retry" error, code 77 (reserved for issue 25; allocated in
+    /// PROTOCOL.md by the commit that first sends it), leaving the connection open.
     case databaseUnavailable(reason: String)
+    /// The database refused the login (wrong password, unknown user or database, no password
+    /// given where one is needed, or pg_hba.conf refuses): retrying will not help.
+    case loginRefused(reason: String)
     /// The sender is not a member of the conversation (or the conversation does not exist:
     /// the two are not told apart, as over the wire).
     case notMember
+    /// A username or email is taken, ignoring case.
+    case usernameTaken
+    case emailTaken
+    /// No such conversation, member, message or user.
+    case notFound
+    /// A reply or change names a seq that is no message of the conversation.
+    case noSuchMessage
+    /// A reply or change names a message deleted for everyone.
+    case messageDeleted
     /// The client id belongs to another message (another conversation or text) or a change.
     case clientIDReused
     /// The database holds a migration this code does not know (written by a newer server).
@@ -21,7 +35,13 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case .databaseUnavailable(let reason): "database unavailable: \(reason)"
+        case .loginRefused(let reason): "database refused the login: \(reason)"
         case .notMember: "not a member of the conversation"
+        case .usernameTaken: "username taken"
+        case .emailTaken: "email taken"
+        case .notFound: "not found"
+        case .noSuchMessage: "no such message"
+        case .messageDeleted: "the message was deleted"
         case .clientIDReused: "client id already used for another message or change"
         case .schemaTooNew(let name): "database has migration '\(name)' unknown to this server (newer version?)"
         case .failed(let state, let message): "database error \(state ?? "-"): \(message)"
@@ -57,6 +77,10 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
         switch error.code {
         case .server:
             let state = error.serverInfo?[.sqlState]
+            // Class 28: invalid authorization (password, pg_hba.conf); 3D000: no such database.
+            if let state, state.hasPrefix("28") || state == "3D000" {
+                return .loginRefused(reason: error.serverInfo?[.message] ?? state)
+            }
             // Class 08: connection exception; 57P01-57P03: the server is shutting down,
             // crashed, or not yet accepting connections; 53300: too many connections.
             if let state, state.hasPrefix("08") || state.hasPrefix("57P") || state == "53300" {
@@ -64,7 +88,15 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
             }
             // The message, not the query or its binds: those may hold a user's text.
             return .failed(sqlState: state, message: error.serverInfo?[.message] ?? "server error")
-        case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection, .poolClosed:
+        case .authMechanismRequiresPassword:
+            return .loginRefused(reason: "the server asks for a password and none was given")
+        case .unsupportedAuthMechanism:
+            return .loginRefused(reason: "the server asks for an authentication method PostgresNIO does not support")
+        case .sslUnsupported:
+            return .databaseUnavailable(reason: "TLS is required (sslmode) but the server does not offer it")
+        case .connectionError:
+            return .databaseUnavailable(reason: "cannot connect: \(error.underlying.map { "\($0)" } ?? "connection error")")
+        case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection, .poolClosed:
             return .databaseUnavailable(reason: error.code.description)
         case .queryCancelled:
             return .databaseUnavailable(reason: "query cancelled")

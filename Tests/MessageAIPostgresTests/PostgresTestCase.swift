@@ -26,11 +26,11 @@ class PostgresTestCase: XCTestCase {
     }
 
     /// A store on a new database of `cluster`, migrated.
-    func openStore(on cluster: TestCluster? = nil, maximumConnections: Int = 8,
+    /// `database`: an existing one (a second store on the same database), else a new one.
+    func openStore(on cluster: TestCluster? = nil, database: String? = nil, maximumConnections: Int = 8,
                    operationTimeout: Duration = .seconds(10)) async throws -> PostgresStore {
         let cluster = try XCTUnwrap(cluster ?? PostgresTestCase.cluster)
-        let name = "t_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
-        try cluster.createDatabase(name)
+        let name = try database ?? newDatabase(on: cluster)
         var configuration = PostgresStore.Configuration(username: "postgres", database: name)
         configuration.unixSocketPath = cluster.socketPath
         configuration.maximumConnections = maximumConnections
@@ -39,6 +39,17 @@ class PostgresTestCase: XCTestCase {
         stores.append(store)
         return store
     }
+
+    /// A new, empty database on the cluster; returns its name.
+    func newDatabase(on cluster: TestCluster? = nil) throws -> String {
+        let cluster = try XCTUnwrap(cluster ?? PostgresTestCase.cluster)
+        let name = "t_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+        try cluster.createDatabase(name)
+        return name
+    }
+
+    /// Keeps `store` to be closed at the test's end.
+    func track(_ store: PostgresStore) { stores.append(store) }
 
     /// `count` users in one group; returns (group, user ids).
     func makeGroup(_ store: PostgresStore, users count: Int) async throws -> (Int64, [Int64]) {

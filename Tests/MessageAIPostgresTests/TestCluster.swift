@@ -32,7 +32,11 @@ final class TestCluster: @unchecked Sendable {
 
     /// Starts a cluster, or skips the test when PostgreSQL is not installed. Under CI a missing
     /// PostgreSQL fails instead: Scripts/install-deps.sh installs it there.
-    static func start(file: StaticString = #filePath, line: UInt = #line) throws -> TestCluster {
+    /// `hostAuth` is pg_hba's method for TCP connections (`trust`, `scram-sha-256`, `md5`);
+    /// the unix socket always trusts, so the tests can set up users and databases.
+    /// `settings` are extra `name=value` server settings (TLS tests).
+    static func start(hostAuth: String = "trust", settings: [String] = [],
+                      file: StaticString = #filePath, line: UInt = #line) throws -> TestCluster {
         guard let bin = binaries() else {
             let why = "PostgreSQL not installed (no /usr/lib/postgresql/*/bin; run Scripts/install-deps.sh)"
             if ProcessInfo.processInfo.environment["CI"] != nil {
@@ -41,15 +45,15 @@ final class TestCluster: @unchecked Sendable {
             throw XCTSkip(why)
         }
         precondition(Thread.isMainThread, "start clusters on the main thread (see --pdeathsig above)")
-        return try TestCluster(bin: bin)
+        return try TestCluster(bin: bin, hostAuth: hostAuth, settings: settings)
     }
 
-    private init(bin: String) throws {
+    private init(bin: String, hostAuth: String, settings: [String]) throws {
         binDirectory = bin
         directory = try Self.makeDirectory()
         port = try freePort()
         let log = "\(directory)/server.log"
-        try Self.run(bin + "/initdb", ["-D", "\(directory)/data", "-U", "postgres", "--auth=trust",
+        try Self.run(bin + "/initdb", ["-D", "\(directory)/data", "-U", "postgres", "--auth-local=trust", "--auth-host=\(hostAuth)",
                                        "-E", "UTF8", "--no-instructions"], log: log)
         server = Process()
         let (program, arguments) = Self.asPostgres(bin + "/postgres", [
@@ -59,7 +63,10 @@ final class TestCluster: @unchecked Sendable {
             // would, and a test cluster does not outlive its run.
             "-c", "fsync=off", "-c", "full_page_writes=off",
             "-c", "max_connections=40", "-c", "shared_buffers=32MB",
-        ])
+            // A removed WAL segment is unlinked, not renamed for reuse with its old bytes:
+            // what the purge of deleted text relies on (PostgresStore+Purge.swift).
+            "-c", "wal_recycle=off",
+        ] + settings.flatMap { ["-c", $0] })
         server.executableURL = program
         server.arguments = arguments
         server.standardOutput = try appending(to: log)
@@ -82,6 +89,32 @@ final class TestCluster: @unchecked Sendable {
     func createDatabase(_ name: String) throws {
         try Self.run(binDirectory + "/createdb", ["-h", directory, "-p", "\(port)", "-U", "postgres", name],
                      log: "\(directory)/server.log", asPostgres: false)
+    }
+
+    /// Runs one SQL command through psql on the socket as `postgres` (setup only: the SQL is
+    /// the test's own, never a user's text); returns its unaligned output.
+    @discardableResult
+    func psql(_ sql: String, database: String = "postgres") throws -> String {
+        let output = "\(directory)/psql.\(UUID().uuidString).out"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        try Self.run(binDirectory + "/psql", ["-h", directory, "-p", "\(port)", "-U", "postgres", "-d", database,
+                                              "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql],
+                     log: output, asPostgres: false)
+        return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The files of the data directory holding `bytes` (grep -F over every file, WAL included).
+    func dataFiles(containing text: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/grep")
+        process.arguments = ["-r", "-l", "-a", "-F", "--", text, "\(directory)/data"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus <= 1 else { throw ClusterError("grep exited \(process.terminationStatus)", log: "") }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// Fast shutdown (SIGINT: clients are disconnected, then a checkpoint), waiting for the

@@ -1,0 +1,175 @@
+import PostgresNIO
+
+/// Direct conversations, groups and membership, with the SQLite store's behaviour
+/// (Sources/MessageAIServer/Store/SQLiteStore+Conversations.swift). Where SQLite relied on
+/// being the only writer, the rule here sits in a key: a pair has one direct conversation
+/// because `direct_pairs` has the pair as its primary key.
+extension PostgresStore {
+    static let conversationColumns = "c.id, c.kind, c.name, c.created_at, c.last_seq, c.last_activity"
+
+    static func conversation(_ row: PostgresRow) throws -> Conversation {
+        let (id, kind, name, created, last, activity) = try row.decode((Int64, Int16, String, Int64, Int64, Int64).self)
+        return Conversation(id: id, kind: ConversationKind(rawValue: kind) ?? .group, name: name, createdAt: created,
+                            lastSeq: last, lastActivity: activity)
+    }
+
+    /// The pair's one direct conversation, created on first use; `created` tells whether this
+    /// call made it. Two calls racing (two nodes, both users at once) get the same one: the
+    /// loser's insert into `direct_pairs` waits on the key until the winner commits, finds the
+    /// pair taken, and its transaction (with its would-be conversation) is rolled back.
+    /// The one asked (`b`) holds it as a message request unless the two are contacts.
+    public func directConversation(_ a: Int64, _ b: Int64, now: Int64) async throws(PostgresStoreError) -> (Conversation, created: Bool) {
+        guard a != b else { throw PostgresStoreError.failed(sqlState: nil, message: "a direct conversation needs two different users") }
+        let (low, high) = (min(a, b), max(a, b))
+        let find: PostgresQuery = """
+            SELECT \(unescaped: Self.conversationColumns) FROM direct_pairs p JOIN conversations c ON c.id = p.conversation_id
+            WHERE p.low_user_id = \(low) AND p.high_user_id = \(high)
+            """
+        return try await perform { client, logger in
+            if let row = try await client.firstRow(find, logger: logger) { return (try Self.conversation(row), false) }
+            do {
+                return try await client.withTransaction(logger: logger) { db in
+                    guard let row = try await db.firstRow("""
+                        INSERT INTO conversations (kind, name, created_at, last_activity) VALUES (1, '', \(now), \(now))
+                        RETURNING id, kind, name, created_at, last_seq, last_activity
+                        """, logger: logger) else { throw PostgresStoreError.failed(sqlState: nil, message: "INSERT returned no row") }
+                    let conversation = try Self.conversation(row)
+                    guard try await db.firstRow("""
+                        INSERT INTO direct_pairs (low_user_id, high_user_id, conversation_id) VALUES (\(low), \(high), \(conversation.id))
+                        ON CONFLICT DO NOTHING RETURNING 1
+                        """, logger: logger) != nil else { throw LostRace() }
+                    try await db.query("""
+                        INSERT INTO members (conversation_id, user_id, joined_at, pending)
+                        VALUES (\(conversation.id), \(a), \(now), false),
+                               (\(conversation.id), \(b), \(now),
+                                NOT (EXISTS (SELECT 1 FROM contacts WHERE owner_id = \(a) AND contact_id = \(b))
+                                     AND EXISTS (SELECT 1 FROM contacts WHERE owner_id = \(b) AND contact_id = \(a))))
+                        """, logger: logger)
+                    return (conversation, true)
+                }
+            } catch let error as PostgresTransactionError where error.closureError is LostRace {
+                guard let row = try await client.firstRow(find, logger: logger) else {
+                    throw PostgresStoreError.failed(sqlState: nil, message: "direct pair vanished")
+                }
+                return (try Self.conversation(row), false)
+            } catch let error where Self.isMissingReference(error) {
+                throw PostgresStoreError.notFound
+            }
+        }
+    }
+
+    /// A group of the creator and `members` (duplicates ignored).
+    public func createGroup(name: String, creator: Int64, members: [Int64], now: Int64) async throws(PostgresStoreError) -> Conversation {
+        try await perform { client, logger in
+            do {
+                return try await client.withTransaction(logger: logger) { db in
+                    guard let row = try await db.firstRow("""
+                        INSERT INTO conversations (kind, name, created_at, last_activity) VALUES (2, \(name), \(now), \(now))
+                        RETURNING id, kind, name, created_at, last_seq, last_activity
+                        """, logger: logger) else { throw PostgresStoreError.failed(sqlState: nil, message: "INSERT returned no row") }
+                    let conversation = try Self.conversation(row)
+                    try await Self.insertMembers(db, conversation.id, [creator] + members, now: now, logger: logger)
+                    return conversation
+                }
+            } catch let error where Self.isMissingReference(error) {
+                throw PostgresStoreError.notFound
+            }
+        }
+    }
+
+    /// As above, with the first member as the creator; returns the id (the tests' shorthand).
+    public func createGroup(name: String, memberIDs: [Int64], now: Int64) async throws(PostgresStoreError) -> Int64 {
+        try await createGroup(name: name, creator: memberIDs[0], members: Array(memberIDs.dropFirst()), now: now).id
+    }
+
+    /// Idempotent: an existing member keeps their markers.
+    public func addMembers(conversationID: Int64, userIDs: [Int64], now: Int64) async throws(PostgresStoreError) {
+        try await perform { client, logger in
+            do {
+                try await client.withTransaction(logger: logger) { db in
+                    guard try await db.firstRow("SELECT 1 FROM conversations WHERE id = \(conversationID)", logger: logger) != nil else {
+                        throw PostgresStoreError.notFound
+                    }
+                    try await Self.insertMembers(db, conversationID, userIDs, now: now, logger: logger)
+                }
+            } catch let error where Self.isMissingReference(error) {
+                throw PostgresStoreError.notFound
+            }
+        }
+    }
+
+    public func renameGroup(conversationID: Int64, name: String) async throws(PostgresStoreError) {
+        try await perform { client, logger in
+            guard try await client.firstRow("UPDATE conversations SET name = \(name) WHERE id = \(conversationID) RETURNING 1",
+                                            logger: logger) != nil else { throw PostgresStoreError.notFound }
+        }
+    }
+
+    /// The member's row (and so their markers) goes; `notFound` if they were not a member.
+    public func removeMember(conversationID: Int64, userID: Int64) async throws(PostgresStoreError) {
+        try await perform { client, logger in
+            guard try await client.firstRow("""
+                DELETE FROM members WHERE conversation_id = \(conversationID) AND user_id = \(userID) RETURNING 1
+                """, logger: logger) != nil else { throw PostgresStoreError.notFound }
+        }
+    }
+
+    public func conversation(id: Int64) async throws(PostgresStoreError) -> Conversation? {
+        try await perform { client, logger in
+            try await client.firstRow("SELECT \(unescaped: Self.conversationColumns) FROM conversations c WHERE c.id = \(id)",
+                                      logger: logger).map(Self.conversation)
+        }
+    }
+
+    /// Ordered by username.
+    public func members(conversationID: Int64) async throws(PostgresStoreError) -> [Member] {
+        try await perform { client, logger in
+            try await client.allRows("""
+                SELECT u.id, u.username, u.display_name FROM members mb JOIN users u ON u.id = mb.user_id
+                WHERE mb.conversation_id = \(conversationID) ORDER BY u.username_lower
+                """, logger: logger).map(Self.member)
+        }
+    }
+
+    public func memberIDs(conversationID: Int64) async throws(PostgresStoreError) -> [Int64] {
+        try await perform { client, logger in
+            try await client.allRows("SELECT user_id FROM members WHERE conversation_id = \(conversationID)", logger: logger)
+                .map { try $0.decode(Int64.self) }
+        }
+    }
+
+    public func isMember(conversationID: Int64, userID: Int64) async throws(PostgresStoreError) -> Bool {
+        try await perform { client, logger in
+            try await client.firstRow("SELECT 1 FROM members WHERE conversation_id = \(conversationID) AND user_id = \(userID)",
+                                      logger: logger) != nil
+        }
+    }
+
+    // MARK: Helpers
+
+    static func member(_ row: PostgresRow) throws -> Member {
+        let (id, username, display) = try row.decode((Int64, String, String).self)
+        return Member(id: id, username: username, displayName: display)
+    }
+
+    static func insertMembers(_ db: PostgresConnection, _ conversationID: Int64, _ userIDs: [Int64], now: Int64,
+                              logger: Logger) async throws {
+        try await db.query("""
+            INSERT INTO members (conversation_id, user_id, joined_at)
+            SELECT \(conversationID), u, \(now) FROM unnest(\(userIDs)::BIGINT[]) AS u
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
+    /// A foreign key found no row: a user or conversation that does not exist (23503).
+    static func isMissingReference(_ error: any Error) -> Bool {
+        if let psql = error as? PSQLError { return psql.serverInfo?[.sqlState] == "23503" }
+        if let transaction = error as? PostgresTransactionError, let inner = transaction.closureError {
+            return isMissingReference(inner)
+        }
+        return false
+    }
+}
+
+/// Another transaction made the direct conversation first: this one rolls back.
+private struct LostRace: Error {}
