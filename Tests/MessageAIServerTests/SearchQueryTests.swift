@@ -43,7 +43,7 @@ final class SearchQueryTests: XCTestCase {
                 query = String(String.UnicodeScalarView(scalars))
                 withBait += 1
             }
-            let hits: [ChatMessage]
+            let hits: [StoredMessage]
             do {
                 hits = try store.search(userID: ben.id, query: query, conversationID: nil, offset: 0, limit: 20)
             } catch {

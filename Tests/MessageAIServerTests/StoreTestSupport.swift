@@ -58,7 +58,7 @@ func newClientID() -> [UInt8] {
 }
 
 extension AppendOutcome {
-    var message: ChatMessage {
+    var message: StoredMessage {
         switch self {
         case .stored(let m), .duplicate(let m): return m
         case .clientIDReused(let m): return m!

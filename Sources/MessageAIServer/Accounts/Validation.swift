@@ -8,42 +8,42 @@ enum Validation {
     static let minPassword = 8
     static let maxPassword = 1024
 
-    static func username(_ name: String) throws(ErrorFrame) {
+    static func username(_ name: String) throws(ServerError) {
         let scalars = Array(name.unicodeScalars)
         guard (3...32).contains(scalars.count) else {
-            throw ErrorFrame(.invalidUsername, "\(usernameRule) (got \(scalars.count) characters)", field: "username")
+            throw .invalidUsername(.length(scalars.count))
         }
         // Capitals are refused, not folded: the name a person asked for is the name they get,
         // or an error saying what to type instead. (0.1.0 took them; such accounts keep
         // working, since logins and lookups ignore case.)
         if scalars.contains(where: { ("A"..."Z").contains($0) }) {
-            throw ErrorFrame(.invalidUsername, "usernames are lowercase: try '\(name.lowercased())' (\(usernameRule))", field: "username")
+            throw .invalidUsername(.uppercase(suggestion: name.lowercased()))
         }
         for s in scalars {
             let ok = ("a"..."z").contains(s) || ("0"..."9").contains(s) || s == "_" || s == "." || s == "-"
-            guard ok else { throw ErrorFrame(.invalidUsername, "\(usernameRule) ('\(s)' is not allowed)", field: "username") }
+            guard ok else { throw .invalidUsername(.character(s)) }
         }
         if scalars[0] == "." || scalars[0] == "-" {
-            throw ErrorFrame(.invalidUsername, usernameRule, field: "username")
+            throw .invalidUsername(.leadingPunctuation)
         }
     }
 
     /// Shape only: one '@', a non-empty local part, a dotted domain, no spaces, at most 254 bytes.
-    static func email(_ email: String) throws(ErrorFrame) {
+    static func email(_ email: String) throws(ServerError) {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         let valid = email.utf8.count <= 254 && parts.count == 2 && !parts[0].isEmpty
             && parts[1].contains(".") && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
             && !email.contains(where: { $0.isWhitespace })
-        guard valid else { throw ErrorFrame(.invalidEmail, "email must look like name@example.org", field: "email") }
+        guard valid else { throw .invalidEmail }
     }
 
-    static func password(_ password: String, field: String = "password") throws(ErrorFrame) {
+    static func password(_ password: String, field: String = "password") throws(ServerError) {
         let n = password.unicodeScalars.count
         guard n >= minPassword else {
-            throw ErrorFrame(.weakPassword, "passwords need at least \(minPassword) characters", field: field)
+            throw .weakPassword(field: field)
         }
         guard n <= maxPassword else {
-            throw ErrorFrame(.tooLong, "passwords are at most \(maxPassword) characters", limit: UInt64(maxPassword), field: field)
+            throw .tooLong(.password(max: maxPassword, field: field))
         }
     }
 
@@ -53,35 +53,35 @@ enum Validation {
     /// separators. Joiners and variation selectors stay (emoji sequences need them).
     /// `limit` is 64 for names; an away text has room for a sentence (200) under the same
     /// character rules, checked here once so there is one limit and one error.
-    static func name(_ name: String, field: String, what: String, limit: Int = maxDisplayName) throws(ErrorFrame) {
+    static func name(_ name: String, field: String, what: String, limit: Int = maxDisplayName) throws(ServerError) {
         let n = name.unicodeScalars.count
         guard n <= limit else {
-            throw ErrorFrame(.tooLong, "\(what) are at most \(limit) characters (this one has \(n))", limit: UInt64(limit), field: field)
+            throw .tooLong(.name(what: what, max: limit, length: n, field: field))
         }
         if let bad = name.unicodeScalars.first(where: isForbiddenInNames) {
-            throw ErrorFrame(.invalidArgument, "\(what) cannot contain control or bidirectional characters (U+\(hex(bad)))", field: field)
+            throw .invalidArgument(.forbiddenCharacter(what: what, hex: hex(bad), field: field))
         }
         guard name.unicodeScalars.contains(where: isVisible) else {
-            throw ErrorFrame(.invalidArgument, "\(what) need at least one visible character", field: field)
+            throw .invalidArgument(.noVisibleCharacter(what: what, field: field))
         }
     }
 
     /// An empty display name means "my username" (REGISTER and PROFILE_UPDATE).
-    static func displayName(_ name: String) throws(ErrorFrame) {
+    static func displayName(_ name: String) throws(ServerError) {
         if name.isEmpty { return }
         try Validation.name(name, field: "display_name", what: "display names")
     }
 
-    static func groupName(_ name: String) throws(ErrorFrame) {
+    static func groupName(_ name: String) throws(ServerError) {
         try Validation.name(name, field: "name", what: "group names")
     }
 
     /// HELLO's free-text client label ("messageai/0.1.0"), for logs.
     static let maxClientLabel = 128
 
-    static func clientLabel(_ label: String) throws(ErrorFrame) {
+    static func clientLabel(_ label: String) throws(ServerError) {
         guard label.unicodeScalars.count <= maxClientLabel else {
-            throw ErrorFrame(.tooLong, "the client label is at most \(maxClientLabel) characters", limit: UInt64(maxClientLabel), field: "client")
+            throw .tooLong(.clientLabel(max: maxClientLabel))
         }
     }
 
@@ -109,21 +109,21 @@ enum Validation {
     static let maxDevice = 64
 
     /// The free-text label of a session ("laptop").
-    static func device(_ device: String) throws(ErrorFrame) {
+    static func device(_ device: String) throws(ServerError) {
         guard device.unicodeScalars.count <= maxDevice else {
-            throw ErrorFrame(.tooLong, "device names are at most \(maxDevice) characters", limit: UInt64(maxDevice), field: "device")
+            throw .tooLong(.device(max: maxDevice))
         }
         if let bad = device.unicodeScalars.first(where: isForbiddenInNames) {
-            throw ErrorFrame(.invalidArgument, "device names cannot contain control or bidirectional characters (U+\(hex(bad)))", field: "device")
+            throw .invalidArgument(.deviceCharacter(hex: hex(bad)))
         }
     }
 
     /// Members named in one GROUP_CREATE or GROUP_ADD.
     static let maxUsernamesPerRequest = 256
 
-    static func usernameList(_ names: [String]) throws(ErrorFrame) {
+    static func usernameList(_ names: [String]) throws(ServerError) {
         guard names.count <= maxUsernamesPerRequest else {
-            throw ErrorFrame(.invalidArgument, "at most \(maxUsernamesPerRequest) usernames per request", limit: UInt64(maxUsernamesPerRequest), field: "usernames")
+            throw .invalidArgument(.tooManyUsernames(max: maxUsernamesPerRequest))
         }
     }
 

@@ -64,7 +64,7 @@ extension ChatServer {
         case ("users", "disable"):
             let a = try account(2)
             _ = try admin.setDisabled(userID: a.user.id, at: max(a.disabledAt, Clock.nowMillis()))
-            let closed = closeConnections(of: a.user.id, ErrorFrame(.accountDisabled, "this account was disabled by the server's admin"))
+            let closed = closeConnections(of: a.user.id, .accountDisabled(.adminDisabling))
             send(.out("\(a.user.username) is disabled: \(closed) connection(s) closed; logins and resumes are refused"))
         case ("users", "enable"):
             let a = try account(2)
@@ -82,7 +82,7 @@ extension ChatServer {
             guard let name = try admin.deleteAccount(userID: a.user.id, now: Clock.nowMillis()) else {
                 throw AdminFailure(message: "no user '\(a.user.username)'", status: AdminStatus.notFound)
             }
-            let closed = closeConnections(of: a.user.id, ErrorFrame(.accountDisabled, "this account was deleted by the server's admin"))
+            let closed = closeConnections(of: a.user.id, .accountDisabled(.adminDeleting))
             send(.out("\(a.user.username) is deleted (now \(name)): \(closed) connection(s) closed; the messages they sent stay"))
         case ("users", "reset-password"):
             return try resetPassword(try account(2), admin, send: send)
@@ -93,13 +93,13 @@ extension ChatServer {
                   try store.deleteSession(id: id, userID: session.userID) else {
                 throw AdminFailure(message: "no session \(text)", status: AdminStatus.notFound)
             }
-            let online = connections(of: [session.userID]).filter { $0.sessionID == id }.count
+            let online = delivery.connections(of: session.userID).filter { $0.sessionID == id }.count
             closeSessions([id], of: session.userID, except: nil)
             send(.out("session \(id) revoked; \(online) connection(s) closed"))
         case ("sessions", "revoke-all"):
             let a = try account(2)
             let ids = try admin.deleteAllSessions(userID: a.user.id)
-            let online = connections(of: [a.user.id]).count
+            let online = delivery.connections(of: a.user.id).count
             closeSessions(ids, of: a.user.id, except: nil)
             send(.out("\(ids.count) session(s) of \(a.user.username) revoked; \(online) connection(s) closed"))
         case ("backup", _): return try backup(to: try arg(1, "DEST"), send: send)
@@ -113,10 +113,10 @@ extension ChatServer {
     }
 
     /// Closes every connection of a user with `error` (pushed with `closes`); returns how many.
-    func closeConnections(of userID: UInt64, _ error: ErrorFrame) -> Int {
-        var error = error
+    func closeConnections(of userID: UInt64, _ reason: ServerError) -> Int {
+        var error = reason.frame
         error.closes = true
-        let peers = connections(of: [userID])
+        let peers = delivery.connections(of: userID)
         for p in peers {
             detachUser(p)
             p.connection.close(after: error)
@@ -154,7 +154,7 @@ extension ChatServer {
     }
 
     private func statistics(_ s: StoreStatistics, send: @escaping (AdminLine) -> Void) {
-        let online = online.count, connections = peers.count
+        let online = delivery.usersOnline, connections = peers.count
         let dataDirectory = configuration.dataDirectory, filesDirectory = configuration.filesDirectory
         // Walking the file store can take a while: off the hub.
         DispatchQueue.global().async {

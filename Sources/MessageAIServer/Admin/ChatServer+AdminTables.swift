@@ -30,7 +30,7 @@ extension ChatServer {
     func usersTable(_ accounts: [AccountRecord]) -> String {
         var rows = [["USER", "DISPLAY NAME", "LAST SEEN", "ONLINE", "STATE"]]
         for a in accounts {
-            let connections = connections(of: [a.user.id]).count
+            let connections = delivery.connections(of: a.user.id).count
             rows.append([a.user.username, a.user.displayName, connections > 0 ? "now" : Self.time(a.user.lastSeen),
                          "\(connections)", a.disabled ? "disabled" : "active"])
         }
@@ -51,7 +51,7 @@ extension ChatServer {
     func sessionsTable(_ sessions: [SessionRecord]) -> String {
         var rows = [["SESSION", "DEVICE", "CREATED", "LAST USED", "ONLINE"]]
         for s in sessions {
-            let online = connections(of: [s.userID]).filter { $0.sessionID == s.id }.count
+            let online = delivery.connections(of: s.userID).filter { $0.sessionID == s.id }.count
             rows.append(["\(s.id)", s.device.isEmpty ? "-" : s.device, Self.time(s.createdAt), Self.time(s.lastUsedAt), "\(online)"])
         }
         return Self.table(rows)
@@ -59,12 +59,13 @@ extension ChatServer {
 
     func onlineTable() -> String {
         var rows = [["USER", "SESSION", "FROM", "SINCE", "CONNECTION"]]
-        let logged = peers.values.filter { $0.user != nil }.sorted { ($0.user!.username, $0.id) < ($1.user!.username, $1.id) }
-        for p in logged {
-            rows.append([p.user!.username, "\(p.sessionID)", p.address, Self.time(p.connectedAt), "\(p.id)"])
+        let logged = peers.values.compactMap { p in p.user.map { (user: $0, peer: p) } }
+            .sorted { ($0.user.username, $0.peer.id) < ($1.user.username, $1.peer.id) }
+        for (user, p) in logged {
+            rows.append([user.username, "\(p.sessionID)", p.address, Self.time(p.connectedAt), "\(p.id)"])
         }
         let anonymous = peers.count - logged.count
-        return Self.table(rows) + "\n\(logged.count) logged-in connection(s) of \(Set(logged.map { $0.user!.id }).count) user(s)"
+        return Self.table(rows) + "\n\(logged.count) logged-in connection(s) of \(Set(logged.map { $0.user.id }).count) user(s)"
             + (anonymous > 0 ? "; \(anonymous) not logged in" : "")
     }
 }

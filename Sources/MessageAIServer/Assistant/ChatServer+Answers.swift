@@ -26,16 +26,17 @@ extension ChatServer {
 
     /// Runs `work` on the answer queue and `then` on the hub, unless the connection closed or
     /// changed user meanwhile. `provider` counts against the calls in flight and the budget.
-    private func answerOffHub<T>(_ peer: Peer, _ assistant: Assistant, provider: Bool, _ work: @escaping () -> T,
+    private func answerOffHub<T>(_ ctx: RequestContext, _ assistant: Assistant, provider: Bool, _ work: @escaping () -> T,
                                  then: @escaping (T) -> Void) throws {
-        let user = peer.user!.id
+        let user = ctx.user.id
+        let peer = ctx.peer
         if provider {
             try assistantStore?.countProviderRequest(userID: user, day: Assistant.day(Clock.nowMillis()))
             assistant.providerCallsInFlight += 1
             metrics.providerCalls.increment()
         } else {
             guard assistant.answersInFlight < Assistant.maxLocalAnswers else {
-                throw ErrorFrame(.serverBusy, "the assistant is busy; try again in a second", retryAfter: 1_000)
+                throw ServerError.serverBusy(.assistant, retryAfter: 1_000)
             }
             assistant.answersInFlight += 1
         }
@@ -55,9 +56,9 @@ extension ChatServer {
         toSeq == 0 || toSeq >= FieldReader.maxInteger ? 0 : toSeq + 1
     }
 
-    func assistSummary(_ peer: Peer, _ r: AssistSummary, _ id: UInt32) throws {
-        let (assistant, items) = try requireAssistant(peer, .assistSummary)
-        let user = peer.user!
+    func assistSummary(_ ctx: RequestContext, _ r: AssistSummary) throws {
+        let (assistant, items) = try requireAssistant(ctx.peer, .assistSummary)
+        let user = ctx.user
         try requireMember(r.conversationID, user.id)
         let limit = r.limit == 0 ? 50 : Int(min(r.limit, 500))
         let messages = r.fromSeq > 0
@@ -67,7 +68,7 @@ extension ChatServer {
         let engine: AssistantEngine = refusal == "" ? assistant.provider! : assistant.local
         let notice = refusal.flatMap { $0.isEmpty || r.localOnly ? nil : $0 } ?? ""
         guard let first = messages.first, let last = messages.last else {
-            peer.reply(id, AssistSummaryResult(conversationID: r.conversationID, fromSeq: 0, toSeq: 0, messageCount: 0, covered: 0,
+            ctx.reply(AssistSummaryResult(conversationID: r.conversationID, fromSeq: 0, toSeq: 0, messageCount: 0, covered: 0,
                                                summary: "", engine: engine.info.name, engineVersion: engine.info.version))
             return
         }
@@ -76,7 +77,7 @@ extension ChatServer {
            var cached = try? AssistSummaryResult(from: FieldReader(blob)) {
             cached.cached = true
             if cached.fallbackReason.isEmpty { cached.fallbackReason = notice }
-            peer.reply(id, cached, compress: true)
+            ctx.reply(cached, compress: true)
             return
         }
         let participants = try store.members(conversationID: r.conversationID).map { $0.username.lowercased() }
@@ -85,7 +86,7 @@ extension ChatServer {
         let kept = messages.reversed().prefix { m in bytes += m.text.utf8.count; return bytes <= Assistant.maxSummaryBytes }.reversed()
         let thread = ThreadToSummarize(participants: participants,
                                        messages: kept.map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) })
-        try answerOffHub(peer, assistant, provider: refusal == "", { engine.summarize(thread) }) { [self] s in
+        try answerOffHub(ctx, assistant, provider: refusal == "", { engine.summarize(thread) }) { [self] s in
             var result = AssistSummaryResult(
                 conversationID: r.conversationID, fromSeq: first.seq, toSeq: last.seq, messageCount: UInt64(messages.count),
                 covered: UInt64(min(s.coveredMessages, kept.count)), summary: s.summary, keyPoints: s.keyPoints, decisions: s.decisions,
@@ -103,18 +104,17 @@ extension ChatServer {
                 } catch { logger.error("assistant: caching a summary failed: \(error)") }
                 result.fallbackReason = notice
             }
-            peer.reply(id, result, compress: true)
+            ctx.reply(result, compress: true)
         }
     }
 
-    func assistCheck(_ peer: Peer, _ r: AssistCheck, _ id: UInt32) throws {
-        let (assistant, items) = try requireAssistant(peer, .assistCheck)
-        let user = peer.user!
-        guard !r.text.isEmpty else { throw ErrorFrame(.invalidArgument, "a draft needs some text", field: "text") }
+    func assistCheck(_ ctx: RequestContext, _ r: AssistCheck) throws {
+        let (assistant, items) = try requireAssistant(ctx.peer, .assistCheck)
+        let user = ctx.user
+        guard !r.text.isEmpty else { throw ServerError.invalidArgument(.emptyDraft) }
         let length = r.text.unicodeScalars.count
         guard length <= configuration.maxMessageLength else {
-            throw ErrorFrame(.tooLong, "drafts are at most \(configuration.maxMessageLength) characters (this one has \(length))",
-                             limit: UInt64(configuration.maxMessageLength), field: "text")
+            throw ServerError.tooLong(.draft(max: configuration.maxMessageLength, length: length))
         }
         var context: [ChatLine] = []
         var others: [String] = []
@@ -129,21 +129,20 @@ extension ChatServer {
         var provider: ProviderEngine?
         if r.rewrite {
             guard let p = assistant.provider else {
-                throw ErrorFrame(.assistantUnavailable, "this server has no language model configured, so it cannot suggest a rewrite")
+                throw ServerError.assistantUnavailable
             }
             let refusal = try providerRefusal(assistant, items, userID: user.id, conversationID: r.conversationID, localOnly: false) ?? ""
             if r.conversationID != 0, try items.assistSwitch(conversationID: r.conversationID).providerOff {
-                throw ErrorFrame(.providerOffHere, "this conversation keeps its text away from the language model; /assistant provider on allows it")
+                throw ServerError.providerOffHere
             }
             if try budgetLeft(user.id, assistant, items) == 0 {
-                throw ErrorFrame(.assistantBudgetExhausted, "your language-model requests for today are used up",
-                                 limit: UInt64(assistant.config.providerRequestsPerDay))
+                throw ServerError.assistantBudgetExhausted(perDay: assistant.config.providerRequestsPerDay)
             }
-            guard refusal.isEmpty else { throw ErrorFrame(.serverBusy, "the language model is busy; try again in a few seconds", retryAfter: 3_000) }
+            guard refusal.isEmpty else { throw ServerError.serverBusy(.languageModel, retryAfter: 3_000) }
             provider = p
         }
         let local = assistant.local
-        try answerOffHub(peer, assistant, provider: provider != nil, { () -> (Judgement, Result<Rewrite, ProviderFailure>?) in
+        try answerOffHub(ctx, assistant, provider: provider != nil, { () -> (Judgement, Result<Rewrite, ProviderFailure>?) in
             (local.judge(draft), provider?.rewriteResult(draft))
         }) { j, rewrite in
             var result = AssistCheckResult(clarity: j.clarity.map(AssistFlag.init), tone: j.tone.map(AssistFlag.init),
@@ -156,7 +155,7 @@ extension ChatServer {
                 result.fallbackReason = "the language model \(f.reason); no rewrite to suggest"
             case nil: break
             }
-            peer.reply(id, result)
+            ctx.reply(result)
         }
     }
 }

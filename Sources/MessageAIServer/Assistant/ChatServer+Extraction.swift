@@ -73,7 +73,7 @@ extension ChatServer {
     /// stored before it is replaced.
     func extractAgain(conversationID: UInt64, seq: UInt64) {
         guard let assistant, assistant.config.extract, !isShuttingDown,
-              let m = try? store.message(conversationID: conversationID, seq: seq), !m.deleted else { return }
+              let m = (try? store.message(conversationID: conversationID, seq: seq)).flatMap({ $0 }).map(ChatMessage.init), !m.deleted else { return }
         // The message's first extraction goes to the engine's thread before this one.
         flushExtraction()
         let members = ((try? store.members(conversationID: conversationID)) ?? []).map(\.username)
@@ -110,7 +110,7 @@ extension ChatServer {
     /// Stores new items and pushes them to the members online (hub).
     func storeAndPush(_ items: [NewAssistItem]) {
         guard let store = assistantStore, !items.isEmpty, !isShuttingDown else { return }
-        let stored: [AssistItem]
+        let stored: [AssistItemRecord]
         do { stored = try store.insertItems(items, now: Clock.nowMillis()) } catch {
             logger.error("assistant: storing items failed: \(error)")
             return
@@ -124,18 +124,18 @@ extension ChatServer {
     /// get them now, in pages, without asking (hub).
     func announceItems(_ conversationID: UInt64, to users: [UInt64]) {
         guard let itemStore = assistantStore, !users.isEmpty else { return }
-        let items: [AssistItem]
+        let items: [AssistItemRecord]
         do { items = try itemStore.reannounceItems(conversationID: conversationID) } catch {
             logger.error("assistant: re-announcing the items of conversation \(conversationID) failed: \(error)")
             return
         }
         guard !items.isEmpty else { return }
-        let peers = connections(of: users).filter(\.assistant)
-        guard !peers.isEmpty else { return }
+        guard users.contains(where: { delivery.connections(of: $0).contains(where: \.assistant) }) else { return }
         let cursor = (try? itemStore.assistantCursor()) ?? 0
         for start in stride(from: 0, to: items.count, by: Self.itemsPerPush) {
-            let frame = AssistItems(items: Array(items[start..<min(start + Self.itemsPerPush, items.count)]), cursor: cursor).frame(requestID: 0)
-            for p in peers { p.connection.send(frame) }
+            let page = items[start..<min(start + Self.itemsPerPush, items.count)].map(AssistItem.init)
+            let frame = AssistItems(items: page, cursor: cursor).frame(requestID: 0)
+            delivery.send(frame, to: users, only: \.assistant)
         }
     }
 
@@ -144,13 +144,13 @@ extension ChatServer {
 
     /// Sends ASSIST_ITEMS (request id 0) to every session of every member that speaks the
     /// assistant, one frame per conversation; `except` already has them as its answer.
-    func pushItems(_ items: [AssistItem], except: Peer?) {
+    func pushItems(_ items: [AssistItemRecord], except: Peer?) {
         guard !items.isEmpty else { return }
         let cursor = (try? assistantStore?.assistantCursor()) ?? 0
         let byConversation = Dictionary(grouping: items, by: \.conversationID)
         for (cid, list) in byConversation {
-            let frame = AssistItems(items: list, cursor: cursor).frame(requestID: 0)
-            for p in (try? audience(of: cid)) ?? [] where p !== except && p.assistant { p.connection.send(frame) }
+            let frame = AssistItems(items: list.map(AssistItem.init), cursor: cursor).frame(requestID: 0)
+            try? delivery.send(frame, toMembersOf: cid, except: except, only: \.assistant)
         }
     }
 }

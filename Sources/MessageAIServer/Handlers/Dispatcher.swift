@@ -18,64 +18,57 @@ extension ChatServer {
             return
         }
         guard peer.greeted || frame.type == .hello else {
-            peer.connection.close(after: ErrorFrame(.handshakeRequired, "the first frame must be HELLO"),
-                                  requestID: frame.requestID, reason: .protocolError(.handshakeRequired))
+            peer.connection.close(after: ServerError.handshakeRequired.frame, requestID: frame.requestID,
+                                  reason: .protocolError(.handshakeRequired))
             return
         }
         if frame.flags.contains(.compressed), !peer.zlib {
-            peer.connection.close(after: ErrorFrame(.malformedFrame, "compressed frame, but zlib was not agreed in the handshake"),
-                                  requestID: frame.requestID, reason: .protocolError(.malformedFrame))
+            peer.connection.close(after: ServerError.compressionNotAgreed.frame, requestID: frame.requestID,
+                                  reason: .protocolError(.malformedFrame))
             return
         }
         guard let route = ChatServer.routes[frame.type] else {
-            peer.fail(frame.requestID, ErrorFrame(.unknownFrameType, "unknown frame type 0x\(String(frame.type.rawValue, radix: 16))"))
-            return
-        }
-        if route.requiresLogin, peer.user == nil {
-            peer.fail(frame.requestID, ErrorFrame(.notAuthenticated, "log in first (REGISTER, LOGIN or RESUME)"))
+            peer.fail(frame.requestID, .unknownFrameType(frame.type))
             return
         }
         do {
-            try route.run(self, peer, frame)
+            switch route.body {
+            case .open(let run):
+                try run(self, peer, frame)
+            case .loggedIn(let run):
+                guard let user = peer.user else {
+                    peer.fail(frame.requestID, .notAuthenticated)
+                    return
+                }
+                try run(self, RequestContext(peer: peer, user: user, sessionID: peer.sessionID, requestID: frame.requestID), frame)
+            }
         } catch {
             report(error, for: frame, to: peer)
         }
     }
 
-    /// Turns any error out of a handler into the ERROR frame the client gets.
+    /// Turns any error out of a handler into the ERROR frame the client gets (texts and codes:
+    /// `ServerError+Frame.swift`). A decoding error whose code closes the connection closes it.
     func report(_ error: Error, for frame: Frame, to peer: Peer) {
         switch error {
-        case let e as ErrorFrame:
-            peer.fail(frame.requestID, e)
-        case let e as ProtocolError:
-            let code = e.errorCode
-            if code.closesConnection {
-                peer.connection.close(after: ErrorFrame(code, e.description), requestID: frame.requestID, reason: .protocolError(code))
-            } else {
-                peer.fail(frame.requestID, ErrorFrame(code, e.description, field: e.fieldName))
-            }
-        case let e as StoreError:
-            peer.fail(frame.requestID, storeErrorFrame(e, context: "\(frame.type)"))
-        default:
-            logger.error("\(frame.type) failed: \(error)")
-            peer.fail(frame.requestID, ErrorFrame(.internalError, "internal error"))
+        case is ServerError: break
+        case let e as ProtocolError where e.errorCode.closesConnection:
+            peer.connection.close(after: ServerError.decoding(e).frame, requestID: frame.requestID, reason: .protocolError(e.errorCode))
+            return
+        case is ProtocolError: break
+        case let e as StoreError: log(e, context: "\(frame.type)")
+        default: logger.error("\(frame.type) failed: \(error)")
         }
+        peer.fail(frame.requestID, ServerError(error))
     }
 
-    func storeErrorFrame(_ error: StoreError, context: String) -> ErrorFrame {
+    /// A store failure the client is told of only in general words goes to the log in full.
+    func log(_ error: StoreError, context: String) {
         switch error {
-        case .diskFull:
-            logger.error("\(context): disk full")
-            return ErrorFrame(.storageFull, "the server's storage is full; nothing was stored, try again later")
-        case .notFound:
-            return ErrorFrame(.notFound, "not found")
-        case .usernameTaken:
-            return ErrorFrame(.usernameTaken, "that username is taken", field: "username")
-        case .emailTaken:
-            return ErrorFrame(.emailTaken, "that email is already registered", field: "email")
-        case let .sqlite(code, message):
-            logger.error("\(context): sqlite error \(code): \(message)")
-            return ErrorFrame(.internalError, "internal storage error")
+        case .diskFull: logger.error("\(context): disk full")
+        case .failed(let message), .conflict(let message): logger.error("\(context): \(message)")
+        case .missingReference: logger.error("\(context): a referenced row does not exist")
+        case .notFound, .usernameTaken, .emailTaken: break
         }
     }
 
@@ -85,8 +78,7 @@ extension ChatServer {
     /// `server_busy` at once, so logins never queue without limit.
     func offHub<T>(_ peer: Peer, _ work: @escaping () -> T, then: @escaping (T) -> Void) throws {
         guard hashesInFlight < configuration.maxPasswordHashesInFlight else {
-            throw ErrorFrame(.serverBusy, "the server is busy checking passwords; try again in a second",
-                             retryAfter: UInt64.random(in: 1_000...2_000))
+            throw ServerError.serverBusy(.passwords, retryAfter: UInt64.random(in: 1_000...2_000))
         }
         hashesInFlight += 1
         peer.busy = true
@@ -108,16 +100,5 @@ extension ChatServer {
             dispatch(peer.waiting.removeFirst(), from: peer)
         }
         if !peer.busy { peer.connection.resumeReading() }
-    }
-}
-
-extension ProtocolError {
-    /// The request field a decoding error is about, for ERROR's `field`.
-    var fieldName: String {
-        switch self {
-        case let .missingField(_, name), let .wrongFieldType(_, name, _), let .invalidUTF8(_, name),
-             let .outOfRange(_, name, _): return name
-        default: return ""
-        }
     }
 }

@@ -4,13 +4,13 @@ import MessageAIProtocol
 /// the hub (`offHub`); everything touching the store runs on it.
 extension ChatServer {
     static let accountRoutes: [(FrameType, Route)] = [
-        Route.on(Register.self, login: false) { s, p, m, id in try s.register(p, m, id) },
-        Route.on(Login.self, login: false) { s, p, m, id in try s.login(p, m, id) },
-        Route.on(Resume.self, login: false) { s, p, m, id in try s.resume(p, m, id) },
+        Route.open(Register.self) { s, p, m, id in try s.register(p, m, id) },
+        Route.open(Login.self) { s, p, m, id in try s.login(p, m, id) },
+        Route.open(Resume.self) { s, p, m, id in try s.resume(p, m, id) },
     ] + sessionRoutes
 
     func register(_ peer: Peer, _ r: Register, _ id: UInt32) throws {
-        guard peer.user == nil else { throw ErrorFrame.alreadyLoggedIn }
+        guard peer.user == nil else { throw ServerError.alreadyLoggedIn }
         try Validation.email(r.email)
         try Validation.username(r.username)
         try Validation.password(r.password)
@@ -18,11 +18,11 @@ extension ChatServer {
         try Validation.device(r.device)
         // Cheap checks first, so a taken name costs no hashing. The insert below still decides
         // a race between two connections registering the same name.
-        if try store.user(username: r.username) != nil { throw StoreError.usernameTaken }
-        if try store.user(login: r.email) != nil { throw StoreError.emailTaken }
+        if try store.user(username: r.username) != nil { throw ServerError.usernameTaken }
+        if try store.user(login: r.email) != nil { throw ServerError.emailTaken }
         // Each registration costs a password hash: an address gets a few an hour.
         if let wait = registrations.take(peer.address, now: Clock.uptimeMillis()) {
-            throw ErrorFrame(.throttled, "too many new accounts from this address; try again in \((wait + 59_999) / 60_000) min", retryAfter: wait)
+            throw ServerError.throttled(.registrations, retryAfter: wait)
         }
         let rounds = configuration.pbkdf2Rounds
         try offHub(peer, { PasswordHasher.hash(r.password, rounds: rounds) }) { [self] hash in
@@ -41,14 +41,14 @@ extension ChatServer {
     }
 
     func login(_ peer: Peer, _ l: Login, _ id: UInt32) throws {
-        guard peer.user == nil else { throw ErrorFrame.alreadyLoggedIn }
+        guard peer.user == nil else { throw ServerError.alreadyLoggedIn }
         try Validation.device(l.device)
         let user = try store.user(login: l.login)
         // Username and email of one account share a counter; unknown names count on their own.
         let accountKey = user.map(ChatServer.throttleKey) ?? "login:" + l.login.lowercased()
         let address = peer.address
         if let wait = loginThrottle.retryAfter(account: accountKey, address: address, now: Clock.uptimeMillis()) {
-            throw ErrorFrame(.throttled, "too many failed logins; try again in \((wait + 999) / 1000) s", retryAfter: wait)
+            throw ServerError.throttled(.logins, retryAfter: wait)
         }
         // An unknown user costs the same hashing as a wrong password: same answer, same time.
         let stored = user?.passwordHash
@@ -60,13 +60,13 @@ extension ChatServer {
                     guard ok, let user else {
                         metrics.loginsFailed.increment()
                         loginThrottle.failed(attempt, now: Clock.uptimeMillis())
-                        throw ErrorFrame(.invalidCredentials, "wrong username or password")
+                        throw ServerError.wrongPassword
                     }
                     loginThrottle.succeeded(attempt)
                     // Checked after the password, so the answer tells only its owner the account is disabled.
                     if try store.admin?.isDisabled(userID: user.id) == true {
                         metrics.loginsFailed.increment()
-                        throw ErrorFrame.accountDisabled
+                        throw ServerError.accountDisabled(.admin)
                     }
                     metrics.loginsOK.increment()
                     try grantSession(peer, user: user, device: l.device, requestID: id)
@@ -81,16 +81,15 @@ extension ChatServer {
     }
 
     func resume(_ peer: Peer, _ r: Resume, _ id: UInt32) throws {
-        guard peer.user == nil else { throw ErrorFrame.alreadyLoggedIn }
-        let invalid = ErrorFrame(.invalidToken, "this session has ended; log in again")
+        guard peer.user == nil else { throw ServerError.alreadyLoggedIn }
         guard r.token.count == 32, let session = try store.session(tokenHash: SessionToken.hash(r.token)),
               let user = try store.user(id: session.userID) else {
             metrics.loginsFailed.increment()
-            throw invalid
+            throw ServerError.sessionEnded
         }
         if try store.admin?.isDisabled(userID: user.id) == true {
             metrics.loginsFailed.increment()
-            throw ErrorFrame.accountDisabled
+            throw ServerError.accountDisabled(.admin)
         }
         try store.touchSession(id: session.id, now: Clock.nowMillis())
         // A valid token is the owner: never throttled, and this address becomes a usual one.
@@ -110,12 +109,4 @@ extension ChatServer {
         attachUser(peer, user: user, sessionID: session.id)
         peer.reply(requestID, SessionGranted(token: token, sessionID: session.id, user: user.info))
     }
-}
-
-extension ErrorFrame {
-    /// LOGIN or RESUME of an account an admin disabled (`messageai-server admin users disable`).
-    static var accountDisabled: ErrorFrame { ErrorFrame(.accountDisabled, "this account is disabled; ask the server's admin") }
-    /// REGISTER, LOGIN or RESUME on a logged-in connection. Clients show this text to people,
-    /// so it speaks of logging out, not of frame names.
-    static var alreadyLoggedIn: ErrorFrame { ErrorFrame(.alreadyAuthenticated, "already logged in on this connection: log out first") }
 }

@@ -4,13 +4,13 @@ import MessageAIProtocol
 /// run an engine off the hub, are in Assistant/ChatServer+Answers.swift.
 extension ChatServer {
     static let assistantRoutes: [(FrameType, Route)] = [
-        Route.on(AssistItemsList.self) { s, p, m, id in try s.assistItems(p, m, id) },
-        Route.on(AssistItemDone.self) { s, p, m, id in try s.assistItemDone(p, m, id) },
-        Route.on(AssistSync.self) { s, p, m, id in try s.assistSync(p, m, id) },
-        Route.on(AssistSummary.self) { s, p, m, id in try s.assistSummary(p, m, id) },
-        Route.on(AssistCheck.self) { s, p, m, id in try s.assistCheck(p, m, id) },
-        Route.on(AssistSettingsSet.self) { s, p, m, id in try s.assistSettingsSet(p, m, id) },
-        Route.on(AssistSettingsGet.self) { s, p, m, id in try s.assistSettingsGet(p, m, id) },
+        Route.on(AssistItemsList.self) { s, c, m in try s.assistItems(c, m) },
+        Route.on(AssistItemDone.self) { s, c, m in try s.assistItemDone(c, m) },
+        Route.on(AssistSync.self) { s, c, m in try s.assistSync(c, m) },
+        Route.on(AssistSummary.self) { s, c, m in try s.assistSummary(c, m) },
+        Route.on(AssistCheck.self) { s, c, m in try s.assistCheck(c, m) },
+        Route.on(AssistSettingsSet.self) { s, c, m in try s.assistSettingsSet(c, m) },
+        Route.on(AssistSettingsGet.self) { s, c, m in try s.assistSettingsGet(c, m) },
     ]
 
     /// The assistant's frames are unknown to a connection that did not agree on the capability
@@ -18,64 +18,62 @@ extension ChatServer {
     @discardableResult
     func requireAssistant(_ peer: Peer, _ type: FrameType) throws -> (Assistant, AssistantStore) {
         guard peer.assistant, let assistant, let assistantStore else {
-            throw ErrorFrame(.unknownFrameType, "unknown frame type 0x\(String(type.rawValue, radix: 16)) (the assistant capability was not agreed)")
+            throw ServerError.capabilityNotAgreed(.assistant(type))
         }
         return (assistant, assistantStore)
     }
 
     static let maxItemsPage = 500
 
-    func assistItems(_ peer: Peer, _ r: AssistItemsList, _ id: UInt32) throws {
-        let (_, items) = try requireAssistant(peer, .assistItemsList)
-        if r.conversationID != 0 { try requireMember(r.conversationID, peer.user!.id) }
+    func assistItems(_ ctx: RequestContext, _ r: AssistItemsList) throws {
+        let (_, items) = try requireAssistant(ctx.peer, .assistItemsList)
+        if r.conversationID != 0 { try requireMember(r.conversationID, ctx.user.id) }
         let kind = r.kind == 0 ? nil : AssistItemKind(rawValue: r.kind)
-        guard r.kind == 0 || kind != nil else { throw ErrorFrame(.invalidArgument, "kind is 0, 1 or 2", field: "kind") }
+        guard r.kind == 0 || kind != nil else { throw ServerError.invalidArgument(.itemKind) }
         let limit = r.limit == 0 ? 100 : Int(min(r.limit, UInt64(Self.maxItemsPage)))
-        let list = try items.items(userID: peer.user!.id, conversationID: r.conversationID == 0 ? nil : r.conversationID,
+        let list = try items.items(userID: ctx.user.id, conversationID: r.conversationID == 0 ? nil : r.conversationID,
                                    filter: r.filter, kind: kind, limit: limit)
-        peer.reply(id, AssistItems(items: list, cursor: try items.assistantCursor()), compress: true)
+        ctx.reply(AssistItems(items: list.map(AssistItem.init), cursor: try items.assistantCursor()), compress: true)
     }
 
-    func assistItemDone(_ peer: Peer, _ r: AssistItemDone, _ id: UInt32) throws {
-        let (_, items) = try requireAssistant(peer, .assistItemDone)
-        let user = peer.user!
+    func assistItemDone(_ ctx: RequestContext, _ r: AssistItemDone) throws {
+        let (_, items) = try requireAssistant(ctx.peer, .assistItemDone)
+        let user = ctx.user
         guard let item = try items.item(id: r.itemID, visibleTo: user.id) else {
-            throw ErrorFrame(.notFound, "no action item \(r.itemID) in your conversations", field: "item_id")
+            throw ServerError.notFound(.actionItem(r.itemID))
         }
-        guard item.kind == .action else { throw ErrorFrame(.invalidArgument, "item \(r.itemID) is a decision; only action items are done", field: "item_id") }
+        guard item.kind == .action else { throw ServerError.invalidArgument(.notAnActionItem(r.itemID)) }
         try requireMember(item.conversationID, user.id)
         let result = try items.setItemDone(id: r.itemID, by: user.id, done: r.done, now: Clock.nowMillis())
-        peer.reply(id, AssistItems(items: [result.item], cursor: try items.assistantCursor()))
-        if result.changed { pushItems([result.item], except: peer) }
+        ctx.reply(AssistItems(items: [AssistItem(result.item)], cursor: try items.assistantCursor()))
+        if result.changed { pushItems([result.item], except: ctx.peer) }
     }
 
-    func assistSync(_ peer: Peer, _ r: AssistSync, _ id: UInt32) throws {
-        let (_, items) = try requireAssistant(peer, .assistSync)
-        let page = try items.itemsChanged(userID: peer.user!.id, sinceRev: r.sinceRev, limit: Self.maxItemsPage)
+    func assistSync(_ ctx: RequestContext, _ r: AssistSync) throws {
+        let (_, items) = try requireAssistant(ctx.peer, .assistSync)
+        let page = try items.itemsChanged(userID: ctx.user.id, sinceRev: r.sinceRev, limit: Self.maxItemsPage)
         let more = page.count == Self.maxItemsPage
         // Complete: the server's cursor (items of other users' conversations are below it too).
         let cursor = more ? page.last!.rev : max(try items.assistantCursor(), r.sinceRev)
-        peer.reply(id, AssistItems(items: page, cursor: cursor, hasMore: more), compress: true)
+        ctx.reply(AssistItems(items: page.map(AssistItem.init), cursor: cursor, hasMore: more), compress: true)
     }
 
-    func assistSettingsSet(_ peer: Peer, _ r: AssistSettingsSet, _ id: UInt32) throws {
-        let (assistant, items) = try requireAssistant(peer, .assistSettingsSet)
-        let user = peer.user!
+    func assistSettingsSet(_ ctx: RequestContext, _ r: AssistSettingsSet) throws {
+        let (assistant, items) = try requireAssistant(ctx.peer, .assistSettingsSet)
+        let user = ctx.user
         try requireMember(r.conversationID, user.id)
         try items.setProviderOff(conversationID: r.conversationID, by: user.id, off: r.providerOff, now: Clock.nowMillis())
-        peer.reply(id, try assistSettings(r.conversationID, for: user.id, assistant, items))
+        ctx.reply(try assistSettings(r.conversationID, for: user.id, assistant, items))
         let members = try store.memberIDs(conversationID: r.conversationID)
-        forEachConnection(of: members) { p in
-            guard p !== peer, p.assistant, let uid = p.userID,
-                  let s = try? assistSettings(r.conversationID, for: uid, assistant, items) else { return }
-            p.push(s)
+        delivery.send(to: members, except: ctx.peer, only: \.assistant) { uid in
+            try? assistSettings(r.conversationID, for: uid, assistant, items).frame(requestID: 0)
         }
     }
 
-    func assistSettingsGet(_ peer: Peer, _ r: AssistSettingsGet, _ id: UInt32) throws {
-        let (assistant, items) = try requireAssistant(peer, .assistSettingsGet)
-        try requireMember(r.conversationID, peer.user!.id)
-        peer.reply(id, try assistSettings(r.conversationID, for: peer.user!.id, assistant, items))
+    func assistSettingsGet(_ ctx: RequestContext, _ r: AssistSettingsGet) throws {
+        let (assistant, items) = try requireAssistant(ctx.peer, .assistSettingsGet)
+        try requireMember(r.conversationID, ctx.user.id)
+        ctx.reply(try assistSettings(r.conversationID, for: ctx.user.id, assistant, items))
     }
 
     func assistSettings(_ cid: UInt64, for userID: UInt64, _ assistant: Assistant, _ items: AssistantStore) throws -> AssistSettings {

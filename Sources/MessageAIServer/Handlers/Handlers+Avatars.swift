@@ -7,24 +7,24 @@ import MessageAIProtocol
 /// unless a message carries it too. Any member may set a group's avatar, as with its name.
 extension ChatServer {
     static let avatarRoutes: [(FrameType, Route)] = [
-        Route.on(AvatarSet.self) { s, p, m, id in try s.setAvatar(p, m, id) },
+        Route.on(AvatarSet.self) { s, c, m in try s.setAvatar(c, m) },
     ]
 
-    func setAvatar(_ peer: Peer, _ a: AvatarSet, _ id: UInt32) throws {
-        let (files, vault) = try fileAccess(peer)
-        let user = peer.user!
+    func setAvatar(_ ctx: RequestContext, _ a: AvatarSet) throws {
+        let (files, vault) = try fileAccess(ctx.peer)
+        let user = ctx.user
         if a.conversationID != 0 {
             _ = try group(a.conversationID, member: user.id)
         }
         guard !a.fileID.isEmpty else {
-            try recordAvatar(nil, for: a, peer, id, files)
+            try recordAvatar(nil, for: a, ctx, files)
             return
         }
         guard let source = try files.file(id: a.fileID), source.ownerID == user.id, source.complete else {
-            throw ErrorFrame(.uploadIncomplete, "that file is not (completely) uploaded by you; upload the picture, then set it", field: "file_id")
+            throw ServerError.uploadIncomplete(for: .avatar)
         }
         guard source.width > 0, source.height > 0 else {
-            throw ErrorFrame(.notAnImage, "an avatar must be a JPEG, PNG or WebP image; this file is \(source.mediaType)", field: "file_id")
+            throw ServerError.notAnImage(mediaType: source.mediaType)
         }
         let path = vault.blobPath(source.sha256)
         let tag = FileVault.hex(Self.newFileID())
@@ -44,17 +44,17 @@ extension ChatServer {
                         file.width = UInt64(ImageProcessor.avatarSize); file.height = file.width
                         do {
                             try files.createFile(file)
-                            try recordAvatar(file, for: a, peer, id, files)
+                            try recordAvatar(file, for: a, ctx, files)
                             // The upload served its purpose; it stays only if a message carries it.
                             if try files.releaseFile(id: source.id) { collectBlobs([source.sha256]) }
                         } catch {
                             try? files.releaseFile(id: file.id)
                             collectBlobs([blob.sha])
-                            report(error, for: Frame(type: .avatarSet, requestID: id, payload: []), to: peer)
+                            report(error, for: Frame(type: .avatarSet, requestID: ctx.requestID, payload: []), to: ctx.peer)
                         }
                     case .failure(let error):
                         logger.error("making an avatar failed: \(error)")
-                        peer.fail(id, ErrorFrame(.notAnImage, "the server could not read that image to make an avatar of it", field: "file_id"))
+                        ctx.peer.fail(ctx.requestID, .unreadableImage)
                     }
                 }
             }
@@ -62,8 +62,8 @@ extension ChatServer {
     }
 
     /// Points the profile or group at the new avatar (nil: none), drops the old one, answers.
-    private func recordAvatar(_ file: FileRecord?, for a: AvatarSet, _ peer: Peer, _ id: UInt32, _ files: FileStore) throws {
-        let user = peer.user!
+    private func recordAvatar(_ file: FileRecord?, for a: AvatarSet, _ ctx: RequestContext, _ files: FileStore) throws {
+        let user = ctx.user
         let old: [UInt8]
         if a.conversationID == 0 {
             old = try files.setAvatar(userID: user.id, fileID: file?.id ?? [])
@@ -73,11 +73,11 @@ extension ChatServer {
         if !old.isEmpty, let previous = try files.file(id: old), try files.releaseFile(id: old) { collectBlobs([previous.sha256]) }
         if a.conversationID == 0 {
             let own = try ownProfile(user)
-            peer.reply(id, own)
-            pushAvatar(of: user, own, except: peer)
+            ctx.reply(own)
+            pushAvatar(of: user, own, except: ctx.peer)
         } else {
-            peer.reply(id, try view(a.conversationID, for: user.id))
-            pushConversation(a.conversationID, to: try store.memberIDs(conversationID: a.conversationID), except: peer)
+            ctx.reply(try view(a.conversationID, for: user.id))
+            pushConversation(a.conversationID, to: try store.memberIDs(conversationID: a.conversationID), except: ctx.peer)
         }
     }
 
@@ -89,13 +89,11 @@ extension ChatServer {
     /// it at their next PROFILE_GET. Never throws: the request was already answered.
     private func pushAvatar(of user: UserRecord, _ own: Profile, except setter: Peer) {
         let ownFrame = own.frame(requestID: 0)
-        for p in connections(of: [user.id]) where p !== setter && p.avatars { p.connection.send(ownFrame) }
+        delivery.send(ownFrame, to: [user.id], except: setter, only: \.avatars)
         do {
-            for contact in try store.presenceAudience(userID: user.id) where contact != user.id {
-                let peers = connections(of: [contact]).filter(\.avatars)
-                guard !peers.isEmpty else { continue }
-                let frame = profile(of: user, try store.contactLink(contact, user.id)).frame(requestID: 0)
-                for p in peers { p.connection.send(frame) }
+            let contacts = try store.presenceAudience(userID: user.id).filter { $0 != user.id }
+            try delivery.send(to: contacts, except: nil, only: \.avatars) { contact in
+                profile(of: user, try store.contactLink(contact, user.id)).frame(requestID: 0)
             }
         } catch {
             logger.error("avatar push of user \(user.id) failed: \(error)")
@@ -120,7 +118,7 @@ extension ChatServer {
 
     /// The user's avatar file id, empty for none (or no file store).
     func avatarID(of userID: UInt64) -> [UInt8] {
-        guard fileVault != nil, let files = store as? FileStore else { return [] }
+        guard fileVault != nil, let files = store.files else { return [] }
         return (try? files.avatarID(userID: userID)) ?? []
     }
 

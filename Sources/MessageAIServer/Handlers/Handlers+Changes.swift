@@ -8,24 +8,23 @@ import MessageAIProtocol
 /// committing the queued SENDs first keeps one connection's SEND-then-CHANGE in that order.
 extension ChatServer {
     static let changeRoutes: [(FrameType, Route)] = [
-        Route.on(ChangeRequest.self) { s, p, m, id in try s.change(p, m, id) },
+        Route.on(ChangeRequest.self) { s, c, m in try s.change(c, m) },
     ]
 
-    func change(_ peer: Peer, _ c: ChangeRequest, _ id: UInt32) throws {
-        guard peer.messageChanges else {
-            throw ErrorFrame(.unknownFrameType, "CHANGE needs the messageChanges capability in HELLO")
+    func change(_ ctx: RequestContext, _ c: ChangeRequest) throws {
+        guard ctx.peer.messageChanges else {
+            throw ServerError.capabilityNotAgreed(.messageChanges)
         }
-        let user = peer.user!
+        let user = ctx.user
         let membership = try requireMember(c.conversationID, user.id)
         if !pendingSends.isEmpty { commitPendingSends() }
         // A resend is answered like the first time, whatever happened to the message since.
         if let original = try store.change(actorID: user.id, clientID: c.clientID) {
             guard original.conversationID == c.conversationID, original.targetSeq == c.targetSeq,
                   original.action == c.action, original.emoji == c.emoji else {
-                throw ErrorFrame(.clientIDReused, "this client id was already used for another change; nothing was stored, send it with a new id",
-                                 field: "client_id")
+                throw ServerError.clientIDReused(.changeAfterChange)
             }
-            peer.reply(id, SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: original.seq,
+            ctx.reply(SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: original.seq,
                                    serverTime: original.serverTime, duplicate: true))
             return
         }
@@ -34,48 +33,44 @@ extension ChatServer {
         let target = try changeableMessage(c.conversationID, c.targetSeq)
         try requireNotBlocked(membership, user)
         guard let action = c.changeAction else {
-            throw ErrorFrame(.invalidArgument, "unknown change action \(c.action) (1 react, 2 unreact, 3 edit, 4 delete)", field: "action")
+            throw ServerError.invalidArgument(.changeAction(c.action))
         }
         let now = Clock.nowMillis()
         switch action {
         case .react, .unreact:
             guard ReactionEmoji.isValid(c.emoji) else {
-                throw ErrorFrame(.invalidReaction, "a reaction is one emoji (skin tones and joined emoji count as one)", field: "emoji")
+                throw ServerError.invalidReaction
             }
         case .edit, .delete:
             guard target.senderID == user.id else {
-                throw ErrorFrame(.notSender, "only \(target.senderUsername), who sent it, can \(action.name) message \(target.seq)")
+                throw ServerError.notSender(sender: target.senderUsername, action: action.name, seq: target.seq)
             }
         }
         if action == .edit {
             guard now <= target.serverTime + configuration.editWindowMillis else {
-                throw ErrorFrame(.editWindowClosed, "message \(target.seq) can no longer be edited: the edit window is \(Self.describe(configuration.editWindowMillis)) after sending",
-                                 limit: configuration.editWindowMillis)
+                throw ServerError.editWindowClosed(seq: target.seq, windowMillis: configuration.editWindowMillis)
             }
             try checkText(c.text)
         }
         if rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) != nil {
             metrics.rateLimited.increment()
-            throw ErrorFrame(.rateLimited, "changing too fast; try again in a moment", retryAfter: 1_000)
+            throw ServerError.rateLimited(.changing)
         }
         let outcome = try store.apply(NewChange(conversationID: c.conversationID, actorID: user.id, clientID: c.clientID,
                                                 targetSeq: c.targetSeq, action: action, emoji: c.emoji, text: c.text, serverTime: now))
         let change: MessageChange
         switch outcome {
-        case .stored(let stored): change = stored
+        case .stored(let stored): change = MessageChange(stored)
         case .unchanged:
-            peer.reply(id, SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: 0, serverTime: now, duplicate: true))
+            ctx.reply(SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: 0, serverTime: now, duplicate: true))
             return
         case .clientIDReused:
-            throw ErrorFrame(.clientIDReused, "this client id was already used for one of your messages; nothing was stored, change it with a new id",
-                             field: "client_id")
+            throw ServerError.clientIDReused(.changeAfterMessage)
         }
-        peer.reply(id, SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: change.seq, serverTime: change.serverTime))
+        ctx.reply(SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: change.seq, serverTime: change.serverTime))
         // A deleted attachment's row went with the message if nothing else used it: its blob may go.
         if action == .delete, let sha = target.attachment?.sha256 { collectBlobs([sha]) }
-        let frame = change.frame(requestID: 0)
-        // The fan-out cache the message path uses (AudienceCache), not a member query per change.
-        for p in try audience(of: c.conversationID) where p !== peer { p.pushChange(change, frame: frame) }
+        try delivery.deliver(change, except: ctx.peer)
         // A deleted message's assistant items were withdrawn with it: every device drops them.
         if action == .delete, let items = try? assistantStore?.items(conversationID: c.conversationID, seq: c.targetSeq) {
             pushItems(items, except: nil)
@@ -86,7 +81,7 @@ extension ChatServer {
     }
 
     /// Takes a delete's words out of the index and the WAL in bounded steps, one per turn of
-    /// the hub, so that every other connection is served between them (`Store.scrubStep`).
+    /// the hub, so that every other connection is served between them (`Store.runDeferred`).
     /// A step that fails (disk full) leaves the scrub owed (the store also resumes it at start):
     /// it is tried again after a pause.
     func scheduleScrub(after delay: DispatchTimeInterval = .never) {
@@ -97,7 +92,7 @@ extension ChatServer {
             // After shutdown the store may be closed; the scrub stays owed and ends at next start.
             guard !isShuttingDown else { return }
             do {
-                if try store.scrubStep() { scheduleScrub() }
+                if try store.runDeferred(.purgeDeleted) { scheduleScrub() }
             } catch {
                 logger.error("scrubbing deleted text failed: \(error)")
                 scheduleScrub(after: .seconds(5))
@@ -107,23 +102,23 @@ extension ChatServer {
     }
 
     /// The message a change or a reply names: it exists in that conversation and is not deleted.
-    func changeableMessage(_ conversationID: UInt64, _ seq: UInt64) throws -> ChatMessage {
+    /// `field` names the request's field in the error (a reply's is `reply_to_seq`).
+    func changeableMessage(_ conversationID: UInt64, _ seq: UInt64, field: String = "target_seq") throws -> StoredMessage {
         guard seq > 0, let m = try store.message(conversationID: conversationID, seq: seq) else {
-            throw ErrorFrame(.noSuchMessage, "there is no message \(seq) in conversation \(conversationID)", field: "target_seq")
+            throw ServerError.noSuchMessage(seq: seq, conversation: conversationID, field: field)
         }
         guard !m.deleted else {
-            throw ErrorFrame(.messageDeleted, "message \(seq) was deleted", field: "target_seq")
+            throw ServerError.messageDeleted(seq: seq, field: field)
         }
         return m
     }
 
     /// The text rules SEND applies.
     func checkText(_ text: String) throws {
-        guard !text.isEmpty else { throw ErrorFrame(.invalidArgument, "a message needs some text", field: "text") }
+        guard !text.isEmpty else { throw ServerError.invalidArgument(.emptyMessage) }
         let length = text.unicodeScalars.count
         guard length <= configuration.maxMessageLength else {
-            throw ErrorFrame(.tooLong, "messages are at most \(configuration.maxMessageLength) characters (this one has \(length))",
-                             limit: UInt64(configuration.maxMessageLength), field: "text")
+            throw ServerError.tooLong(.message(max: configuration.maxMessageLength, length: length))
         }
     }
 

@@ -2,12 +2,12 @@ import MessageAIProtocol
 
 extension ChatServer {
     static let connectionRoutes: [(FrameType, Route)] = [
-        Route.on(Hello.self, login: false) { server, peer, hello, id in server.hello(peer, hello, id) },
-        Route.on(Ping.self, login: false) { _, peer, _, id in
+        Route.open(Hello.self) { server, peer, hello, id in server.hello(peer, hello, id) },
+        Route.open(Ping.self) { _, peer, _, id in
             peer.connection.send(Pong().frame(requestID: id))
         },
         // A client may answer the server's PING; nothing to do.
-        Route.on(Pong.self, login: false) { _, _, _, _ in },
+        Route.open(Pong.self) { _, _, _, _ in },
     ]
 
     static let serverCapabilities: Capabilities = [.zlib, .messageChanges]
@@ -17,7 +17,7 @@ extension ChatServer {
 
     func hello(_ peer: Peer, _ hello: Hello, _ id: UInt32) {
         guard !peer.greeted else {
-            peer.fail(id, ErrorFrame(.badRequest, "HELLO was already received on this connection"))
+            peer.fail(id, .helloRepeated)
             return
         }
         do { try Validation.clientLabel(hello.client) } catch {
@@ -28,8 +28,7 @@ extension ChatServer {
         let version = min(hello.maxVersion, ProtocolVersion.current)
         guard hello.minVersion <= hello.maxVersion, version >= hello.minVersion, version >= ProtocolVersion.minimum else {
             peer.connection.close(
-                after: ErrorFrame(.unsupportedVersion,
-                                  "this server speaks protocol versions \(ProtocolVersion.minimum)...\(ProtocolVersion.current); the client asked for \(hello.minVersion)...\(hello.maxVersion)"),
+                after: ServerError.unsupportedVersion(clientMin: hello.minVersion, clientMax: hello.maxVersion).frame,
                 requestID: id, reason: .protocolError(.unsupportedVersion))
             return
         }

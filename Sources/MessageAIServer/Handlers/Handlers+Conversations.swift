@@ -4,77 +4,78 @@ import MessageAIProtocol
 /// to the members' connections, each seeing its own view (unread count, markers).
 extension ChatServer {
     static let conversationRoutes: [(FrameType, Route)] = [
-        Route.on(DMOpen.self) { s, p, m, id in try s.openDirect(p, m, id) },
-        Route.on(GroupCreate.self) { s, p, m, id in try s.createGroup(p, m, id) },
-        Route.on(GroupAdd.self) { s, p, m, id in try s.addToGroup(p, m, id) },
-        Route.on(GroupRename.self) { s, p, m, id in try s.renameGroup(p, m, id) },
-        Route.on(GroupLeave.self) { s, p, m, id in try s.leaveGroup(p, m, id) },
-        Route.on(ConversationsList.self) { s, p, _, id in
-            p.reply(id, Conversations(conversations: try s.store.conversationList(userID: p.user!.id).map(p.shown)), compress: true)
+        Route.on(DMOpen.self) { s, c, m in try s.openDirect(c, m) },
+        Route.on(GroupCreate.self) { s, c, m in try s.createGroup(c, m) },
+        Route.on(GroupAdd.self) { s, c, m in try s.addToGroup(c, m) },
+        Route.on(GroupRename.self) { s, c, m in try s.renameGroup(c, m) },
+        Route.on(GroupLeave.self) { s, c, m in try s.leaveGroup(c, m) },
+        Route.on(ConversationsList.self) { s, c, _ in
+            c.reply(Conversations(conversations: try s.store.conversationList(userID: c.user.id).map { c.peer.shown(Conversation($0)) }),
+                    compress: true)
         },
     ]
 
-    func openDirect(_ peer: Peer, _ o: DMOpen, _ id: UInt32) throws {
-        let me = peer.user!
+    func openDirect(_ ctx: RequestContext, _ o: DMOpen) throws {
+        let me = ctx.user
         let other = try existingUser(o.username)
-        guard other.id != me.id else { throw ErrorFrame(.invalidArgument, "a direct conversation needs someone else", field: "username") }
+        guard other.id != me.id else { throw ServerError.invalidArgument(.directWithSelf) }
         let (record, created) = try store.directConversation(me.id, other.id, now: Clock.nowMillis())
-        peer.reply(id, try view(record.id, for: me.id))
+        ctx.reply(try view(record.id, for: me.id))
         guard created else { return }
         // Someone who blocks the opener is not shown the new (message request) conversation.
         let blocked = try store.contactLink(other.id, me.id).iBlock
-        pushConversation(record.id, to: blocked ? [me.id] : [me.id, other.id], except: peer)
+        pushConversation(record.id, to: blocked ? [me.id] : [me.id, other.id], except: ctx.peer)
     }
 
-    func createGroup(_ peer: Peer, _ g: GroupCreate, _ id: UInt32) throws {
-        let me = peer.user!
+    func createGroup(_ ctx: RequestContext, _ g: GroupCreate) throws {
+        let me = ctx.user
         try Validation.groupName(g.name)
         let others = try distinctUsers(g.usernames, excluding: me.id)
         guard others.count >= 2 else {
-            throw ErrorFrame(.invalidArgument, "a group needs at least two other members", field: "usernames")
+            throw ServerError.invalidArgument(.groupTooSmall)
         }
         try requireNoBlockers(others, adder: me.id)
         try requireGroupRoom(for: others.count + 1)
         let record = try store.createGroup(name: g.name, creator: me.id, members: others.map(\.id), now: Clock.nowMillis())
-        peer.reply(id, try view(record.id, for: me.id))
-        pushConversation(record.id, to: [me.id] + others.map(\.id), except: peer)
+        ctx.reply(try view(record.id, for: me.id))
+        pushConversation(record.id, to: [me.id] + others.map(\.id), except: ctx.peer)
     }
 
-    func addToGroup(_ peer: Peer, _ a: GroupAdd, _ id: UInt32) throws {
-        let me = peer.user!
+    func addToGroup(_ ctx: RequestContext, _ a: GroupAdd) throws {
+        let me = ctx.user
         _ = try group(a.conversationID, member: me.id)
         let current = Set(try store.memberIDs(conversationID: a.conversationID))
         let added = try distinctUsers(a.usernames, excluding: me.id).filter { !current.contains($0.id) }
         guard !added.isEmpty else {
             // Everyone named is a member already: nothing changes, nothing is pushed.
-            peer.reply(id, try view(a.conversationID, for: me.id))
+            ctx.reply(try view(a.conversationID, for: me.id))
             return
         }
         try requireNoBlockers(added, adder: me.id)
         try requireGroupRoom(for: current.count + added.count)
         try store.addMembers(conversationID: a.conversationID, userIDs: added.map(\.id), now: Clock.nowMillis())
-        peer.reply(id, try view(a.conversationID, for: me.id))
-        pushConversation(a.conversationID, to: Array(current) + added.map(\.id), except: peer)
+        ctx.reply(try view(a.conversationID, for: me.id))
+        pushConversation(a.conversationID, to: Array(current) + added.map(\.id), except: ctx.peer)
         announceItems(a.conversationID, to: added.map(\.id))
     }
 
-    func renameGroup(_ peer: Peer, _ r: GroupRename, _ id: UInt32) throws {
-        let me = peer.user!
+    func renameGroup(_ ctx: RequestContext, _ r: GroupRename) throws {
+        let me = ctx.user
         try Validation.groupName(r.name)
         _ = try group(r.conversationID, member: me.id)
         try store.renameGroup(conversationID: r.conversationID, name: r.name)
         let members = try store.memberIDs(conversationID: r.conversationID)
-        peer.reply(id, try view(r.conversationID, for: me.id))
-        pushConversation(r.conversationID, to: members, except: peer)
+        ctx.reply(try view(r.conversationID, for: me.id))
+        pushConversation(r.conversationID, to: members, except: ctx.peer)
     }
 
-    func leaveGroup(_ peer: Peer, _ l: GroupLeave, _ id: UInt32) throws {
-        let me = peer.user!
+    func leaveGroup(_ ctx: RequestContext, _ l: GroupLeave) throws {
+        let me = ctx.user
         _ = try group(l.conversationID, member: me.id)
         try store.removeMember(conversationID: l.conversationID, userID: me.id)
         let members = try store.memberIDs(conversationID: l.conversationID)
-        peer.reply(id, OK())
-        pushConversation(l.conversationID, to: members, except: peer)
+        ctx.reply(OK())
+        pushConversation(l.conversationID, to: members, except: ctx.peer)
     }
 
     // MARK: Helpers
@@ -85,18 +86,17 @@ extension ChatServer {
     func group(_ conversationID: UInt64, member: UInt64) throws -> ConversationRecord {
         try requireMember(conversationID, member)
         guard let record = try store.conversation(id: conversationID) else {
-            throw ErrorFrame(.notAMember, "you are not a member of conversation \(conversationID)", field: "conversation_id")
+            throw ServerError.notAMember(conversation: conversationID)
         }
         guard record.kind == .group else {
-            throw ErrorFrame(.invalidArgument, "conversation \(conversationID) is a direct conversation, not a group", field: "conversation_id")
+            throw ServerError.invalidArgument(.notAGroup(conversation: conversationID))
         }
         return record
     }
 
     func requireGroupRoom(for members: Int) throws {
         guard members <= Validation.maxGroupMembers else {
-            throw ErrorFrame(.invalidArgument, "groups have at most \(Validation.maxGroupMembers) members (this would make \(members))",
-                             limit: UInt64(Validation.maxGroupMembers), field: "usernames")
+            throw ServerError.invalidArgument(.groupTooLarge(max: Validation.maxGroupMembers, members: members))
         }
     }
 
@@ -105,29 +105,27 @@ extension ChatServer {
     @discardableResult
     func requireMember(_ conversationID: UInt64, _ userID: UInt64) throws -> Membership {
         guard let membership = try store.membership(conversationID: conversationID, userID: userID) else {
-            throw ErrorFrame(.notAMember, "you are not a member of conversation \(conversationID)", field: "conversation_id")
+            throw ServerError.notAMember(conversation: conversationID)
         }
         return membership
     }
 
     func view(_ conversationID: UInt64, for userID: UInt64) throws -> Conversation {
         guard let c = try store.conversationView(id: conversationID, userID: userID) else {
-            throw ErrorFrame(.notFound, "no conversation \(conversationID)", field: "conversation_id")
+            throw ServerError.notFound(.conversation(conversationID))
         }
-        return c
+        return Conversation(c)
     }
 
     /// Pushes each user's own view of the conversation to their connections. Never throws:
     /// the request was already answered, and a push that fails is only logged.
     func pushConversation(_ conversationID: UInt64, to users: [UInt64], except: Peer?) {
-        for userID in Set(users) {
-            let peers = connections(of: [userID]).filter { $0 !== except }
-            guard !peers.isEmpty else { continue }
+        delivery.send(to: users, except: except, only: { _ in true }) { userID in
             do {
-                let frame = try view(conversationID, for: userID).frame(requestID: 0)
-                for p in peers { p.connection.send(frame) }
+                return try view(conversationID, for: userID).frame(requestID: 0)
             } catch {
                 logger.error("CONVERSATION push of \(conversationID) to user \(userID) failed: \(error)")
+                return nil
             }
         }
     }

@@ -8,10 +8,10 @@ import MessageAIProtocol
 /// requests behind it.
 extension ChatServer {
     static let fileRoutes: [(FrameType, Route)] = [
-        Route.on(FileAnnounce.self) { s, p, m, id in try s.announceFile(p, m, id) },
-        Route.on(FileChunk.self) { s, p, m, id in try s.receiveChunk(p, m, id) },
-        Route.on(FileStatus.self) { s, p, m, id in try s.fileStatus(p, m, id) },
-        Route.on(FileGet.self) { s, p, m, id in try s.getFile(p, m, id) },
+        Route.on(FileAnnounce.self) { s, c, m in try s.announceFile(c, m) },
+        Route.on(FileChunk.self) { s, c, m in try s.receiveChunk(c, m) },
+        Route.on(FileStatus.self) { s, c, m in try s.fileStatus(c, m) },
+        Route.on(FileGet.self) { s, c, m in try s.getFile(c, m) },
     ]
 
     /// The longest file name accepted, in Unicode scalars (receivers shorten it further).
@@ -27,8 +27,8 @@ extension ChatServer {
 
     /// The file store and vault, for a connection that agreed on `files`.
     func fileAccess(_ peer: Peer) throws -> (FileStore, FileVault) {
-        guard peer.files, let vault = fileVault, let files = store as? FileStore else {
-            throw ErrorFrame(.unknownFrameType, "file sharing is not on for this connection (announce capability files in HELLO)")
+        guard peer.files, let vault = fileVault, let files = store.files else {
+            throw ServerError.capabilityNotAgreed(.files)
         }
         return (files, vault)
     }
@@ -37,29 +37,27 @@ extension ChatServer {
         FileUpload(fileID: file.id, chunkSize: UInt64(configuration.fileChunkSize), offset: offset, complete: complete)
     }
 
-    func announceFile(_ peer: Peer, _ a: FileAnnounce, _ id: UInt32) throws {
-        let (files, vault) = try fileAccess(peer)
-        let user = peer.user!
+    func announceFile(_ ctx: RequestContext, _ a: FileAnnounce) throws {
+        let (files, vault) = try fileAccess(ctx.peer)
+        let user = ctx.user
         let nameLength = a.name.unicodeScalars.count
-        guard nameLength > 0, !a.name.contains("\0") else { throw ErrorFrame(.invalidArgument, "a file needs a name", field: "name") }
+        guard nameLength > 0, !a.name.contains("\0") else { throw ServerError.invalidArgument(.fileName) }
         guard nameLength <= Self.maxFileName else {
-            throw ErrorFrame(.tooLong, "file names are at most \(Self.maxFileName) characters", limit: UInt64(Self.maxFileName), field: "name")
+            throw ServerError.tooLong(.fileName(max: Self.maxFileName))
         }
-        guard a.mediaType.utf8.count <= 255 else { throw ErrorFrame(.tooLong, "media types are at most 255 bytes", limit: 255, field: "media_type") }
+        guard a.mediaType.utf8.count <= 255 else { throw ServerError.tooLong(.mediaType) }
         guard a.size <= configuration.maxFileSize else {
-            throw ErrorFrame(.fileTooLarge, "files are at most \(Attachment.humanSize(configuration.maxFileSize)) (this one has \(Attachment.humanSize(a.size)))",
-                             limit: configuration.maxFileSize, field: "size")
+            throw ServerError.fileTooLarge(size: a.size, max: configuration.maxFileSize)
         }
         // The same upload again: the offset query after a reconnect.
         if let existing = try files.file(ownerID: user.id, uploadSHA256: a.sha256, name: a.name), existing.uploadSize == a.size {
-            try answerStatus(peer, existing, id, files, vault)
+            try answerStatus(ctx.peer, existing, ctx.requestID, files, vault)
             return
         }
         let usage = try files.fileUsage(ownerID: user.id)
         guard usage.bytes + a.size <= configuration.fileQuota else {
             let left = configuration.fileQuota - min(usage.bytes, configuration.fileQuota)
-            throw ErrorFrame(.quotaExceeded, "your files would pass your storage quota of \(Attachment.humanSize(configuration.fileQuota)) (\(Attachment.humanSize(left)) left)",
-                             limit: configuration.fileQuota, field: "size")
+            throw ServerError.quotaExceeded(quota: configuration.fileQuota, left: left)
         }
         var file = FileRecord(id: Self.newFileID(), ownerID: user.id, name: a.name, mediaType: a.mediaType,
                               uploadSize: a.size, uploadSHA256: a.sha256, createdAt: Clock.nowMillis())
@@ -68,25 +66,24 @@ extension ChatServer {
             file.complete = true; file.size = held.size; file.sha256 = held.sha256; file.mediaType = held.mediaType
             file.width = held.width; file.height = held.height; file.thumbnail = held.thumbnail
             try files.createFile(file)
-            peer.reply(id, uploadAnswer(file, offset: a.size, complete: true))
+            ctx.reply(uploadAnswer(file, offset: a.size, complete: true))
             return
         }
         guard usage.partials < configuration.maxUploadsInFlight else {
-            throw ErrorFrame(.tooManyUploads, "at most \(configuration.maxUploadsInFlight) uploads may be unfinished at once; finish one first",
-                             limit: UInt64(configuration.maxUploadsInFlight))
+            throw ServerError.tooManyUploads(max: configuration.maxUploadsInFlight)
         }
         try vault.createPartial(file.id)
         try files.createFile(file)
-        if a.size == 0 { finishUpload(peer, file, id, files, vault); return }
-        peer.reply(id, uploadAnswer(file, offset: 0, complete: false))
+        if a.size == 0 { finishUpload(ctx.peer, file, ctx.requestID, files, vault); return }
+        ctx.reply(uploadAnswer(file, offset: 0, complete: false))
     }
 
-    func fileStatus(_ peer: Peer, _ s: FileStatus, _ id: UInt32) throws {
-        let (files, vault) = try fileAccess(peer)
-        guard let file = try files.file(id: s.fileID), file.ownerID == peer.user!.id else {
-            throw ErrorFrame(.notFound, "no such upload", field: "file_id")
+    func fileStatus(_ ctx: RequestContext, _ s: FileStatus) throws {
+        let (files, vault) = try fileAccess(ctx.peer)
+        guard let file = try files.file(id: s.fileID), file.ownerID == ctx.user.id else {
+            throw ServerError.notFound(.upload)
         }
-        try answerStatus(peer, file, id, files, vault)
+        try answerStatus(ctx.peer, file, ctx.requestID, files, vault)
     }
 
     /// Where an upload stands; one that has all its bytes but is not complete (the server
@@ -101,23 +98,23 @@ extension ChatServer {
         peer.reply(id, uploadAnswer(file, offset: min(offset, file.uploadSize), complete: false))
     }
 
-    func receiveChunk(_ peer: Peer, _ c: FileChunk, _ id: UInt32) throws {
-        let (files, vault) = try fileAccess(peer)
-        guard let file = try files.file(id: c.fileID), file.ownerID == peer.user!.id else {
-            throw ErrorFrame(.notFound, "no such upload (expired, refused, or never announced): announce the file again", field: "file_id")
+    func receiveChunk(_ ctx: RequestContext, _ c: FileChunk) throws {
+        let (files, vault) = try fileAccess(ctx.peer)
+        guard let file = try files.file(id: c.fileID), file.ownerID == ctx.user.id else {
+            throw ServerError.notFound(.expiredUpload)
         }
-        if file.complete { peer.reply(id, uploadAnswer(file, offset: file.uploadSize, complete: true)); return }
+        if file.complete { ctx.reply(uploadAnswer(file, offset: file.uploadSize, complete: true)); return }
         let offset = vault.partialSize(file.id)
         // Any other offset is not written: the answer says where to go on from.
         guard c.offset == offset, !finishingUploads.contains(file.id) else {
-            peer.reply(id, uploadAnswer(file, offset: offset, complete: false))
+            ctx.reply(uploadAnswer(file, offset: offset, complete: false))
             return
         }
         guard c.data.count <= configuration.fileChunkSize else {
-            throw ErrorFrame(.tooLong, "chunks are at most \(configuration.fileChunkSize) bytes", limit: UInt64(configuration.fileChunkSize), field: "data")
+            throw ServerError.tooLong(.chunk(max: configuration.fileChunkSize))
         }
         guard offset + UInt64(c.data.count) <= file.uploadSize else {
-            throw ErrorFrame(.invalidArgument, "the chunk runs past the announced size of \(file.uploadSize) bytes", field: "data")
+            throw ServerError.invalidArgument(.chunkPastEnd(size: file.uploadSize))
         }
         try vault.append(file.id, c.data)
         metrics.fileBytesIn.increment(by: Int64(c.data.count))
@@ -129,15 +126,14 @@ extension ChatServer {
             throw imageTooLarge(pixels: UInt64(image.width) * UInt64(image.height))
         }
         if received == file.uploadSize {
-            finishUpload(peer, file, id, files, vault)
+            finishUpload(ctx.peer, file, ctx.requestID, files, vault)
         } else {
-            peer.reply(id, uploadAnswer(file, offset: received, complete: false))
+            ctx.reply(uploadAnswer(file, offset: received, complete: false))
         }
     }
 
-    private func imageTooLarge(pixels: UInt64) -> ErrorFrame {
-        ErrorFrame(.imageTooLarge, "images are at most \(configuration.maxImagePixels / 1_000_000) million pixels (this one has \(pixels / 1_000_000) million); nothing was stored",
-                   limit: configuration.maxImagePixels)
+    private func imageTooLarge(pixels: UInt64) -> ServerError {
+        .imageTooLarge(pixels: pixels, max: configuration.maxImagePixels)
     }
 
     private func discardUpload(_ file: FileRecord, _ files: FileStore, _ vault: FileVault) {
@@ -166,49 +162,48 @@ extension ChatServer {
                         }
                     case .hashMismatch:
                         discardUpload(file, files, vault)
-                        peer.fail(id, ErrorFrame(.hashMismatch, "the bytes received do not have the announced SHA-256; nothing was kept, upload the file again",
-                                                 field: "sha256"))
+                        peer.fail(id, .hashMismatch)
                     case .imageTooLarge(let pixels):
                         discardUpload(file, files, vault)
                         peer.fail(id, imageTooLarge(pixels: pixels))
                     case .failed(let why):
                         // The partial stays: the next FILE_STATUS tries again.
                         logger.error("finishing an upload failed: \(why)")
-                        peer.fail(id, ErrorFrame(.internalError, "the server could not store the file; try again later"))
+                        peer.fail(id, .fileNotStored)
                     }
                 }
             }
         }
     }
 
-    func getFile(_ peer: Peer, _ g: FileGet, _ id: UInt32) throws {
-        let (files, vault) = try fileAccess(peer)
+    func getFile(_ ctx: RequestContext, _ g: FileGet) throws {
+        let (files, vault) = try fileAccess(ctx.peer)
         // Unknown, partial and forbidden look the same: an id reveals nothing.
         guard let file = try files.file(id: g.fileID), file.complete,
-              try files.canRead(fileID: file.id, userID: peer.user!.id) || canReadAvatar(file.id, reader: peer.user!.id, files) else {
-            throw ErrorFrame(.notFound, "no such file", field: "file_id")
+              try files.canRead(fileID: file.id, userID: ctx.user.id) || canReadAvatar(file.id, reader: ctx.user.id, files) else {
+            throw ServerError.notFound(.file)
         }
         let chunk = configuration.fileChunkSize
         let length = g.length == 0 || g.length > UInt64(chunk) ? chunk : Int(g.length)
         if g.thumbnail {
-            guard !file.thumbnail.isEmpty else { throw ErrorFrame(.notFound, "this file has no thumbnail", field: "thumbnail") }
+            guard !file.thumbnail.isEmpty else { throw ServerError.notFound(.thumbnail) }
             let all = file.thumbnail
             let start = Int(min(g.offset, UInt64(all.count)))
             let piece = Array(all[start..<min(all.count, start + length)])
             metrics.fileBytesOut.increment(by: Int64(piece.count))
-            peer.reply(id, FileData(fileID: file.id, offset: UInt64(start), data: piece, size: UInt64(all.count),
+            ctx.reply(FileData(fileID: file.id, offset: UInt64(start), data: piece, size: UInt64(all.count),
                                     sha256: ChatServer.sha256(all)))
             return
         }
-        guard g.offset <= file.size else { throw ErrorFrame(.invalidArgument, "offset past the end of the file (\(file.size) bytes)", field: "offset") }
+        guard g.offset <= file.size else { throw ServerError.invalidArgument(.offsetPastEnd(size: file.size)) }
         let data = try vault.read(file.sha256, offset: g.offset, length: Int(min(UInt64(length), file.size - g.offset)))
         metrics.fileBytesOut.increment(by: Int64(data.count))
-        peer.reply(id, FileData(fileID: file.id, offset: g.offset, data: data, size: file.size, sha256: file.sha256))
+        ctx.reply(FileData(fileID: file.id, offset: g.offset, data: data, size: file.size, sha256: file.sha256))
     }
 
     /// Removes partial uploads untouched for the expiry (at start and every hour).
     func expirePartialUploads() {
-        guard let vault = fileVault, let files = store as? FileStore, let partials = try? files.partialFiles() else { return }
+        guard let vault = fileVault, let files = store.files, let partials = try? files.partialFiles() else { return }
         let active = finishingUploads
         for id in vault.expire(partials.filter { !active.contains($0.id) }, olderThan: configuration.partialExpirySeconds) {
             try? files.deleteFile(id: id)
@@ -232,10 +227,10 @@ extension ChatServer {
 
 extension ChatServer {
     /// The sender's complete upload named by a SEND, as the message will carry it.
-    func sentAttachment(_ sent: Attachment, caption: String, _ peer: Peer) throws -> Attachment {
-        let (files, _) = try fileAccess(peer)
-        guard let file = try files.file(id: sent.fileID), file.ownerID == peer.user!.id, file.complete else {
-            throw ErrorFrame(.uploadIncomplete, "that file is not (completely) uploaded by you; finish the upload, then send", field: "attachment")
+    func sentAttachment(_ sent: Attachment, caption: String, _ ctx: RequestContext) throws -> AttachmentRecord {
+        let (files, _) = try fileAccess(ctx.peer)
+        guard let file = try files.file(id: sent.fileID), file.ownerID == ctx.user.id, file.complete else {
+            throw ServerError.uploadIncomplete(for: .send)
         }
         var attachment = file.attachment
         attachment.caption = caption

@@ -3,13 +3,13 @@ import MessageAIProtocol
 /// HISTORY, SEARCH and SYNC: reading what is stored.
 extension ChatServer {
     static let historyRoutes: [(FrameType, Route)] = [
-        Route.on(HistoryRequest.self) { s, p, m, id in try s.history(p, m, id) },
-        Route.on(SearchRequest.self) { s, p, m, id in try s.search(p, m, id) },
-        Route.on(SyncRequest.self) { s, p, m, id in try s.startSync(p, m, id) },
+        Route.on(HistoryRequest.self) { s, c, m in try s.history(c, m) },
+        Route.on(SearchRequest.self) { s, c, m in try s.search(c, m) },
+        Route.on(SyncRequest.self) { s, c, m in try s.startSync(c, m) },
     ]
 
-    func history(_ peer: Peer, _ h: HistoryRequest, _ id: UInt32) throws {
-        try requireMember(h.conversationID, peer.user!.id)
+    func history(_ ctx: RequestContext, _ h: HistoryRequest) throws {
+        try requireMember(h.conversationID, ctx.user.id)
         let limit = h.limit == 0 ? 50 : min(h.limit, 500)
         var page = try store.messages(conversationID: h.conversationID, beforeSeq: h.beforeSeq, limit: Int(limit))
         // Long messages: keep the newest that fit one frame; the client pages on from there.
@@ -17,17 +17,16 @@ extension ChatServer {
         // Seqs are gapless from 1, so older messages exist exactly when the page starts above 1.
         // Seq 1 is always a message (a change needs a message before it).
         let hasMore = (page.first?.seq ?? 1) > 1
-        page = try store.withReactions(page).map(peer.shown)
-        peer.reply(id, HistoryPage(conversationID: h.conversationID, messages: page, hasMore: hasMore), compress: true)
+        let shown = try store.withReactions(page).map { ctx.peer.shown(ChatMessage($0)) }
+        ctx.reply(HistoryPage(conversationID: h.conversationID, messages: shown, hasMore: hasMore), compress: true)
     }
 
-    func search(_ peer: Peer, _ q: SearchRequest, _ id: UInt32) throws {
-        let user = peer.user!
+    func search(_ ctx: RequestContext, _ q: SearchRequest) throws {
+        let user = ctx.user
         let query = q.query.trimmingWhitespace
-        guard !query.isEmpty else { throw ErrorFrame(.invalidArgument, "give some words to search for", field: "query") }
+        guard !query.isEmpty else { throw ServerError.invalidArgument(.emptySearch) }
         guard query.unicodeScalars.count <= ChatServer.maxQueryLength else {
-            throw ErrorFrame(.tooLong, "search queries are at most \(ChatServer.maxQueryLength) characters",
-                             limit: UInt64(ChatServer.maxQueryLength), field: "query")
+            throw ServerError.tooLong(.searchQuery(max: ChatServer.maxQueryLength))
         }
         if q.conversationID != 0 { try requireMember(q.conversationID, user.id) }
         let limit = q.limit == 0 ? 20 : min(q.limit, 100)
@@ -40,18 +39,19 @@ extension ChatServer {
             found.removeLast(found.count / 4 + 1)
             hasMore = true
         }
-        peer.reply(id, SearchResults(messages: try store.withReactions(found).map(peer.shown), hasMore: hasMore), compress: true)
+        ctx.reply(SearchResults(messages: try store.withReactions(found).map { ctx.peer.shown(ChatMessage($0)) }, hasMore: hasMore),
+                  compress: true)
     }
 
-    func startSync(_ peer: Peer, _ s: SyncRequest, _ id: UInt32) throws {
-        guard peer.sync == nil else {
-            throw ErrorFrame(.invalidArgument, "a sync is already running on this connection")
+    func startSync(_ ctx: RequestContext, _ s: SyncRequest) throws {
+        guard ctx.peer.sync == nil else {
+            throw ServerError.invalidArgument(.syncRunning)
         }
         var positions: [UInt64: UInt64] = [:]
         for p in s.positions { positions[p.conversationID] = max(positions[p.conversationID] ?? 0, p.lastSeq) }
-        let conversations = try store.conversationList(userID: peer.user!.id)
-        peer.sync = SyncCursor(requestID: id, conversations: conversations, positions: positions)
-        pumpSync(peer)
+        let conversations = try store.conversationList(userID: ctx.user.id).map(Conversation.init)
+        ctx.peer.sync = SyncCursor(requestID: ctx.requestID, conversations: conversations, positions: positions)
+        pumpSync(ctx.peer)
     }
 
     /// Sends sync batches while the connection's output is below its low-water mark; the
@@ -99,7 +99,7 @@ extension ChatServer {
             }
             return SyncBatch(conversations: cursor.conversations.map(peer.shown), messages: [], receipts: receipts)
         }
-        var messages: [ChatMessage] = []
+        var messages: [StoredMessage] = []
         var changes: [MessageChange] = []
         var bytes = 0
         var full = false
@@ -111,7 +111,7 @@ extension ChatServer {
                 let got = try store.changes(conversationID: conversationID, afterSeq: cursor.changesSentThrough, limit: want)
                 for c in got {
                     cursor.changesSentThrough = c.seq
-                    changes.append(c)
+                    changes.append(MessageChange(c))
                     bytes += c.text.utf8.count + 64
                     peer.changesSyncedThrough[conversationID] = max(peer.changesSyncedThrough[conversationID] ?? 0, c.seq)
                 }
@@ -134,7 +134,8 @@ extension ChatServer {
             }
         }
         cursor.messageCount += UInt64(messages.count)
-        return SyncBatch(conversations: [], messages: try store.withReactions(messages).map(peer.shown), receipts: [], changes: changes)
+        return SyncBatch(conversations: [], messages: try store.withReactions(messages).map { peer.shown(ChatMessage($0)) }, receipts: [],
+                         changes: changes)
     }
 }
 
@@ -147,7 +148,7 @@ extension ChatServer {
     var replyByteBudget: Int { min(512 * 1024, configuration.maxFrameLength / 2) }
 }
 
-extension ChatMessage {
+extension StoredMessage {
     /// Encoded size, near enough: the text plus the fixed fields.
     var estimatedSize: Int { text.utf8.count + senderUsername.utf8.count + 64 }
 }

@@ -18,16 +18,16 @@ struct PendingSend {
 /// it returns, so nothing is acknowledged before it is durable.
 extension ChatServer {
     static let messagingRoutes: [(FrameType, Route)] = [
-        Route.on(Send.self) { s, p, m, id in try s.send(p, m, id) },
-        Route.on(Mark.self) { s, p, m, id in try s.mark(p, m, id) },
-        Route.on(ReadersRequest.self) { s, p, m, id in try s.readers(p, m, id) },
+        Route.on(Send.self) { s, c, m in try s.send(c, m) },
+        Route.on(Mark.self) { s, c, m in try s.mark(c, m) },
+        Route.on(ReadersRequest.self) { s, c, m in try s.readers(c, m) },
     ]
 
     /// Typing indicators last this long unless renewed (announced in TYPING_EVENT).
     static let typingTTLMillis: UInt64 = 5_000
 
-    func send(_ peer: Peer, _ s: Send, _ id: UInt32) throws {
-        let user = peer.user!
+    func send(_ ctx: RequestContext, _ s: Send) throws {
+        let user = ctx.user
         // With an attachment the text is its caption, which may be empty.
         if s.attachment == nil || !s.text.isEmpty { try checkText(s.text) }
         let membership = try requireMember(s.conversationID, user.id)
@@ -35,7 +35,7 @@ extension ChatServer {
         // Replying accepts a message request (written once per conversation).
         if membership.pending { try store.acceptRequest(conversationID: s.conversationID, userID: user.id) }
         // With an attachment the stored text is the fallback line (name, size, caption).
-        let attachment = try s.attachment.map { try sentAttachment($0, caption: s.text, peer) }
+        let attachment = try s.attachment.map { try sentAttachment($0, caption: s.text, ctx) }
         let storedText = attachment?.fallbackText ?? s.text
         if let wait = rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) {
             // A resend of a stored message is not new traffic: it still gets its duplicate ack
@@ -45,21 +45,18 @@ extension ChatServer {
             guard let original, original.conversationID == s.conversationID,
                   original.text == storedText || original.editedAt != 0 || original.deleted else {
                 metrics.rateLimited.increment()
-                throw ErrorFrame(.rateLimited, "sending too fast; try again in \((wait + 999) / 1000) s", retryAfter: wait)
+                throw ServerError.rateLimited(.sending(retryAfter: wait))
             }
         }
         // A reply names a message that is there (checked only for replies: no cost otherwise).
         // A resend of a stored reply is caught by the append's duplicate check first.
         if s.replyTo != 0, try store.message(senderID: user.id, clientID: s.clientID) == nil {
-            do { _ = try changeableMessage(s.conversationID, s.replyTo) } catch var e as ErrorFrame {
-                e.field = "reply_to_seq"
-                throw e
-            }
+            _ = try changeableMessage(s.conversationID, s.replyTo, field: "reply_to_seq")
         }
         let message = NewMessage(conversationID: s.conversationID, senderID: user.id, clientID: s.clientID,
                                  text: storedText, serverTime: Clock.nowMillis(), senderUsername: user.username, replyTo: s.replyTo,
                                  attachment: attachment)
-        pendingSends.append(PendingSend(peer: peer, requestID: id, message: message, receivedAt: ServerMetrics.now))
+        pendingSends.append(PendingSend(peer: ctx.peer, requestID: ctx.requestID, message: message, receivedAt: ServerMetrics.now))
         if !commitScheduled {
             commitScheduled = true
             // Acks and pushes of the whole batch are written together at the end.
@@ -79,14 +76,14 @@ extension ChatServer {
             metrics.commitLatency.recordNanoseconds(Int64(clamping: ServerMetrics.now &- started))
         } catch StoreError.diskFull {
             // Nothing was stored; every sender is told and its client retries later.
-            let frame = storeErrorFrame(.diskFull, context: "append")
-            for p in batch { p.peer.fail(p.requestID, frame) }
+            log(StoreError.diskFull, context: "append")
+            for p in batch { p.peer.fail(p.requestID, .storageFull) }
             return
         } catch {
             guard batch.count > 1 else {
-                let frame = (error as? StoreError).map { storeErrorFrame($0, context: "append") } ?? ErrorFrame(.internalError, "internal error")
+                if let e = error as? StoreError { log(e, context: "append") }
                 logger.error("append failed: \(error)")
-                batch[0].peer.fail(batch[0].requestID, frame)
+                batch[0].peer.fail(batch[0].requestID, ServerError(error))
                 return
             }
             // One bad message must not fail the others: commit them one by one.
@@ -105,13 +102,10 @@ extension ChatServer {
         for (pending, outcome) in zip(batch, outcomes) {
             let (m, isNew): (ChatMessage, Bool)
             switch outcome {
-            case .stored(let stored): (m, isNew) = (stored, true)
-            case .duplicate(let original): (m, isNew) = (original, false)
+            case .stored(let stored): (m, isNew) = (ChatMessage(stored), true)
+            case .duplicate(let original): (m, isNew) = (ChatMessage(original), false)
             case .clientIDReused(let original):
-                let what = original == nil ? "a change (reaction, edit or delete)" : "another message"
-                pending.peer.fail(pending.requestID, ErrorFrame(
-                    .clientIDReused, "this client id was already used for \(what); nothing was stored, send it with a new id",
-                    field: "client_id"))
+                pending.peer.fail(pending.requestID, .clientIDReused(original == nil ? .sendAfterChange : .sendAfterMessage))
                 continue
             }
             pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
@@ -125,11 +119,7 @@ extension ChatServer {
             let frame = m.frame(requestID: 0).encoded()
             // Every connection of every member, the sender's other sessions included;
             // the sending connection has its SEND_ACK.
-            var pushed = 0
-            for p in (try? audience(of: m.conversationID)) ?? [] where p !== pending.peer {
-                p.pushMessage(m, frame: frame)
-                pushed += 1
-            }
+            let pushed = delivery.deliver(m, frame: frame, except: pending.peer)
             if pushed > 0 { metrics.deliveries.increment(by: Int64(pushed)) }
         }
     }
@@ -151,41 +141,40 @@ extension ChatServer {
         unindexedMessages = 0
         // On failure (disk full) the messages stay stored and unindexed; the next batch or
         // search retries.
-        do { try store.indexPendingMessages() } catch { logger.error("indexing messages failed: \(error)") }
+        do { try store.runDeferred(.catchUpSearch) } catch { logger.error("indexing messages failed: \(error)") }
     }
 
-    func mark(_ peer: Peer, _ m: Mark, _ id: UInt32) throws {
-        let user = peer.user!
+    func mark(_ ctx: RequestContext, _ m: Mark) throws {
+        let user = ctx.user
         let membership = try requireMember(m.conversationID, user.id)
         let result = try store.raiseMarkers(conversationID: m.conversationID, userID: user.id,
                                             delivered: max(m.deliveredSeq, m.readSeq), read: m.readSeq)
         guard result.changed else {
-            peer.reply(id, OK())
+            ctx.reply(OK())
             return
         }
         let members = try store.memberIDs(conversationID: m.conversationID)
-        peer.reply(id, OK())
+        ctx.reply(OK())
         let receipt = Receipt(conversationID: m.conversationID, userID: user.id, username: user.username,
                               deliveredSeq: result.delivered, readSeq: result.read).frame(requestID: 0)
         // A message request's holder reads without telling the sender: the others get the
         // delivered marker only; the holder's own sessions get both.
         let shared = membership.pending ? Receipt(conversationID: m.conversationID, userID: user.id, username: user.username,
                                        deliveredSeq: result.delivered, readSeq: 0).frame(requestID: 0) : receipt
-        forEachConnection(of: members) { p in
-            if p !== peer { p.connection.send(p.user?.id == user.id ? receipt : shared) }
-        }
+        delivery.send(receipt, to: [user.id], except: ctx.peer)
+        delivery.send(shared, to: members.filter { $0 != user.id }, except: ctx.peer)
     }
 
-    func readers(_ peer: Peer, _ r: ReadersRequest, _ id: UInt32) throws {
-        try requireMember(r.conversationID, peer.user!.id)
+    func readers(_ ctx: RequestContext, _ r: ReadersRequest) throws {
+        try requireMember(r.conversationID, ctx.user.id)
         guard r.seq > 0, let message = try store.messages(conversationID: r.conversationID, afterSeq: r.seq - 1, limit: 1).first,
               message.seq == r.seq else {
-            throw ErrorFrame(.notFound, "no message \(r.seq) in conversation \(r.conversationID)", field: "seq")
+            throw ServerError.notFound(.message(seq: r.seq, conversation: r.conversationID))
         }
         let recipients = try store.markers(conversationID: r.conversationID).filter { $0.user.userID != message.senderID }
-        peer.reply(id, ReadersResult(
+        ctx.reply(ReadersResult(
             conversationID: r.conversationID, seq: r.seq, recipientCount: UInt64(recipients.count),
-            deliveredTo: recipients.filter { $0.deliveredSeq >= r.seq }.map(\.user),
-            readBy: recipients.filter { ($0.user.userID == peer.user!.id ? $0.readSeq : $0.sharedReadSeq) >= r.seq }.map(\.user)))
+            deliveredTo: recipients.filter { $0.deliveredSeq >= r.seq }.map { UserInfo($0.user) },
+            readBy: recipients.filter { ($0.user.userID == ctx.user.id ? $0.readSeq : $0.sharedReadSeq) >= r.seq }.map { UserInfo($0.user) }))
     }
 }

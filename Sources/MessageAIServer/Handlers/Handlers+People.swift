@@ -5,78 +5,78 @@ import MessageAIProtocol
 /// and display name, as search shows them. Requests, accepts and blocks: Handlers+Privacy.
 extension ChatServer {
     static let peopleRoutes: [(FrameType, Route)] = [
-        Route.on(UserSearch.self) { s, p, m, id in try s.searchUsers(p, m, id) },
-        Route.on(ContactAdd.self) { s, p, m, id in try s.addContact(p, m, id) },
-        Route.on(ContactRemove.self) { s, p, m, id in try s.removeContact(p, m, id) },
-        Route.on(ContactsList.self) { s, p, _, id in try s.listContacts(p, id) },
-        Route.on(ProfileGet.self) { s, p, m, id in try s.getProfile(p, m, id) },
+        Route.on(UserSearch.self) { s, c, m in try s.searchUsers(c, m) },
+        Route.on(ContactAdd.self) { s, c, m in try s.addContact(c, m) },
+        Route.on(ContactRemove.self) { s, c, m in try s.removeContact(c, m) },
+        Route.on(ContactsList.self) { s, c, _ in try s.listContacts(c) },
+        Route.on(ProfileGet.self) { s, c, m in try s.getProfile(c, m) },
     ]
 
     static let maxUserSearchResults: UInt64 = 50
     /// A username (32) or words of a display name (64).
     static let maxUserSearchLength = 64
 
-    func searchUsers(_ peer: Peer, _ q: UserSearch, _ id: UInt32) throws {
-        guard !q.prefix.isEmpty else { throw ErrorFrame(.invalidArgument, "give at least one character to search for", field: "prefix") }
+    func searchUsers(_ ctx: RequestContext, _ q: UserSearch) throws {
+        guard !q.prefix.isEmpty else { throw ServerError.invalidArgument(.emptyUserSearch) }
         // A username or name words are short; an email address may be up to 254 bytes.
         let most = q.prefix.contains("@") ? 254 : ChatServer.maxUserSearchLength
         guard q.prefix.unicodeScalars.count <= most else {
-            throw ErrorFrame(.tooLong, "a search is at most \(most) characters", limit: UInt64(most), field: "prefix")
+            throw ServerError.tooLong(.userSearch(max: most))
         }
         let limit = q.limit == 0 ? 20 : min(q.limit, ChatServer.maxUserSearchResults)
         let users = try store.searchUsers(query: q.prefix, limit: Int(limit))
-        peer.reply(id, Users(users: users.map(\.info)))
+        ctx.reply(Users(users: users.map(\.info)))
     }
 
     /// A request, or an accept when the other side had asked. The other side hears of a new
     /// request (CONTACT_UPDATE) unless they blocked or declined the requester, who is not told.
-    func addContact(_ peer: Peer, _ a: ContactAdd, _ id: UInt32) throws {
-        let me = peer.user!
+    func addContact(_ ctx: RequestContext, _ a: ContactAdd) throws {
+        let me = ctx.user
         let other = try existingUser(a.username)
-        guard other.id != me.id else { throw ErrorFrame(.invalidArgument, "you cannot add yourself as a contact", field: "username") }
+        guard other.id != me.id else { throw ServerError.invalidArgument(.contactSelf) }
         let added = try store.addContact(owner: me.id, contact: other.id, now: Clock.nowMillis())
         let link = try store.contactLink(me.id, other.id)
         if link.accepted { try store.acceptDirectRequests(me.id, other.id) }
-        peer.reply(id, profile(of: other, link))
+        ctx.reply(profile(of: other, link))
         if added { try announceContact(me, to: other.id) }
     }
 
-    func removeContact(_ peer: Peer, _ r: ContactRemove, _ id: UInt32) throws {
+    func removeContact(_ ctx: RequestContext, _ r: ContactRemove) throws {
         let other = try existingUser(r.username)
         // Removing someone who is neither a contact nor asked to be one says so: a second
         // /remove must not read as a second removal.
-        guard try store.removeContact(owner: peer.user!.id, contact: other.id) else {
-            throw ErrorFrame(.notAContact, "\(other.username) is not in your contacts", field: "username")
+        guard try store.removeContact(owner: ctx.user.id, contact: other.id) else {
+            throw ServerError.notAContact(.notInContacts(other.username))
         }
-        peer.reply(id, OK())
+        ctx.reply(OK())
     }
 
     /// Accepted contacts, sent requests and pending incoming requests, each with its state.
-    func listContacts(_ peer: Peer, _ id: UInt32) throws {
-        let entries = try store.contactEntries(owner: peer.user!.id)
-        peer.reply(id, Contacts(contacts: entries.map { profile(of: $0.0, $0.1) }), compress: true)
+    func listContacts(_ ctx: RequestContext) throws {
+        let entries = try store.contactEntries(owner: ctx.user.id)
+        ctx.reply(Contacts(contacts: entries.map { profile(of: $0.0, $0.1) }), compress: true)
     }
 
     /// Names and state for anyone with a link (a request either way) or a shared conversation;
     /// presence only for accepted contacts. A blocked user sees what any non-contact sees.
-    func getProfile(_ peer: Peer, _ g: ProfileGet, _ id: UInt32) throws {
-        let me = peer.user!
+    func getProfile(_ ctx: RequestContext, _ g: ProfileGet) throws {
+        let me = ctx.user
         let other = try existingUser(g.username)
         guard other.id != me.id else {
-            peer.reply(id, try ownProfile(other))
+            ctx.reply(try ownProfile(other))
             return
         }
         let link = try store.contactLink(me.id, other.id)
         let visible = try link.iWant || (link.theyWant && !link.theyBlock) || store.sharesConversation(me.id, other.id)
         guard visible else {
-            throw ErrorFrame(.notAContact, "\(other.username)'s profile is visible to their contacts and conversation partners only", field: "username")
+            throw ServerError.notAContact(.profileHidden(other.username))
         }
-        peer.reply(id, profile(of: other, link))
+        ctx.reply(profile(of: other, link))
     }
 
     func existingUser(_ username: String) throws -> UserRecord {
         guard let user = try store.user(username: username) else {
-            throw ErrorFrame(.notFound, "no user named '\(username)'", field: "username")
+            throw ServerError.notFound(.user(username))
         }
         return user
     }

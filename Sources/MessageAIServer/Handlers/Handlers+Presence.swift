@@ -6,16 +6,16 @@ import MessageAIProtocol
 /// AWAY: stored (it outlasts connections and restarts), announced like coming online.
 extension ChatServer {
     static let presenceRoutes: [(FrameType, Route)] = [
-        Route.on(Typing.self) { s, p, m, id in try s.typing(p, m, id) },
-        Route.on(AwaySet.self) { s, p, m, id in try s.setAway(p, m, id) },
+        Route.on(Typing.self) { s, c, m in try s.typing(c, m) },
+        Route.on(AwaySet.self) { s, c, m in try s.setAway(c, m) },
     ]
 
     /// An away text is shown in other people's prompts: the display-name rules apply (no
     /// control or bidirectional characters), with room for a sentence.
     static let maxAwayMessage = 200
 
-    func setAway(_ peer: Peer, _ a: AwaySet, _ id: UInt32) throws {
-        let user = peer.user!
+    func setAway(_ ctx: RequestContext, _ a: AwaySet) throws {
+        let user = ctx.user
         if a.away {
             // One limit, 200 (the name check's 64 used to refuse 65-200 first).
             if !a.message.isEmpty {
@@ -25,35 +25,35 @@ extension ChatServer {
         } else {
             try store.clearAway(userID: user.id)
         }
-        peer.reply(id, OK())
+        ctx.reply(OK())
         broadcastPresence(of: user, online: true, lastSeen: 0, andSelf: true)
     }
 
     /// Renewals closer together than this are dropped: clients renew every ~3 s.
     static let typingMinimumIntervalMillis: UInt64 = 1_000
 
-    func typing(_ peer: Peer, _ t: Typing, _ id: UInt32) throws {
-        let user = peer.user!
+    func typing(_ ctx: RequestContext, _ t: Typing) throws {
+        let user = ctx.user
         let now = Clock.uptimeMillis()
-        if let last = peer.lastTyping[t.conversationID], now - last < ChatServer.typingMinimumIntervalMillis {
-            peer.reply(id, OK())
+        if let last = ctx.peer.lastTyping[t.conversationID], now - last < ChatServer.typingMinimumIntervalMillis {
+            ctx.reply(OK())
             return
         }
         // A message request's holder does not show typing until they accept (by replying).
         if try requireMember(t.conversationID, user.id).pending {
-            peer.reply(id, OK())
+            ctx.reply(OK())
             return
         }
-        if peer.lastTyping.count > 64 { peer.lastTyping = [:] }
-        peer.lastTyping[t.conversationID] = now
+        if ctx.peer.lastTyping.count > 64 { ctx.peer.lastTyping = [:] }
+        ctx.peer.lastTyping[t.conversationID] = now
         // Never to or from someone in a block with the typist (either way): one query, not one
         // per member.
         let blocks = try store.blockPartners(of: user.id)
         let members = try store.memberIDs(conversationID: t.conversationID).filter { $0 != user.id && !blocks.contains($0) }
         let frame = TypingEvent(conversationID: t.conversationID, user: user.info, ttl: ChatServer.typingTTLMillis).frame(requestID: 0)
-        for p in connections(of: members) { p.connection.send(frame) }
+        delivery.send(frame, to: members)
         // Clients send TYPING with id 0 (no answer); a non-zero id gets its one answer, as
         // every request does.
-        peer.reply(id, OK())
+        ctx.reply(OK())
     }
 }

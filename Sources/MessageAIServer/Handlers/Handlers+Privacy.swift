@@ -5,29 +5,29 @@ import MessageAIProtocol
 /// conversation with the blocker is refused with the same words as any undeliverable message.
 extension ChatServer {
     static let privacyRoutes: [(FrameType, Route)] = [
-        Route.on(ContactAccept.self) { s, p, m, id in try s.acceptContact(p, m, id) },
-        Route.on(ContactDecline.self) { s, p, m, id in try s.declineContact(p, m, id) },
-        Route.on(Block.self) { s, p, m, id in try s.block(p, m, id) },
-        Route.on(Unblock.self) { s, p, m, id in try s.unblock(p, m, id) },
-        Route.on(BlockedList.self) { s, p, _, id in try s.blockedList(p, id) },
+        Route.on(ContactAccept.self) { s, c, m in try s.acceptContact(c, m) },
+        Route.on(ContactDecline.self) { s, c, m in try s.declineContact(c, m) },
+        Route.on(Block.self) { s, c, m in try s.block(c, m) },
+        Route.on(Unblock.self) { s, c, m in try s.unblock(c, m) },
+        Route.on(BlockedList.self) { s, c, _ in try s.blockedList(c) },
     ]
 
-    func acceptContact(_ peer: Peer, _ a: ContactAccept, _ id: UInt32) throws {
-        let me = peer.user!
+    func acceptContact(_ ctx: RequestContext, _ a: ContactAccept) throws {
+        let me = ctx.user
         let other = try existingUser(a.username)
         guard try store.contactLink(me.id, other.id).theyWant else {
-            throw ErrorFrame(.notFound, "no contact request from '\(other.username)'", field: "username")
+            throw ServerError.notFound(.contactRequest(from: other.username))
         }
         let added = try store.addContact(owner: me.id, contact: other.id, now: Clock.nowMillis())
         try store.acceptDirectRequests(me.id, other.id)
-        peer.reply(id, profile(of: other, try store.contactLink(me.id, other.id)))
+        ctx.reply(profile(of: other, try store.contactLink(me.id, other.id)))
         if added { try announceContact(me, to: other.id) }
     }
 
-    func declineContact(_ peer: Peer, _ d: ContactDecline, _ id: UInt32) throws {
+    func declineContact(_ ctx: RequestContext, _ d: ContactDecline) throws {
         let other = try existingUser(d.username)
-        try store.declineContact(owner: peer.user!.id, requester: other.id)
-        peer.reply(id, OK())
+        try store.declineContact(owner: ctx.user.id, requester: other.id)
+        ctx.reply(OK())
     }
 
     /// Tells `target`'s sessions that `user` asked them (incoming) or accepted them (accepted,
@@ -37,25 +37,25 @@ extension ChatServer {
         let state = Self.contactState(link)
         guard state == .incoming || state == .accepted, !link.iBlock else { return }
         let frame = ContactUpdate(profile: profile(of: user, link)).frame(requestID: 0)
-        for p in connections(of: [target]) { p.connection.send(frame) }
+        delivery.send(frame, to: [target])
     }
 
-    func block(_ peer: Peer, _ b: Block, _ id: UInt32) throws {
-        let me = peer.user!
+    func block(_ ctx: RequestContext, _ b: Block) throws {
+        let me = ctx.user
         let other = try existingUser(b.username)
-        guard other.id != me.id else { throw ErrorFrame(.invalidArgument, "you cannot block yourself", field: "username") }
+        guard other.id != me.id else { throw ServerError.invalidArgument(.blockSelf) }
         try store.block(blocker: me.id, blocked: other.id, now: Clock.nowMillis())
-        peer.reply(id, OK())
+        ctx.reply(OK())
     }
 
-    func unblock(_ peer: Peer, _ u: Unblock, _ id: UInt32) throws {
+    func unblock(_ ctx: RequestContext, _ u: Unblock) throws {
         let other = try existingUser(u.username)
-        try store.unblock(blocker: peer.user!.id, blocked: other.id)
-        peer.reply(id, OK())
+        try store.unblock(blocker: ctx.user.id, blocked: other.id)
+        ctx.reply(OK())
     }
 
-    func blockedList(_ peer: Peer, _ id: UInt32) throws {
-        peer.reply(id, Users(users: try store.blockedUsers(blocker: peer.user!.id).map(\.info)))
+    func blockedList(_ ctx: RequestContext) throws {
+        ctx.reply(Users(users: try store.blockedUsers(blocker: ctx.user.id).map(\.info)))
     }
 
     /// SEND into a direct conversation where either side blocks the other is refused. The
@@ -63,9 +63,9 @@ extension ChatServer {
     func requireNotBlocked(_ membership: Membership, _ user: UserRecord) throws {
         guard let other = membership.blockedPartner else { return }
         if try store.contactLink(user.id, other).iBlock {
-            throw ErrorFrame(.notAContact, "you blocked this user: /unblock them to send")
+            throw ServerError.notAContact(.youBlocked)
         }
-        throw ErrorFrame(.notAContact, "this message could not be delivered")
+        throw ServerError.notAContact(.undeliverable)
     }
 
     /// A group cannot be given members who block the user adding them; the refusal reads like
@@ -73,7 +73,7 @@ extension ChatServer {
     func requireNoBlockers(_ candidates: [UserRecord], adder: UInt64) throws {
         let blockers = try store.blockers(of: adder, among: candidates.map(\.id))
         if let first = candidates.first(where: { blockers.contains($0.id) }) {
-            throw ErrorFrame(.notAContact, "'\(first.username)' cannot be added to this group", field: "usernames")
+            throw ServerError.notAContact(.cannotJoinGroup(first.username))
         }
     }
 }

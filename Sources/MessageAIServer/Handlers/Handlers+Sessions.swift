@@ -3,66 +3,66 @@ import MessageAIProtocol
 /// What a logged-in user does with their account: sessions, profile, password.
 extension ChatServer {
     static let sessionRoutes: [(FrameType, Route)] = [
-        Route.on(Logout.self) { s, p, _, id in try s.logout(p, id) },
-        Route.on(SessionsList.self) { s, p, _, id in try s.listSessions(p, id) },
-        Route.on(SessionRevoke.self) { s, p, m, id in try s.revokeSession(p, m, id) },
-        Route.on(ProfileUpdate.self) { s, p, m, id in try s.updateProfile(p, m, id) },
-        Route.on(PasswordChange.self) { s, p, m, id in try s.changePassword(p, m, id) },
+        Route.on(Logout.self) { s, c, _ in try s.logout(c) },
+        Route.on(SessionsList.self) { s, c, _ in try s.listSessions(c) },
+        Route.on(SessionRevoke.self) { s, c, m in try s.revokeSession(c, m) },
+        Route.on(ProfileUpdate.self) { s, c, m in try s.updateProfile(c, m) },
+        Route.on(PasswordChange.self) { s, c, m in try s.changePassword(c, m) },
     ]
 
-    func logout(_ peer: Peer, _ id: UInt32) throws {
-        guard let user = peer.user else { return }
-        let sessionID = peer.sessionID
+    func logout(_ ctx: RequestContext) throws {
+        let user = ctx.user
+        let sessionID = ctx.sessionID
         _ = try store.deleteSession(id: sessionID, userID: user.id)
-        peer.reply(id, OK())
+        ctx.reply(OK())
         // Other connections resumed with the same token end too.
-        closeSessions([sessionID], of: user.id, except: peer)
-        detachUser(peer)
+        closeSessions([sessionID], of: user.id, except: ctx.peer)
+        detachUser(ctx.peer)
     }
 
-    func listSessions(_ peer: Peer, _ id: UInt32) throws {
-        let sessions = try store.sessions(userID: peer.user!.id).map {
-            SessionInfo(sessionID: $0.id, device: $0.device, created: $0.createdAt, lastUsed: $0.lastUsedAt, current: $0.id == peer.sessionID)
+    func listSessions(_ ctx: RequestContext) throws {
+        let sessions = try store.sessions(userID: ctx.user.id).map {
+            SessionInfo(sessionID: $0.id, device: $0.device, created: $0.createdAt, lastUsed: $0.lastUsedAt, current: $0.id == ctx.sessionID)
         }
-        peer.reply(id, Sessions(sessions: sessions))
+        ctx.reply(Sessions(sessions: sessions))
     }
 
-    func revokeSession(_ peer: Peer, _ r: SessionRevoke, _ id: UInt32) throws {
-        let user = peer.user!
+    func revokeSession(_ ctx: RequestContext, _ r: SessionRevoke) throws {
+        let user = ctx.user
         guard try store.deleteSession(id: r.sessionID, userID: user.id) else {
-            throw ErrorFrame(.notFound, "no session \(r.sessionID)", field: "session_id")
+            throw ServerError.notFound(.session(r.sessionID))
         }
-        peer.reply(id, OK())
-        closeSessions([r.sessionID], of: user.id, except: peer)
-        if r.sessionID == peer.sessionID { detachUser(peer) }
+        ctx.reply(OK())
+        closeSessions([r.sessionID], of: user.id, except: ctx.peer)
+        if r.sessionID == ctx.sessionID { detachUser(ctx.peer) }
     }
 
-    func updateProfile(_ peer: Peer, _ u: ProfileUpdate, _ id: UInt32) throws {
+    func updateProfile(_ ctx: RequestContext, _ u: ProfileUpdate) throws {
         try Validation.displayName(u.displayName)
-        var user = peer.user!
+        var user = ctx.user
         let name = u.displayName.isEmpty ? user.username : u.displayName
         try store.setDisplayName(userID: user.id, name)
         user.displayName = name
-        for p in connections(of: [user.id]) { p.user = user }
-        peer.reply(id, Profile(user: user.info, online: true, lastSeen: 0, avatarID: avatarID(of: user.id)))
+        for p in delivery.connections(of: user.id) { p.user = user }
+        ctx.reply(Profile(user: user.info, online: true, lastSeen: 0, avatarID: avatarID(of: user.id)))
     }
 
-    func changePassword(_ peer: Peer, _ c: PasswordChange, _ id: UInt32) throws {
+    func changePassword(_ ctx: RequestContext, _ c: PasswordChange) throws {
         try Validation.password(c.newPassword, field: "new_password")
-        let user = peer.user!
+        let user = ctx.user
         let accountKey = ChatServer.throttleKey(user)
-        let address = peer.address
+        let address = ctx.peer.address
         if let wait = loginThrottle.retryAfter(account: accountKey, address: address, now: Clock.uptimeMillis()) {
-            throw ErrorFrame(.throttled, "too many failed attempts; try again in \((wait + 999) / 1000) s", retryAfter: wait)
+            throw ServerError.throttled(.passwordAttempts, retryAfter: wait)
         }
         let stored = try store.user(id: user.id)?.passwordHash
         let decoy = self.decoy
         let rounds = configuration.pbkdf2Rounds
         let attempt = loginThrottle.begin(account: accountKey, address: address, now: Clock.uptimeMillis())
         do {
-            try offHub(peer, { () -> String? in
+            try offHub(ctx.peer, { () -> String? in
                 PasswordHasher.verify(c.oldPassword, against: stored ?? decoy.value) ? PasswordHasher.hash(c.newPassword, rounds: rounds) : nil
-            }, then: { [self] newHash in changedPassword(peer, user, newHash, attempt, id) })
+            }, then: { [self] newHash in changedPassword(ctx.peer, user, newHash, attempt, ctx.requestID) })
         } catch {
             loginThrottle.cancel(attempt) // refused before any check (`server_busy`)
             throw error
@@ -74,7 +74,7 @@ extension ChatServer {
         do {
             guard let newHash else {
                 loginThrottle.failed(attempt, now: Clock.uptimeMillis())
-                throw ErrorFrame(.invalidCredentials, "the current password is wrong", field: "old_password")
+                throw ServerError.wrongCurrentPassword
             }
             loginThrottle.cancel(attempt)
             try store.setPasswordHash(userID: user.id, newHash)
@@ -90,11 +90,9 @@ extension ChatServer {
     /// Closes every connection logged in with one of `sessionIDs` (their token no longer works).
     func closeSessions(_ sessionIDs: [UInt64], of userID: UInt64, except: Peer?) {
         let ids = Set(sessionIDs)
-        for p in connections(of: [userID]) where p !== except && ids.contains(p.sessionID) {
-            var error = ErrorFrame(.invalidToken, "this session was revoked")
-            error.closes = true
+        for p in delivery.connections(of: userID) where p !== except && ids.contains(p.sessionID) {
             detachUser(p)
-            p.connection.close(after: error)
+            p.connection.close(after: ServerError.sessionRevoked.frame)
         }
     }
 }

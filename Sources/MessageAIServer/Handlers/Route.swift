@@ -3,20 +3,42 @@ import MessageAIProtocol
 /// One entry of the handler table: how to run a frame type and what it requires.
 /// The dispatcher does the shared checks (handshake, login, decoding) once for all.
 struct Route {
-    /// Refused with not_authenticated before login.
-    let requiresLogin: Bool
-    let run: (ChatServer, Peer, Frame) throws -> Void
+    enum Body {
+        /// Runs before login too (HELLO, PING, REGISTER, LOGIN, RESUME).
+        case open((ChatServer, Peer, Frame) throws -> Void)
+        /// Refused with not_authenticated before login; gets the logged-in user's context.
+        case loggedIn((ChatServer, RequestContext, Frame) throws -> Void)
+    }
 
-    /// A route whose body gets the decoded message and the request id.
-    static func on<M: WireMessage>(_ type: M.Type, login: Bool = true,
-                                   _ body: @escaping (ChatServer, Peer, M, UInt32) throws -> Void) -> (FrameType, Route) {
-        (M.frameType, Route(requiresLogin: login) { server, peer, frame in
-            // Before login a frame may not inflate past what it could have sent uncompressed:
-            // an anonymous 8 KiB frame used to make the server inflate up to 4 MiB.
-            let cap = peer.user == nil ? min(server.configuration.preLoginMaxFrameLength, server.configuration.maxInflatedLength) : server.configuration.maxInflatedLength
-            let message = try frame.decode(M.self, maxInflated: cap)
-            try body(server, peer, message, frame.requestID)
-        })
+    let body: Body
+
+    var requiresLogin: Bool {
+        if case .loggedIn = body { return true }
+        return false
+    }
+
+    /// A route open before login, whose body gets the decoded message and the request id.
+    static func open<M: WireMessage>(_ type: M.Type,
+                                     _ body: @escaping (ChatServer, Peer, M, UInt32) throws -> Void) -> (FrameType, Route) {
+        (M.frameType, Route(body: .open { server, peer, frame in
+            try body(server, peer, try decode(M.self, frame, server, loggedIn: peer.user != nil), frame.requestID)
+        }))
+    }
+
+    /// A route for logged-in connections, whose body gets the context and the decoded message.
+    static func on<M: WireMessage>(_ type: M.Type,
+                                   _ body: @escaping (ChatServer, RequestContext, M) throws -> Void) -> (FrameType, Route) {
+        (M.frameType, Route(body: .loggedIn { server, context, frame in
+            try body(server, context, try decode(M.self, frame, server, loggedIn: true))
+        }))
+    }
+
+    /// Before login a frame may not inflate past what it could have sent uncompressed:
+    /// an anonymous 8 KiB frame used to make the server inflate up to 4 MiB.
+    private static func decode<M: WireMessage>(_ type: M.Type, _ frame: Frame, _ server: ChatServer, loggedIn: Bool) throws -> M {
+        let configuration = server.configuration
+        let cap = loggedIn ? configuration.maxInflatedLength : min(configuration.preLoginMaxFrameLength, configuration.maxInflatedLength)
+        return try frame.decode(M.self, maxInflated: cap)
     }
 }
 

@@ -2,10 +2,10 @@
 ///
 /// Without it every committed message asked the store for the member ids (a query) and walked
 /// `online` for each member to build its fan-out. An entry is valid while nobody logs in or out
-/// (`ChatServer.attachUser` / `detachUser`, which covers every close) and the store's
+/// (`LocalDelivery.attach` / `detach`, which covers every close) and the store's
 /// `membershipVersion` (join, leave, new conversation) has not moved; either drops every entry:
 /// logins are rare next to messages, and refilling costs one query per active conversation.
-/// Hub queue only, like the rest of `ChatServer`.
+/// Hub queue only, like `LocalDelivery` that holds it.
 struct AudienceCache {
     private var peers: [UInt64: [Peer]] = [:]
     private var membershipVersion: UInt64 = 0
@@ -27,15 +27,5 @@ struct AudienceCache {
     /// Someone logged in or out: any entry may miss or hold a connection.
     mutating func invalidate() {
         if !peers.isEmpty { peers.removeAll() }
-    }
-}
-
-extension ChatServer {
-    /// Every logged-in connection of every member of the conversation (the sender's included).
-    func audience(of conversationID: UInt64) throws -> [Peer] {
-        if let cached = audiences.connections(of: conversationID, membershipVersion: store.membershipVersion) { return cached }
-        let connections = connections(of: try store.memberIDs(conversationID: conversationID))
-        audiences.remember(connections, for: conversationID)
-        return connections
     }
 }

@@ -34,10 +34,8 @@ public final class ChatServer {
     private let readBuffer = ReadBuffer()
     private let inputLimits: InputLimits
     var peers: [UInt64: Peer] = [:]
-    /// Logged-in connections by user id: a user is online while this holds any.
-    var online: [UInt64: [UInt64: Peer]] = [:]
-    /// Each conversation's logged-in connections, for fan-out (dropped on every login and logout).
-    var audiences = AudienceCache()
+    /// Every push to users goes through it: who is logged in, fan-out, presence, typing.
+    let delivery: Delivery
     /// Failed logins per (address, account), per account and per address (PROTOCOL.md).
     var loginThrottle: LoginThrottle
     var registrations: RegistrationLimiter
@@ -76,6 +74,7 @@ public final class ChatServer {
         self.configuration = configuration
         self.metrics = metrics
         self.store = store
+        self.delivery = LocalDelivery(store: store)
         self.logger = logger
         self.output = OutputScheduler(queue: queue)
         self.inputLimits = InputLimits(configuration)
@@ -85,10 +84,10 @@ public final class ChatServer {
         self.registrations = RegistrationLimiter(perHour: configuration.registrationsPerAddressPerHour)
         self.decoy = DecoyHash.shared(rounds: configuration.pbkdf2Rounds, queue: passwordQueue)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
-        self.assistantStore = store as? AssistantStore
+        self.assistantStore = store.assistant
         self.assistant = configuration.assistant.enabled && assistantStore != nil ? Assistant(config: configuration.assistant) : nil
         // A files directory that cannot be made turns file sharing off rather than the server.
-        self.fileVault = store is FileStore ? configuration.filesDirectory.flatMap { try? FileVault(root: $0) } : nil
+        self.fileVault = store.files != nil ? configuration.filesDirectory.flatMap { try? FileVault(root: $0) } : nil
     }
 
     /// Binds and starts serving; returns the port (useful with port 0).
@@ -117,7 +116,7 @@ public final class ChatServer {
             if !pendingSends.isEmpty { commitPendingSends() }
             indexMessages()
             for peer in peers.values {
-                peer.connection.close(after: ErrorFrame(.shuttingDown, "the server is shutting down"), grace: .seconds(2))
+                peer.connection.close(after: ServerError.shuttingDown.frame, grace: .seconds(2))
             }
             waitForPeers(until: Clock.uptimeMillis() + 2_500, completion: completion)
         }
@@ -205,14 +204,14 @@ public final class ChatServer {
             for peer in peers.values where !peer.connection.isClosing && !peer.connection.readPaused
                 && now - peer.connection.lastReceivedAt > idle {
                 logger.debug("connection \(peer.id) idle for \(now - peer.connection.lastReceivedAt) ms")
-                peer.connection.close(after: ErrorFrame(.idleTimeout, "no bytes received for \(idle) ms"))
+                peer.connection.close(after: ServerError.idleTimeout(millis: idle).frame)
             }
             // While its LOGIN or REGISTER is being hashed the wait is the server's, not the
             // client's: under load a hash can outlast the login deadline.
             for peer in peers.values where !peer.busy {
                 guard let why = peer.connection.missedDeadline(now: now) else { continue }
                 logger.debug("connection \(peer.id) from \(peer.address): \(why)")
-                peer.connection.close(after: ErrorFrame(.idleTimeout, why), reason: .deadline)
+                peer.connection.close(after: ServerError.missedDeadline(why).frame, reason: .deadline)
             }
         }
         keepaliveTimer = timer
@@ -225,12 +224,10 @@ public final class ChatServer {
     func attachUser(_ peer: Peer, user: UserRecord, sessionID: UInt64) {
         peer.user = user
         peer.sessionID = sessionID
-        let wasOnline = online[user.id] != nil
-        audiences.invalidate()
-        online[user.id, default: [:]][peer.id] = peer
+        let cameOnline = delivery.attach(peer, userID: user.id)
         logger.debug("connection \(peer.id) from \(peer.address) is user \(user.username) (session \(sessionID))")
-        if !wasOnline { metrics.usersOnline.increment() }
-        if !wasOnline { broadcastPresence(of: user, online: true, lastSeen: 0) }
+        if cameOnline { metrics.usersOnline.increment() }
+        if cameOnline { broadcastPresence(of: user, online: true, lastSeen: 0) }
     }
 
     /// The connection is no longer logged in (logout, revoke, close); the last one sets last_seen.
@@ -241,30 +238,14 @@ public final class ChatServer {
         peer.deferredChanges = []
         peer.user = nil
         peer.sessionID = 0
-        online[user.id]?[peer.id] = nil
-        audiences.invalidate()
-        guard online[user.id]?.isEmpty == true else { return }
-        online[user.id] = nil
+        guard delivery.detach(peer, userID: user.id) else { return }
         metrics.usersOnline.decrement()
         let now = Clock.nowMillis()
         do { try store.setLastSeen(userID: user.id, now) } catch { logger.error("setLastSeen failed: \(error)") }
         broadcastPresence(of: user, online: false, lastSeen: now)
     }
 
-    /// Every logged-in connection of the given users.
-    func connections(of users: [UInt64]) -> [Peer] {
-        users.flatMap { online[$0].map { Array($0.values) } ?? [] }
-    }
-
-    /// The same connections without building an array: the fan-out of every message uses it.
-    func forEachConnection(of users: [UInt64], _ body: (Peer) -> Void) {
-        for user in users {
-            guard let peers = online[user] else { continue }
-            for peer in peers.values { body(peer) }
-        }
-    }
-
-    func isOnline(_ userID: UInt64) -> Bool { online[userID] != nil }
+    func isOnline(_ userID: UInt64) -> Bool { delivery.isOnline(userID) }
 
     /// PRESENCE to the user's accepted contacts, with the away mark; `andSelf` also to the
     /// user's own connections (an AWAY from one device shows on the others).
@@ -275,8 +256,8 @@ public final class ChatServer {
             let away = try store.awayMessage(userID: user.id)
             let frame = Presence(user: user.info, online: online, lastSeen: lastSeen,
                                  away: away != nil, awayMessage: away ?? "").frame(requestID: 0)
-            for peer in connections(of: audience) where peer.userID != user.id { peer.connection.send(frame) }
-            if andSelf { for peer in connections(of: [user.id]) { peer.connection.send(frame) } }
+            delivery.send(frame, to: audience.filter { $0 != user.id })
+            if andSelf { delivery.send(frame, to: [user.id]) }
         } catch {
             logger.error("presence audience failed: \(error)")
         }

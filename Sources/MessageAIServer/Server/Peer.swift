@@ -61,8 +61,9 @@ final class Peer {
         connection.send(message.frame(requestID: requestID, compress: compress && zlib, level: compressionLevel))
     }
 
-    func fail(_ requestID: UInt32, _ error: ErrorFrame) {
-        connection.send(error.frame(requestID: requestID))
+    /// Sends the ERROR frame of `error` (`ServerError+Frame.swift`) as the answer.
+    func fail(_ requestID: UInt32, _ error: ServerError) {
+        connection.send(error.frame.frame(requestID: requestID))
     }
 
     func push<M: WireMessage>(_ message: M) {
@@ -101,7 +102,7 @@ final class Peer {
             if held.count > Peer.maxDeferredMessages {
                 // The client reads its sync too slowly to keep up with live traffic; it will
                 // reconnect and sync again, so nothing is lost.
-                connection.close(after: ErrorFrame(.outputOverflow, "too many \(what) waiting behind an unfinished sync"),
+                connection.close(after: ServerError.syncOverflow(what: what).frame,
                                  reason: .outputOverflow)
             }
             return false

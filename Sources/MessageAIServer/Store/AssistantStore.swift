@@ -1,4 +1,4 @@
-import MessageAIProtocol
+import MessageAIProtocol  // AssistItemKind, AssistItemFilter: the product's vocabularies, not frames
 
 /// An item as the extractor produces it, before it has an id and a rev.
 public struct NewAssistItem: Equatable, Sendable {
@@ -30,29 +30,30 @@ public struct AssistSwitch: Equatable, Sendable {
 }
 
 /// The assistant's storage (migration `v5_assistant`). Kept apart from `Store` so the assistant
-/// can be left out of a store that does not have it; the SQLite store implements both. Like
+/// can be left out of a store that does not have it (reached through `Store.assistant`, nil
+/// then); the SQLite store implements both. Like
 /// `Store`, called from the hub queue only.
 public protocol AssistantStore: AnyObject {
     /// Stores the items in one transaction, each with the next rev; an item already stored for
     /// the same message and place, or an action the same owner already has open with the same
     /// words (an ask, then "I'll do it"), is skipped. Returns the items stored now.
-    func insertItems(_ items: [NewAssistItem], now: UInt64) throws -> [AssistItem]
+    func insertItems(_ items: [NewAssistItem], now: UInt64) throws -> [AssistItemRecord]
     /// Newest first, in the user's conversations (or one of them).
-    func items(userID: UInt64, conversationID: UInt64?, filter: AssistItemFilter, kind: AssistItemKind?, limit: Int) throws -> [AssistItem]
+    func items(userID: UInt64, conversationID: UInt64?, filter: AssistItemFilter, kind: AssistItemKind?, limit: Int) throws -> [AssistItemRecord]
     /// Items of the user's conversations with rev > `sinceRev`, ascending by rev.
-    func itemsChanged(userID: UInt64, sinceRev: UInt64, limit: Int) throws -> [AssistItem]
+    func itemsChanged(userID: UInt64, sinceRev: UInt64, limit: Int) throws -> [AssistItemRecord]
     /// The items extracted from one message, withdrawn ones (empty text: the message was
     /// deleted) included.
-    func items(conversationID: UInt64, seq: UInt64) throws -> [AssistItem]
+    func items(conversationID: UInt64, seq: UInt64) throws -> [AssistItemRecord]
     /// The items of one message become `items` (an edit, or a second opinion): an item still
     /// there keeps its id and done mark; the others are withdrawn. Returns the rows changed.
-    func replaceItems(conversationID: UInt64, seq: UInt64, with replacement: [NewAssistItem], now: UInt64) throws -> [AssistItem]
+    func replaceItems(conversationID: UInt64, seq: UInt64, with replacement: [NewAssistItem], now: UInt64) throws -> [AssistItemRecord]
     /// A new rev for every live item of the conversation (a member was added); returns them.
-    func reannounceItems(conversationID: UInt64) throws -> [AssistItem]
+    func reannounceItems(conversationID: UInt64) throws -> [AssistItemRecord]
     /// The item if the user is a member of its conversation and it was not withdrawn.
-    func item(id: UInt64, visibleTo userID: UInt64) throws -> AssistItem?
+    func item(id: UInt64, visibleTo userID: UInt64) throws -> AssistItemRecord?
     /// Marks the item done by the user (or open again); a new rev only when it changed.
-    func setItemDone(id: UInt64, by userID: UInt64, done: Bool, now: UInt64) throws -> (item: AssistItem, changed: Bool)
+    func setItemDone(id: UInt64, by userID: UInt64, done: Bool, now: UInt64) throws -> (item: AssistItemRecord, changed: Bool)
     /// The highest rev given out (0: none).
     func assistantCursor() throws -> UInt64
 

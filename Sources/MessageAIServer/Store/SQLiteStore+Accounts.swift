@@ -15,11 +15,11 @@ extension SQLiteStore {
                 try indexDisplayName(userID: id, displayName)
                 return id
             }
-        } catch StoreError.sqlite(let code, let message) where code == SQLiteCode.constraintUnique {
+        } catch StoreError.conflict(let message) {
             // The message names the column: "UNIQUE constraint failed: users.email_lower".
             if message.contains("users.username_lower") { throw StoreError.usernameTaken }
             if message.contains("users.email_lower") { throw StoreError.emailTaken }
-            throw StoreError.sqlite(code: code, message: message)
+            throw StoreError.conflict(message)
         }
         return UserRecord(id: id, username: username, email: email, displayName: displayName,
                           passwordHash: passwordHash, createdAt: now, lastSeen: 0)

@@ -3,20 +3,22 @@ import MessageAISQLite
 
 // The assistant's tables (schema v5, `SchemaV5`).
 extension SQLiteStore: AssistantStore {
+    public var assistant: AssistantStore? { self }
+
     static let itemColumns = """
         i.id, i.conversation_id, i.seq, i.kind, i.text, i.who, i.due, su.username, i.done,
         COALESCE(du.username, ''), i.done_at, i.rev, i.engine, i.engine_version
         FROM assistant_items i JOIN users su ON su.id = i.sender_id LEFT JOIN users du ON du.id = i.done_by
         """
 
-    static func assistItem(_ s: Statement) -> AssistItem {
-        AssistItem(itemID: s.uint64(0), conversationID: s.uint64(1), seq: s.uint64(2),
+    static func assistItem(_ s: Statement) -> AssistItemRecord {
+        AssistItemRecord(itemID: s.uint64(0), conversationID: s.uint64(1), seq: s.uint64(2),
                    kind: AssistItemKind(rawValue: s.uint64(3)) ?? .action, text: s.string(4), who: s.string(5), due: s.string(6),
                    from: s.string(7), done: s.int(8) != 0, doneBy: s.string(9), doneAt: s.uint64(10), rev: s.uint64(11),
                    engine: s.string(12), engineVersion: s.string(13))
     }
 
-    public func insertItems(_ items: [NewAssistItem], now: UInt64) throws -> [AssistItem] {
+    public func insertItems(_ items: [NewAssistItem], now: UInt64) throws -> [AssistItemRecord] {
         guard !items.isEmpty else { return [] }
         return try db.transaction {
             var rev = try assistantCursor()
@@ -42,7 +44,7 @@ extension SQLiteStore: AssistantStore {
         }
     }
 
-    public func items(userID: UInt64, conversationID: UInt64?, filter: AssistItemFilter, kind: AssistItemKind?, limit: Int) throws -> [AssistItem] {
+    public func items(userID: UInt64, conversationID: UInt64?, filter: AssistItemFilter, kind: AssistItemKind?, limit: Int) throws -> [AssistItemRecord] {
         // Every value is bound; the optional ones as "0 means any".
         try db.query("""
             SELECT \(Self.itemColumns)
@@ -57,7 +59,7 @@ extension SQLiteStore: AssistantStore {
             """, userID, conversationID ?? 0, kind?.rawValue ?? 0, filter.rawValue, Self.clamp(limit, max: 500)) { Self.assistItem($0) }
     }
 
-    public func itemsChanged(userID: UInt64, sinceRev: UInt64, limit: Int) throws -> [AssistItem] {
+    public func itemsChanged(userID: UInt64, sinceRev: UInt64, limit: Int) throws -> [AssistItemRecord] {
         try db.query("""
             SELECT \(Self.itemColumns)
             WHERE i.rev > ?2 AND i.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?1)
@@ -65,20 +67,20 @@ extension SQLiteStore: AssistantStore {
             """, userID, sinceRev, Self.clamp(limit, max: 500)) { Self.assistItem($0) }
     }
 
-    public func item(id: UInt64, visibleTo userID: UInt64) throws -> AssistItem? {
+    public func item(id: UInt64, visibleTo userID: UInt64) throws -> AssistItemRecord? {
         try db.queryOne("""
             SELECT \(Self.itemColumns)
             WHERE i.id = ?1 AND i.text <> '' AND i.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?2)
             """, id, userID) { Self.assistItem($0) }
     }
 
-    public func items(conversationID: UInt64, seq: UInt64) throws -> [AssistItem] {
+    public func items(conversationID: UInt64, seq: UInt64) throws -> [AssistItemRecord] {
         try db.query("SELECT \(Self.itemColumns) WHERE i.conversation_id = ? AND i.seq = ? ORDER BY i.id", conversationID, seq) {
             Self.assistItem($0)
         }
     }
 
-    public func setItemDone(id: UInt64, by userID: UInt64, done: Bool, now: UInt64) throws -> (item: AssistItem, changed: Bool) {
+    public func setItemDone(id: UInt64, by userID: UInt64, done: Bool, now: UInt64) throws -> (item: AssistItemRecord, changed: Bool) {
         try db.transaction {
             guard let current = try item(id: id, visibleTo: userID) else { throw StoreError.notFound }
             guard current.done != done else { return (current, false) }

@@ -12,7 +12,7 @@ extension SQLiteStore {
     /// theirs. Cached summaries are left alone (an edit drops those over its message itself; the
     /// model's second opinion changes no text). Nothing happens to a deleted message. Returns
     /// the rows that changed, withdrawn ones included.
-    public func replaceItems(conversationID cid: UInt64, seq: UInt64, with replacement: [NewAssistItem], now: UInt64) throws -> [AssistItem] {
+    public func replaceItems(conversationID cid: UInt64, seq: UInt64, with replacement: [NewAssistItem], now: UInt64) throws -> [AssistItemRecord] {
         try db.transaction {
             let deleted = try db.queryOne("SELECT deleted FROM messages WHERE conversation_id = ? AND seq = ?", cid, seq) { $0.int(0) != 0 }
             guard deleted == false else { return [] }
@@ -20,7 +20,7 @@ extension SQLiteStore {
             var rev = try assistantCursor()
             var changed: [UInt64] = []
             var unmatched = old
-            var keep: [(old: AssistItem, new: NewAssistItem)] = []
+            var keep: [(old: AssistItemRecord, new: NewAssistItem)] = []
             var fresh: [NewAssistItem] = []
             for it in replacement {
                 if let i = unmatched.firstIndex(where: { Self.sameItem($0, it) }) {
@@ -70,7 +70,7 @@ extension SQLiteStore {
     }
 
     /// Same kind, owner and wording (case and runs of spaces aside): the edit kept the item.
-    static func sameItem(_ old: AssistItem, _ new: NewAssistItem) -> Bool {
+    static func sameItem(_ old: AssistItemRecord, _ new: NewAssistItem) -> Bool {
         func norm(_ s: String) -> String { s.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ") }
         return old.kind == new.kind && norm(old.text) == norm(new.text) && old.who.lowercased() == new.who.lowercased()
     }
@@ -78,7 +78,7 @@ extension SQLiteStore {
     /// Gives every live item of the conversation a new rev, so a member added later gets them
     /// all at their devices' next ASSIST_SYNC whatever cursor those hold (the whole history is
     /// theirs: PROTOCOL.md, "Groups"). Returns the items, oldest first.
-    public func reannounceItems(conversationID cid: UInt64) throws -> [AssistItem] {
+    public func reannounceItems(conversationID cid: UInt64) throws -> [AssistItemRecord] {
         try db.transaction {
             let ids = try db.query("SELECT id FROM assistant_items WHERE conversation_id = ? AND text <> '' ORDER BY id", cid) { $0.uint64(0) }
             var rev = try assistantCursor()

@@ -14,22 +14,22 @@ extension SQLiteStore {
         LEFT JOIN messages m ON m.conversation_id = c.conversation_id AND m.seq = c.target_seq
         """
 
-    static func messageChange(_ s: Statement) -> MessageChange {
-        MessageChange(conversationID: s.uint64(0), seq: s.uint64(1), clientID: s.blob(2), actorID: s.uint64(3),
-                      actorUsername: s.string(4), serverTime: s.uint64(5), targetSeq: s.uint64(6),
-                      action: ChangeAction(rawValue: s.uint64(7)) ?? .react, emoji: s.string(8), text: s.string(9))
+    static func changeRecord(_ s: Statement) -> ChangeRecord {
+        ChangeRecord(conversationID: s.uint64(0), seq: s.uint64(1), clientID: s.blob(2), actorID: s.uint64(3),
+                     actorUsername: s.string(4), serverTime: s.uint64(5), targetSeq: s.uint64(6),
+                     action: (ChangeAction(rawValue: s.uint64(7)) ?? .react).rawValue, emoji: s.string(8), text: s.string(9))
     }
 
-    public func change(actorID: UInt64, clientID: [UInt8]) throws -> MessageChange? {
+    public func change(actorID: UInt64, clientID: [UInt8]) throws -> ChangeRecord? {
         try db.queryOne("SELECT \(Self.changeColumns) \(Self.changeJoins) WHERE c.actor_id = ? AND c.client_id = ?",
-                        actorID, clientID) { Self.messageChange($0) }
+                        actorID, clientID) { Self.changeRecord($0) }
     }
 
-    public func changes(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [MessageChange] {
+    public func changes(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [ChangeRecord] {
         try db.query("""
             SELECT \(Self.changeColumns) \(Self.changeJoins)
             WHERE c.conversation_id = ? AND c.seq > ? ORDER BY c.seq LIMIT ?
-            """, conversationID, afterSeq, Self.clamp(limit, max: 10_000)) { Self.messageChange($0) }
+            """, conversationID, afterSeq, Self.clamp(limit, max: 10_000)) { Self.changeRecord($0) }
     }
 
     public func apply(_ change: NewChange) throws -> ChangeOutcome {
@@ -69,10 +69,10 @@ extension SQLiteStore {
                            seq, change.conversationID, change.targetSeq, change.actorID, change.emoji)
             }
             let username = try db.queryOne("SELECT username FROM users WHERE id = ?", change.actorID) { $0.string(0) } ?? ""
-            return .stored(MessageChange(conversationID: change.conversationID, seq: seq, clientID: change.clientID,
-                                         actorID: change.actorID, actorUsername: username, serverTime: change.serverTime,
-                                         targetSeq: change.targetSeq, action: change.action, emoji: change.emoji,
-                                         text: change.action == .edit ? change.text : ""))
+            return .stored(ChangeRecord(conversationID: change.conversationID, seq: seq, clientID: change.clientID,
+                                        actorID: change.actorID, actorUsername: username, serverTime: change.serverTime,
+                                        targetSeq: change.targetSeq, action: change.action.rawValue, emoji: change.emoji,
+                                        text: change.action == .edit ? change.text : ""))
         }
     }
 
@@ -138,20 +138,20 @@ extension SQLiteStore {
         try db.run("DELETE FROM assistant_summaries WHERE conversation_id = ? AND from_seq <= ? AND to_seq >= ?", cid, seq, seq)
     }
 
-    public func withReactions(_ messages: [ChatMessage]) throws -> [ChatMessage] {
+    public func withReactions(_ messages: [StoredMessage]) throws -> [StoredMessage] {
         guard !messages.isEmpty else { return messages }
         var byConversation: [UInt64: (low: UInt64, high: UInt64)] = [:]
         for m in messages {
             let r = byConversation[m.conversationID] ?? (m.seq, m.seq)
             byConversation[m.conversationID] = (min(r.low, m.seq), max(r.high, m.seq))
         }
-        var found: [UInt64: [UInt64: [Reaction]]] = [:]
+        var found: [UInt64: [UInt64: [ReactionRecord]]] = [:]
         for (cid, range) in byConversation {
             try db.query("""
                 SELECT r.seq, r.emoji, r.user_id, u.username FROM reactions r JOIN users u ON u.id = r.user_id
                 WHERE r.conversation_id = ? AND r.seq BETWEEN ? AND ? ORDER BY r.change_seq
                 """, cid, range.low, range.high) { s in
-                found[cid, default: [:]][s.uint64(0), default: []].append(Reaction(emoji: s.string(1), userID: s.uint64(2), username: s.string(3)))
+                found[cid, default: [:]][s.uint64(0), default: []].append(ReactionRecord(emoji: s.string(1), userID: s.uint64(2), username: s.string(3)))
             }
         }
         guard !found.isEmpty else { return messages }

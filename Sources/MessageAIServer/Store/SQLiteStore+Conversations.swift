@@ -76,11 +76,11 @@ extension SQLiteStore {
     }
 
     /// Ordered by username.
-    public func members(conversationID: UInt64) throws -> [UserInfo] {
+    public func members(conversationID: UInt64) throws -> [MemberRecord] {
         try db.query("""
             SELECT \(Self.userInfoColumns) FROM members mb JOIN users u ON u.id = mb.user_id
             WHERE mb.conversation_id = ? ORDER BY u.username_lower
-            """, conversationID) { Self.userInfo($0) }
+            """, conversationID) { Self.memberRecord($0) }
     }
 
     public func memberIDs(conversationID: UInt64) throws -> [UInt64] {
@@ -91,7 +91,7 @@ extension SQLiteStore {
         try db.queryOne("SELECT 1 FROM members WHERE conversation_id = ? AND user_id = ?", conversationID, userID) { _ in true } ?? false
     }
 
-    public func conversationList(userID: UInt64) throws -> [Conversation] {
+    public func conversationList(userID: UInt64) throws -> [ConversationEntry] {
         let rows = try db.query("""
             SELECT \(Self.conversationColumns), mb.delivered_seq, mb.read_seq, mb.pending
             FROM members mb JOIN conversations c ON c.id = mb.conversation_id
@@ -100,7 +100,7 @@ extension SQLiteStore {
         return try rows.map { try view(of: $0.0, userID: userID, delivered: $0.1, read: $0.2, request: $0.3) }
     }
 
-    public func conversationView(id: UInt64, userID: UInt64) throws -> Conversation? {
+    public func conversationView(id: UInt64, userID: UInt64) throws -> ConversationEntry? {
         guard let row = try db.queryOne("""
             SELECT \(Self.conversationColumns), mb.delivered_seq, mb.read_seq, mb.pending
             FROM members mb JOIN conversations c ON c.id = mb.conversation_id
@@ -111,15 +111,15 @@ extension SQLiteStore {
 
     // MARK: Helpers
 
-    private func view(of c: ConversationRecord, userID: UInt64, delivered: UInt64, read: UInt64, request: Bool) throws -> Conversation {
+    private func view(of c: ConversationRecord, userID: UInt64, delivered: UInt64, read: UInt64, request: Bool) throws -> ConversationEntry {
         let unread = try db.queryOne("""
             SELECT count(*) FROM messages WHERE conversation_id = ? AND seq > ? AND sender_id != ?
             """, c.id, read, userID) { $0.uint64(0) } ?? 0
         // The last seq may be a change's (a reaction), which is not a message to preview.
         let last = c.lastSeq == 0 ? nil : try messages(conversationID: c.id, beforeSeq: 0, limit: 1).first
-        return Conversation(conversationID: c.id, kind: c.kind, name: c.name, members: try members(conversationID: c.id),
-                            lastSeq: c.lastSeq, lastActivity: c.lastActivity, unread: unread, lastMessage: last,
-                            deliveredSeq: delivered, readSeq: read, request: request, avatarID: c.avatarID)
+        return ConversationEntry(conversationID: c.id, kind: c.kind, name: c.name, members: try members(conversationID: c.id),
+                                 lastSeq: c.lastSeq, lastActivity: c.lastActivity, unread: unread, lastMessage: last,
+                                 deliveredSeq: delivered, readSeq: read, request: request, avatarID: c.avatarID)
     }
 
     private func insertConversation(kind: ConversationKind, name: String, now: UInt64) throws -> UInt64 {

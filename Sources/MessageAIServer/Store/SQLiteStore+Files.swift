@@ -2,6 +2,8 @@ import MessageAISQLite
 import MessageAIProtocol
 
 extension SQLiteStore: FileStore {
+    public var files: FileStore? { self }
+
     static let fileColumns = """
         f.id, f.owner_id, f.name, f.media_type, f.upload_size, f.upload_sha256, f.complete, f.size, f.sha256,
         f.width, f.height, f.thumbnail, f.created_at

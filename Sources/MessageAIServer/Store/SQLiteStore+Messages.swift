@@ -40,7 +40,7 @@ extension SQLiteStore {
                         INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time, reply_to, file_id, attachment)
                         VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
                         """, new.conversationID, seq, new.senderID, new.clientID, new.text, new.serverTime, new.replyTo,
-                        stored?.fileID, stored?.bytes)
+                        stored?.fileID, stored.map { Attachment($0).bytes })
                 } catch let error where Self.isMissingReference(error) {
                     throw StoreError.notFound
                 }
@@ -51,10 +51,10 @@ extension SQLiteStore {
                 } else if usernames[new.senderID] == nil {
                     usernames[new.senderID] = try db.queryOne("SELECT username FROM users WHERE id = ?", new.senderID) { $0.string(0) }
                 }
-                return .stored(ChatMessage(conversationID: new.conversationID, seq: seq, clientID: new.clientID,
-                                           senderID: new.senderID, senderUsername: usernames[new.senderID] ?? "",
-                                           serverTime: new.serverTime, text: new.text, replyTo: new.replyTo,
-                                           attachment: new.attachment))
+                return .stored(StoredMessage(conversationID: new.conversationID, seq: seq, clientID: new.clientID,
+                                             senderID: new.senderID, senderUsername: usernames[new.senderID] ?? "",
+                                             serverTime: new.serverTime, text: new.text, replyTo: new.replyTo,
+                                             attachment: new.attachment))
             }
         }
     }
@@ -65,42 +65,42 @@ extension SQLiteStore {
         do {
             try db.run("INSERT INTO client_ids (user_id, client_id) VALUES (?, ?)", userID, clientID)
             return true
-        } catch StoreError.sqlite(code: SQLiteCode.constraintPrimaryKey, message: _) {
+        } catch StoreError.conflict {
             return false
         } catch let error where Self.isMissingReference(error) {
             throw StoreError.notFound
         }
     }
 
-    public func messages(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [ChatMessage] {
+    public func messages(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [StoredMessage] {
         try db.query("""
             SELECT \(Self.messageColumns) FROM messages m JOIN users u ON u.id = m.sender_id
             WHERE m.conversation_id = ? AND m.seq > ? ORDER BY m.seq LIMIT ?
-            """, conversationID, afterSeq, Self.clamp(limit, max: 10_000)) { Self.chatMessage($0) }
+            """, conversationID, afterSeq, Self.clamp(limit, max: 10_000)) { Self.storedMessage($0) }
     }
 
-    public func messages(conversationID: UInt64, beforeSeq: UInt64, limit: Int) throws -> [ChatMessage] {
+    public func messages(conversationID: UInt64, beforeSeq: UInt64, limit: Int) throws -> [StoredMessage] {
         let before = beforeSeq == 0 ? UInt64(Int64.max) : beforeSeq
         return try db.query("""
             SELECT \(Self.messageColumns) FROM messages m JOIN users u ON u.id = m.sender_id
             WHERE m.conversation_id = ? AND m.seq < ? ORDER BY m.seq DESC LIMIT ?
-            """, conversationID, before, Self.clamp(limit, max: 10_000)) { Self.chatMessage($0) }.reversed()
+            """, conversationID, before, Self.clamp(limit, max: 10_000)) { Self.storedMessage($0) }.reversed()
     }
 
     /// One message by its place in the conversation.
-    public func message(conversationID: UInt64, seq: UInt64) throws -> ChatMessage? {
+    public func message(conversationID: UInt64, seq: UInt64) throws -> StoredMessage? {
         try db.queryOne("""
             SELECT \(Self.messageColumns) FROM messages m JOIN users u ON u.id = m.sender_id
             WHERE m.conversation_id = ? AND m.seq = ?
-            """, conversationID, seq) { Self.chatMessage($0) }
+            """, conversationID, seq) { Self.storedMessage($0) }
     }
 
     /// The message a sender stored under this client id, if any.
-    public func message(senderID: UInt64, clientID: [UInt8]) throws -> ChatMessage? {
+    public func message(senderID: UInt64, clientID: [UInt8]) throws -> StoredMessage? {
         try db.queryOne("""
             SELECT \(Self.messageColumns) FROM messages m JOIN users u ON u.id = m.sender_id
             WHERE m.sender_id = ? AND m.client_id = ?
-            """, senderID, clientID) { Self.chatMessage($0) }
+            """, senderID, clientID) { Self.storedMessage($0) }
     }
 
     // MARK: Markers
@@ -132,7 +132,7 @@ extension SQLiteStore {
             SELECT \(Self.userInfoColumns), mb.delivered_seq, mb.read_seq, mb.pending FROM members mb JOIN users u ON u.id = mb.user_id
             WHERE mb.conversation_id = ? ORDER BY u.username_lower
             """, conversationID) {
-            MemberMarker(user: Self.userInfo($0), deliveredSeq: $0.uint64(3), readSeq: $0.uint64(4), pending: $0.uint64(5) != 0)
+            MemberMarker(user: Self.memberRecord($0), deliveredSeq: $0.uint64(3), readSeq: $0.uint64(4), pending: $0.uint64(5) != 0)
         }
     }
 }

@@ -10,6 +10,18 @@ extension SQLiteStore {
     /// request on the hub (BENCHMARKS.md, issue 13).
     static let scrubPagesPerStep = 16
 
+    /// The deferred work of the interface: SQLite fills its FTS5 index in batches after the
+    /// acknowledging commit (`indexPendingMessages`) and scrubs a delete in steps (`scrubStep`).
+    public func runDeferred(_ work: DeferredWork) throws -> Bool {
+        switch work {
+        case .catchUpSearch:
+            try indexPendingMessages()
+            return false
+        case .purgeDeleted:
+            return try scrubStep()
+        }
+    }
+
     /// One step of the merge; the TRUNCATE checkpoint after the last (on the checkpointer's
     /// thread when there is one). False when no scrub is owed or this step finished it.
     public func scrubStep() throws -> Bool {

@@ -22,7 +22,7 @@ extension SQLiteStore {
         ORDER BY f.rowid DESC LIMIT ?4 OFFSET ?5
         """
 
-    public func search(userID: UInt64, query: String, conversationID: UInt64?, offset: Int, limit: Int) throws -> [ChatMessage] {
+    public func search(userID: UInt64, query: String, conversationID: UInt64?, offset: Int, limit: Int) throws -> [StoredMessage] {
         // The index trails the commits: catch up first, so a search never misses a stored message.
         try indexPendingMessages()
         guard let words = FullTextQuery.match(query) else { return [] }
@@ -39,7 +39,7 @@ extension SQLiteStore {
             match += " AND conv : (" + scope.map { "\"c\($0)\"" }.joined(separator: " OR ") + ")"
         }
         return try db.query(Self.searchSQL, match, userID, conversationID ?? 0, Self.clamp(limit, max: 500),
-                            Swift.max(0, offset)) { Self.chatMessage($0) }
+                            Swift.max(0, offset)) { Self.storedMessage($0) }
     }
 
     /// The query plan of `search`, for the test that it needs no sort.

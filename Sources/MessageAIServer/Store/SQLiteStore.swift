@@ -117,8 +117,8 @@ public final class SQLiteStore: Store {
 
     static let userInfoColumns = "u.id, u.username, u.display_name"
 
-    static func userInfo(_ s: Statement, from c: Int32 = 0) -> UserInfo {
-        UserInfo(userID: s.uint64(c), username: s.string(c + 1), displayName: s.string(c + 2))
+    static func memberRecord(_ s: Statement, from c: Int32 = 0) -> MemberRecord {
+        MemberRecord(userID: s.uint64(c), username: s.string(c + 1), displayName: s.string(c + 2))
     }
 
     static let conversationColumns = "c.id, c.kind, c.name, c.created_at, c.last_seq, c.last_activity, c.avatar_file_id"
@@ -135,10 +135,11 @@ public final class SQLiteStore: Store {
     static let messageColumns = "m.conversation_id, m.seq, m.client_id, m.sender_id, u.username, m.server_time, m.text, m.kind, m.reply_to, m.edited_at, m.deleted, m.attachment"
 
     /// The message's state without its reactions (`withReactions` adds them where shown).
-    static func chatMessage(_ s: Statement, from c: Int32 = 0) -> ChatMessage {
-        // The attachment column holds an Attachment record written by `append` (NULL: none).
-        let attachment = s.isNull(c + 11) ? nil : try? Attachment(from: FieldReader(s.blob(c + 11)))
-        return ChatMessage(conversationID: s.uint64(c), seq: s.uint64(c + 1), clientID: s.blob(c + 2),
+    static func storedMessage(_ s: Statement, from c: Int32 = 0) -> StoredMessage {
+        // The attachment column holds the protocol's Attachment encoding, written by `append`
+        // (NULL: none): a format of this store's files, not of its interface.
+        let attachment = s.isNull(c + 11) ? nil : (try? Attachment(from: FieldReader(s.blob(c + 11)))).map(AttachmentRecord.init)
+        return StoredMessage(conversationID: s.uint64(c), seq: s.uint64(c + 1), clientID: s.blob(c + 2),
                            senderID: s.uint64(c + 3), senderUsername: s.string(c + 4),
                            serverTime: s.uint64(c + 5), text: s.string(c + 6), kind: s.uint64(c + 7),
                            replyTo: s.uint64(c + 8), editedAt: s.uint64(c + 9), deleted: s.uint64(c + 10) != 0,
@@ -148,9 +149,29 @@ public final class SQLiteStore: Store {
     /// Result limits from callers are clamped so a bad value can never ask for everything.
     static func clamp(_ limit: Int, max: Int = 1_000) -> Int { Swift.max(0, Swift.min(limit, max)) }
 
-    /// SQLite error codes for "a referenced user or conversation does not exist".
+    /// "A referenced user or conversation does not exist" (a foreign key failed).
     static func isMissingReference(_ error: Error) -> Bool {
-        if case StoreError.sqlite(let code, _) = error { return code == SQLiteCode.constraintForeignKey }
+        if case StoreError.missingReference = error { return true }
         return false
     }
+}
+
+extension StoreError {
+    /// How the SQLite wrapper's errors surface from the store, in the interface's terms: a full
+    /// disk (answered storage_full), a unique or primary key that holds, a foreign key that
+    /// failed, anything else with SQLite's code and message (for the log).
+    init(sqlite e: SQLiteError) {
+        if e.isDiskFull {
+            self = .diskFull
+        } else if e.code == SQLiteCode.constraintUnique || e.code == SQLiteCode.constraintPrimaryKey {
+            self = .conflict(e.description)
+        } else if e.code == SQLiteCode.constraintForeignKey {
+            self = .missingReference
+        } else {
+            self = .failed(e.description)
+        }
+    }
+
+    /// A failure of the SQLite store's own (not SQLite's), worded like SQLite's.
+    static func sqlite(code: Int32, message: String) -> StoreError { .failed("sqlite error \(code): \(message)") }
 }

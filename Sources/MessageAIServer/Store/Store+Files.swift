@@ -1,4 +1,3 @@
-import MessageAIProtocol
 
 /// One upload (see SchemaV7). `size`, `sha256` and the image fields are set when complete.
 public struct FileRecord: Equatable, Sendable {
@@ -24,8 +23,8 @@ public struct FileRecord: Equatable, Sendable {
 
     /// The record a message carries (no caption, no thumbnail: the sender adds the one, the
     /// live push the other).
-    public var attachment: Attachment {
-        Attachment(fileID: id, name: name, size: size, mediaType: mediaType, sha256: sha256, width: width, height: height)
+    public var attachment: AttachmentRecord {
+        AttachmentRecord(fileID: id, name: name, size: size, mediaType: mediaType, sha256: sha256, width: width, height: height)
     }
 }
 
@@ -43,7 +42,7 @@ public struct StoredContent: Equatable, Sendable {
     }
 }
 
-/// Files: a separate protocol so that test doubles of `Store` need not know about them.
+/// Files: a capability of its own (`Store.files`, nil for a store without file sharing).
 public protocol FileStore: AnyObject {
     func createFile(_ file: FileRecord) throws
     func file(id: [UInt8]) throws -> FileRecord?

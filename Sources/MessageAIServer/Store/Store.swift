@@ -1,11 +1,11 @@
-import MessageAISQLite
-import MessageAIProtocol
+import MessageAIProtocol  // ConversationKind, ChangeAction: the product's vocabularies, not frames
 
-// The server's storage seam. One SQLite implementation (`SQLiteStore`); tests run the same
-// bodies against an in-memory and a temp-file database. Not thread-safe: the server calls it
+// The server's storage seam. It speaks the store's own records (`Records.swift`), never a wire
+// type, and nothing of one backend: one SQLite implementation (`SQLiteStore`) today; tests run
+// the same bodies against an in-memory and a temp-file database. Not thread-safe: the server calls it
 // from one serial queue (the store queue), which is also what makes group commit simple.
 //
-// Time values are milliseconds since the Unix epoch. Ids are SQLite rowids (> 0).
+// Time values are milliseconds since the Unix epoch. Ids are positive integers the store assigns (> 0).
 
 public struct UserRecord: Equatable, Sendable {
     public var id: UInt64
@@ -17,8 +17,6 @@ public struct UserRecord: Equatable, Sendable {
     public var createdAt: UInt64
     /// 0 when never seen.
     public var lastSeen: UInt64
-
-    public var info: UserInfo { UserInfo(userID: id, username: username, displayName: displayName) }
 
     public init(id: UInt64, username: String, email: String, displayName: String, passwordHash: String, createdAt: UInt64, lastSeen: UInt64) {
         self.id = id; self.username = username; self.email = email; self.displayName = displayName
@@ -70,10 +68,10 @@ public struct NewMessage: Sendable {
     /// The seq this message answers (0: none); checked by the caller.
     public var replyTo: UInt64
     /// A file's record, caption included (`text` is then its fallback text).
-    public var attachment: Attachment?
+    public var attachment: AttachmentRecord?
 
     public init(conversationID: UInt64, senderID: UInt64, clientID: [UInt8], text: String, serverTime: UInt64,
-                senderUsername: String? = nil, replyTo: UInt64 = 0, attachment: Attachment? = nil) {
+                senderUsername: String? = nil, replyTo: UInt64 = 0, attachment: AttachmentRecord? = nil) {
         self.conversationID = conversationID; self.senderID = senderID; self.clientID = clientID
         self.text = text; self.serverTime = serverTime; self.senderUsername = senderUsername; self.replyTo = replyTo
         self.attachment = attachment
@@ -100,7 +98,7 @@ public struct NewChange: Sendable {
 
 public enum ChangeOutcome: Equatable, Sendable {
     /// Stored with the next seq and applied.
-    case stored(MessageChange)
+    case stored(ChangeRecord)
     /// It would change nothing (a reaction the member has, or removing one they do not have):
     /// nothing stored, no seq taken.
     case unchanged
@@ -110,23 +108,32 @@ public enum ChangeOutcome: Equatable, Sendable {
 
 public enum AppendOutcome: Equatable, Sendable {
     /// Newly stored with the next seq of its conversation.
-    case stored(ChatMessage)
+    case stored(StoredMessage)
     /// (sender, client id) was stored before with this conversation and text (a resend): the
     /// original message, unchanged.
-    case duplicate(ChatMessage)
+    case duplicate(StoredMessage)
     /// (sender, client id) was stored before for another conversation or another text, or for
     /// a change (nil then): nothing is stored, and the sender must not believe it was (client
     /// ids are unique per user, across messages and changes).
-    case clientIDReused(ChatMessage?)
+    case clientIDReused(StoredMessage?)
+}
+
+/// Work a store may defer past the commit that acknowledged (`Store.runDeferred`).
+public enum DeferredWork: Sendable {
+    /// After appends: make search see what was stored (the caller asks after a batch of
+    /// messages and when idle; `search` itself catches up first anyway).
+    case catchUpSearch
+    /// After a delete: take the deleted text out of every place a copy lingers.
+    case purgeDeleted
 }
 
 public struct MemberMarker: Equatable, Sendable {
-    public var user: UserInfo
+    public var user: MemberRecord
     public var deliveredSeq: UInt64
     public var readSeq: UInt64
     /// The member holds the conversation as a message request: their read marker is theirs only.
     public var pending: Bool
-    public init(user: UserInfo, deliveredSeq: UInt64, readSeq: UInt64, pending: Bool = false) {
+    public init(user: MemberRecord, deliveredSeq: UInt64, readSeq: UInt64, pending: Bool = false) {
         self.user = user; self.deliveredSeq = deliveredSeq; self.readSeq = readSeq; self.pending = pending
     }
     /// The read marker others may see.
@@ -137,10 +144,14 @@ public enum StoreError: Error, Equatable, Sendable {
     case usernameTaken
     case emailTaken
     case notFound
-    /// The disk is full (SQLITE_FULL): nothing was written; the caller answers storage_full.
+    /// The disk is full: nothing was written; the caller answers storage_full.
     case diskFull
-    /// Any other SQLite failure, with its result code and message.
-    case sqlite(code: Int32, message: String)
+    /// A unique key already holds the value (the backend's message names the key).
+    case conflict(String)
+    /// A row names a user or conversation that does not exist.
+    case missingReference
+    /// Any other failure of the database, in the backend's words (for the log, never the wire).
+    case failed(String)
 }
 
 /// How two users stand, seen from `me`: who wants whom, whether I declined their request, and
@@ -241,7 +252,7 @@ public protocol Store: AnyObject {
     func renameGroup(conversationID: UInt64, name: String) throws
     func removeMember(conversationID: UInt64, userID: UInt64) throws
     func conversation(id: UInt64) throws -> ConversationRecord?
-    func members(conversationID: UInt64) throws -> [UserInfo]
+    func members(conversationID: UInt64) throws -> [MemberRecord]
     /// Just the members' ids, for fan-out on every message (no join, no sort).
     func memberIDs(conversationID: UInt64) throws -> [UInt64]
     /// Changes whenever a conversation gains or loses a member: caches of `memberIDs` compare it.
@@ -249,9 +260,9 @@ public protocol Store: AnyObject {
     func isMember(conversationID: UInt64, userID: UInt64) throws -> Bool
     /// The user's conversations, most recent activity first, each with last message, unread
     /// count (messages from others above the user's read marker) and the user's own markers.
-    func conversationList(userID: UInt64) throws -> [Conversation]
+    func conversationList(userID: UInt64) throws -> [ConversationEntry]
     /// One conversation as `userID` sees it (same fields as in the list).
-    func conversationView(id: UInt64, userID: UInt64) throws -> Conversation?
+    func conversationView(id: UInt64, userID: UInt64) throws -> ConversationEntry?
 
     // MARK: Messages
     /// Stores a batch in ONE transaction (group commit). Each message gets the next seq of its
@@ -259,16 +270,12 @@ public protocol Store: AnyObject {
     /// All or nothing: on error nothing of the batch is stored.
     func append(_ batch: [NewMessage]) throws -> [AppendOutcome]
     /// Ascending by seq, seq > afterSeq, at most `limit`.
-    func messages(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [ChatMessage]
+    func messages(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [StoredMessage]
     /// The `limit` messages just before `beforeSeq` (0: the newest), ascending by seq.
-    func messages(conversationID: UInt64, beforeSeq: UInt64, limit: Int) throws -> [ChatMessage]
-    /// Adds every stored message not yet in the full-text index, in one transaction. `append`
-    /// leaves indexing out of the transaction that stores (and acknowledges) the messages; the
-    /// caller indexes in batches, off the ack path. `search` catches up by itself first.
-    func indexPendingMessages() throws
-    /// Full-text search (FTS5) in the user's conversations, newest first; it sees every
-    /// message appended before the call, indexed yet or not.
-    func search(userID: UInt64, query: String, conversationID: UInt64?, offset: Int, limit: Int) throws -> [ChatMessage]
+    func messages(conversationID: UInt64, beforeSeq: UInt64, limit: Int) throws -> [StoredMessage]
+    /// Search in the user's conversations (every word, accents and case ignored, the last word
+    /// a prefix), newest first; it sees every message appended before the call.
+    func search(userID: UInt64, query: String, conversationID: UInt64?, offset: Int, limit: Int) throws -> [StoredMessage]
 
     // MARK: Markers
     /// Raises the member's markers (never lowers; read implies delivered; capped at last seq).
@@ -278,36 +285,35 @@ public protocol Store: AnyObject {
 
     // MARK: Additions (store branch)
     /// One message by its place in the conversation (READERS, previews).
-    func message(conversationID: UInt64, seq: UInt64) throws -> ChatMessage?
+    func message(conversationID: UInt64, seq: UInt64) throws -> StoredMessage?
     /// The message a sender stored under this client id, if any.
-    func message(senderID: UInt64, clientID: [UInt8]) throws -> ChatMessage?
+    func message(senderID: UInt64, clientID: [UInt8]) throws -> StoredMessage?
     /// Closes the database cleanly (shutdown); the store cannot be used afterwards. Idempotent.
     func close()
 
     // MARK: Changes (replies, reactions, edits, deletes)
     /// The change an actor stored under this client id, if any (a resend).
-    func change(actorID: UInt64, clientID: [UInt8]) throws -> MessageChange?
+    func change(actorID: UInt64, clientID: [UInt8]) throws -> ChangeRecord?
     /// Stores a change the caller has checked (membership, sender, window, emoji), with the
     /// next seq of the conversation, and applies it to the message; see `ChangeOutcome`.
-    /// A delete leaves a scrub owed (`scrubStep`): the caller runs it after answering.
+    /// A delete may leave work owed (`runDeferred(.purgeDeleted)`): the caller runs it after answering.
     func apply(_ change: NewChange) throws -> ChangeOutcome
-    /// One bounded step of taking deleted messages' words out of the index's old pages and the
-    /// WAL; true while steps are left. Each step is a short transaction of its own, so the
-    /// caller can serve other requests between steps.
-    func scrubStep() throws -> Bool
     /// Changes with seq > afterSeq, ascending, at most `limit` (an edit carries the text now).
-    func changes(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [MessageChange]
+    func changes(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [ChangeRecord]
     /// The messages with their current reactions filled in.
-    func withReactions(_ messages: [ChatMessage]) throws -> [ChatMessage]
+    func withReactions(_ messages: [StoredMessage]) throws -> [StoredMessage]
 
-    /// The admin commands' capability (issue 27); nil for a store without it.
+    // MARK: Work kept out of the acknowledging transactions
+    /// One bounded step of work the store keeps out of the transactions that acknowledge, for
+    /// the caller to run between requests; true while more of it is owed. A store that does
+    /// all its work inside its transactions answers false at once.
+    @discardableResult func runDeferred(_ work: DeferredWork) throws -> Bool
+
+    // MARK: Optional capabilities (asked for, never found by casting; nil: the store has none)
+    /// The assistant's tables: items, summaries, switches, budgets.
+    var assistant: AssistantStore? { get }
+    /// Uploaded files and avatars.
+    var files: FileStore? { get }
+    /// The admin commands' capability (issue 27).
     var admin: AdminStore? { get }
-}
-
-extension StoreError {
-    /// How the SQLite wrapper's errors surface from the store: a full disk is its own case,
-    /// because the server answers it with storage_full (retry later) rather than a fault.
-    init(sqlite e: SQLiteError) {
-        self = e.isDiskFull ? .diskFull : .sqlite(code: e.code, message: e.description)
-    }
 }

@@ -1,0 +1,72 @@
+import MessageAIProtocol
+
+/// The one-node `Delivery`: the hub's tables of logged-in connections, by user and (cached)
+/// by conversation. Hub queue only.
+final class LocalDelivery: Delivery {
+    private let store: Store
+    /// Logged-in connections by user id: a user is online while this holds any.
+    private var online: [UInt64: [UInt64: Peer]] = [:]
+    /// Each conversation's logged-in connections, for fan-out (dropped on every login and logout).
+    private var audiences = AudienceCache()
+
+    init(store: Store) { self.store = store }
+
+    func attach(_ peer: Peer, userID: UInt64) -> Bool {
+        let first = online[userID] == nil
+        audiences.invalidate()
+        online[userID, default: [:]][peer.id] = peer
+        return first
+    }
+
+    func detach(_ peer: Peer, userID: UInt64) -> Bool {
+        online[userID]?[peer.id] = nil
+        audiences.invalidate()
+        guard online[userID]?.isEmpty == true else { return false }
+        online[userID] = nil
+        return true
+    }
+
+    func isOnline(_ userID: UInt64) -> Bool { online[userID] != nil }
+
+    var usersOnline: Int { online.count }
+
+    func connections(of userID: UInt64) -> [Peer] {
+        online[userID].map { Array($0.values) } ?? []
+    }
+
+    @discardableResult
+    func deliver(_ message: ChatMessage, frame: [UInt8], except: Peer?) -> Int {
+        var pushed = 0
+        for p in (try? audience(of: message.conversationID)) ?? [] where p !== except {
+            p.pushMessage(message, frame: frame)
+            pushed += 1
+        }
+        return pushed
+    }
+
+    func deliver(_ change: MessageChange, except: Peer?) throws {
+        let frame = change.frame(requestID: 0)
+        for p in try audience(of: change.conversationID) where p !== except { p.pushChange(change, frame: frame) }
+    }
+
+    func send(_ frame: Frame, toMembersOf conversationID: UInt64, except: Peer?, only: (Peer) -> Bool) throws {
+        for p in try audience(of: conversationID) where p !== except && only(p) { p.connection.send(frame) }
+    }
+
+    func send(to users: [UInt64], except: Peer?, only: (Peer) -> Bool, _ frameFor: (UInt64) throws -> Frame?) rethrows {
+        var seen = Set<UInt64>()
+        for user in users where seen.insert(user).inserted {
+            guard let peers = online[user]?.values.filter({ $0 !== except && only($0) }), !peers.isEmpty,
+                  let frame = try frameFor(user) else { continue }
+            for p in peers { p.connection.send(frame) }
+        }
+    }
+
+    /// Every logged-in connection of every member of the conversation (the sender's included).
+    private func audience(of conversationID: UInt64) throws -> [Peer] {
+        if let cached = audiences.connections(of: conversationID, membershipVersion: store.membershipVersion) { return cached }
+        let peers = try store.memberIDs(conversationID: conversationID).flatMap { connections(of: $0) }
+        audiences.remember(peers, for: conversationID)
+        return peers
+    }
+}
