@@ -111,4 +111,5 @@ def test_mute_unread_mentions_and_clear(world):
     bob.key("ctrl-c")
     bob.line("/clear")
     bob.wait_screen(lambda s: "chatter" not in s and "/unread" not in s, what="a cleared screen")
-    assert has_prompt(bob.text(), "alice", "|Act: carol 1, noisy 2"), bob.text()
+    # The prompt is redrawn after the screen is cleared: wait for it, do not read it at once.
+    bob.wait_screen(lambda s: has_prompt(s, "alice", "|Act: carol 1, noisy 2"), what="the prompt redrawn with noisy back in Act:")
