@@ -1,4 +1,5 @@
 import Foundation
+import MessageAIAssistant
 
 /// One client setting: its key in the config file and in /set, its help, how a value is
 /// checked, and the `ClientConfiguration` field it sets. A new setting is one row in
@@ -66,6 +67,9 @@ public enum Settings {
         .text("timestamps", \.timestampFormat, "a date pattern such as HH:mm, HH:mm:ss or h:mm a, or off",
               "how message times are shown (Unicode date pattern; off: no times)", check: TimestampFormat.isValid),
         .choice("preview", \.preview, "images in the terminal: on (kitty graphics, iTerm2 or sixels where the terminal has them, else block art), blocks (always block art), off"),
+        .text("time-zone", \.timeZone, "auto, or a zone such as Asia/Tokyo or +09:00",
+              "your time zone: due dates are shown in it and your profile carries it (auto: TZ, else /etc/localtime, else UTC; /tz shows it)",
+              check: { $0 == "auto" || TimeZoneName.isValid($0) }),
         SettingSpec(key: "check", help: "check a draft typed at the prompt before it is sent (clarity, tone): off; warn (show why, send); confirm (hold a flagged draft, Enter sends it); auto (confirm at a terminal, off for piped input)",
                     allowed: "off, warn, confirm or auto",
                     normalise: { v in let l = v.lowercased(); return l == "auto" || DraftCheckMode(rawValue: l) != nil ? l : nil },
@@ -76,7 +80,8 @@ public enum Settings {
     static let byKey: [String: SettingSpec] = Dictionary(table.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
 
     /// Accepts a few spellings people type for the same key.
-    static let aliases = ["color": "colour", "notifications": "notify", "history": "recap", "time": "timestamps", "previews": "preview", "images": "preview"]
+    static let aliases = ["color": "colour", "notifications": "notify", "history": "recap", "time": "timestamps", "previews": "preview", "images": "preview",
+                          "tz": "time-zone", "timezone": "time-zone", "time_zone": "time-zone", "zone": "time-zone"]
 
     public static func spec(_ key: String) -> SettingSpec? {
         let k = key.lowercased()
