@@ -144,3 +144,20 @@ final class DueTimeTests: XCTestCase {
         XCTAssertEqual(DueTimes.iso(at: at, zone: "America/Los_Angeles"), "2026-11-27T00:00:00-08:00")
     }
 }
+
+/// ASSISTANT.md's evaluation lines keep `due` as written; the instant is an extra field, given
+/// only when the line says when the message was sent.
+final class DueTimeEvaluationTests: XCTestCase {
+    func testTheResolvedTimeIsAnExtraField() throws {
+        let sent = UInt64(ISO8601DateFormatter().date(from: "2026-11-26T10:00:00+09:00")!.timeIntervalSince1970 * 1000)
+        let line = #"{"id": "t1", "from": "omar", "to": ["maya"], "text": "Maya, could you tag it by Friday 5pm?", "sent_at": \#(sent), "time_zone": "Asia/Tokyo"}"#
+        let action = try XCTUnwrap((try EvaluationFormat.predict(line, engine: LocalEngine())["actions"] as? [[String: Any]])?.first)
+        XCTAssertEqual(action["due"] as? String, "Friday 5pm")
+        XCTAssertEqual(action["due_at"] as? UInt64, DueTimes.resolve("Friday 5pm", sentAt: sent, timeZone: "Asia/Tokyo")?.at)
+        XCTAssertEqual(action["due_time_zone"] as? String, "Asia/Tokyo")
+        let plain = #"{"id": "t2", "from": "omar", "to": ["maya"], "text": "Maya, could you tag it by Friday 5pm?"}"#
+        let without = try XCTUnwrap((try EvaluationFormat.predict(plain, engine: LocalEngine())["actions"] as? [[String: Any]])?.first)
+        XCTAssertEqual(without["due"] as? String, "Friday 5pm")
+        XCTAssertNil(without["due_at"])
+    }
+}
