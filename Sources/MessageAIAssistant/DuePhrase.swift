@@ -40,7 +40,11 @@ struct DuePhrase {
     static let units: [String: Int] = ["min": 60, "mins": 60, "minute": 60, "minutes": 60, "hr": 3600, "hrs": 3600, "hour": 3600,
                                        "hours": 3600, "day": 86_400, "days": 86_400, "week": 604_800, "weeks": 604_800]
     /// Periods that cannot be placed on a calendar without knowing the team's plans.
-    static let vague: Set<String> = ["sprint", "quarter", "release", "weekend", "year", "soon", "asap", "later", "sometime"]
+    static let vague: Set<String> = ["sprint", "quarter", "release", "weekend", "year", "soon", "asap", "later", "sometime",
+                                     // Events whose time only the team knows ("before tomorrow's standup"), and
+                                     // "after", which starts a time rather than ending one.
+                                     "after", "standup", "stand-up", "retro", "demo", "meeting", "call", "sync", "review",
+                                     "planning", "launch", "deploy", "freeze", "cutoff", "cut-off"]
 
     init(_ text: String) {
         let w = Self.words(text)

@@ -105,7 +105,8 @@ final class DueTimeTests: XCTestCase {
         XCTAssertEqual(DueTimes.resolve("tomorrow", sentAt: ms(sent), timeZone: "")?.timeZone, "UTC")
         XCTAssertEqual(due("tomorrow", sent, ""), "2026-11-27T17:00:00Z")
         XCTAssertEqual(due("tomorrow", sent, "Mars/Olympus"), "2026-11-27T17:00:00Z")
-        for vague in ["soon", "next sprint", "after standup", "before the demo", "next week", "3/11", "the weekend", "this quarter"] {
+        for vague in ["soon", "next sprint", "after standup", "before the demo", "next week", "3/11", "the weekend", "this quarter",
+                      "tomorrow's standup", "after lunch", "Friday's demo"] {
             XCTAssertNil(due(vague, sent, "Asia/Tokyo"), vague)
         }
     }
