@@ -8,9 +8,11 @@ import XCTest
 /// extraction (issue 28), over real sockets.
 final class TimeZoneTests: AssistantTestCase {
     func testTheZoneIsSetCheckedAndShownToConversationPartners() throws {
+        let before: Profile = try ann.request(ProfileGet(username: "ann"))
+        XCTAssertEqual(before.timeZone, "", "none until a client sets it")
         let set: Profile = try ann.request(ProfileUpdate(timeZone: "Asia/Tokyo"))
         XCTAssertEqual(set.timeZone, "Asia/Tokyo")
-        XCTAssertEqual(set.user.displayName, "ann", "a zone alone leaves the name as it was")
+        XCTAssertEqual(set.user.displayName, before.user.displayName, "a zone alone leaves the name as it was")
         let seen: Profile = try ben.request(ProfileGet(username: "ann"))
         XCTAssertEqual(seen.timeZone, "Asia/Tokyo", "ben shares a group with ann")
         let offset: Profile = try ann.request(ProfileUpdate(timeZone: "+05:30"))
@@ -25,7 +27,7 @@ final class TimeZoneTests: AssistantTestCase {
         }
         let own: Profile = try ann.request(ProfileGet(username: "ann"))
         XCTAssertEqual(own.timeZone, "+05:30")
-        XCTAssertEqual(own.user.displayName, "ann")
+        XCTAssertEqual(own.user.displayName, before.user.displayName)
 
         // Neither field: the old rule, display_name is missing.
         let neither = try ann.requestError(ProfileUpdate(displayName: nil, timeZone: nil))
