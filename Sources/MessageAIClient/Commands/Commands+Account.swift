@@ -112,6 +112,7 @@ enum AccountCommands {
                 let picture = p.avatarID.isEmpty ? "" : (path.map { " · picture: \($0)" } ?? " · has a picture (not fetched)")
                 let zone = zoneText(p, readerZone: inv.client.timeZoneName, now: UInt64(Date().timeIntervalSince1970 * 1000))
                 inv.succeed("profile", fields, plain: PrivacyCommands.line(p) + zone + picture)
+                if let path { inv.client.drawAvatar(path) }
             }
         }
     }
