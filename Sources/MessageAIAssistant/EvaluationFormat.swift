@@ -47,9 +47,27 @@ public enum EvaluationFormat {
          "open_questions": s.openQuestions, "covered_messages": s.coveredMessages, "engine": s.engine.name, "engine_version": s.engine.version]
     }
 
+    /// A message line that gives `sent_at` (ms since the epoch) and optionally the sender's
+    /// `time_zone` gets, beside each action's `due` as written, the instant it resolves to:
+    /// `due_at` (ms) and `due_time_zone`, as the server stores them. `due` itself is unchanged,
+    /// so scoring by ASSISTANT.md's rules is unchanged.
+    public static func addDueTimes(to prediction: [String: Any], from line: String) -> [String: Any] {
+        guard let data = line.data(using: .utf8), let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let sent = (obj["sent_at"] as? NSNumber)?.uint64Value, var actions = prediction["actions"] as? [[String: Any]] else { return prediction }
+        let zone = obj["time_zone"] as? String ?? ""
+        for i in actions.indices {
+            guard let due = actions[i]["due"] as? String, let r = DueTimes.resolve(due, sentAt: sent, timeZone: zone) else { continue }
+            actions[i]["due_at"] = r.at
+            actions[i]["due_time_zone"] = r.timeZone
+        }
+        var out = prediction
+        out["actions"] = actions
+        return out
+    }
+
     public static func predict(_ line: String, engine: AssistantEngine) throws -> [String: Any] {
         switch try parse(line) {
-        case .message(let id, let m): return prediction(id: id, engine.judge(m))
+        case .message(let id, let m): return addDueTimes(to: prediction(id: id, engine.judge(m)), from: line)
         case .thread(let id, let t): return prediction(id: id, engine.summarize(t))
         }
     }

@@ -129,10 +129,20 @@ public struct SessionRevoke: WireMessage {
 /// PROFILE_UPDATE: change the display name (answered with PROFILE, the user's own).
 public struct ProfileUpdate: WireMessage {
     public static let frameType = FrameType.profileUpdate
-    public var displayName: String
+    /// nil: unchanged (only with a `timeZone`; a frame with neither lacks `display_name`).
+    public var displayName: String?
+    /// Tag 2 (0.5.0): the user's time zone, an IANA name or "+09:00"; nil: unchanged.
+    public var timeZone: String?
     public init(displayName: String) { self.displayName = displayName }
-    public init(from f: FieldReader) throws(ProtocolError) { displayName = try f.string(1, "display_name") }
-    public func encode(to w: inout FieldWriter) { w.string(1, displayName) }
+    public init(displayName: String? = nil, timeZone: String?) { self.displayName = displayName; self.timeZone = timeZone }
+    public init(from f: FieldReader) throws(ProtocolError) {
+        timeZone = f.has(2) ? try f.string(2, "time_zone") : nil
+        displayName = timeZone == nil || f.has(1) ? try f.string(1, "display_name") : nil
+    }
+    public func encode(to w: inout FieldWriter) {
+        if let displayName { w.string(1, displayName) }
+        if let timeZone { w.string(2, timeZone) }
+    }
 }
 
 /// PASSWORD_CHANGE: revokes every other session of the user (answered with OK).

@@ -60,6 +60,10 @@ public struct AssistItem: FieldCodable, Equatable {
     public var rev: UInt64
     public var engine: String
     public var engineVersion: String
+    /// Tags 15, 16 (0.5.0): the due date resolved by the server (ms since the epoch; 0 when the
+    /// text names no day or time that can be placed), and the zone it was meant in.
+    public var dueAt: UInt64 = 0
+    public var dueTimeZone: String = ""
 
     public init(itemID: UInt64, conversationID: UInt64, seq: UInt64, kind: AssistItemKind, text: String, who: String = "",
                 due: String = "", from: String, done: Bool = false, doneBy: String = "", doneAt: UInt64 = 0, rev: UInt64,
@@ -77,12 +81,14 @@ public struct AssistItem: FieldCodable, Equatable {
         from = try f.optionalString(8, "from"); done = try f.bool(9, "done"); doneBy = try f.optionalString(10, "done_by")
         doneAt = try f.optionalUInt(11, "done_at"); rev = try f.uint(12, "rev")
         engine = try f.optionalString(13, "engine"); engineVersion = try f.optionalString(14, "engine_version")
+        dueAt = try f.optionalUInt(15, "due_at"); dueTimeZone = try f.optionalString(16, "due_time_zone")
     }
     public func encode(to w: inout FieldWriter) {
         w.uint(1, itemID); w.uint(2, conversationID); w.uint(3, seq); w.uint(4, kind.rawValue); w.string(5, text)
         w.optionalString(6, who); w.optionalString(7, due); w.optionalString(8, from); w.optionalBool(9, done)
         w.optionalString(10, doneBy); w.optionalUInt(11, doneAt); w.uint(12, rev)
         w.optionalString(13, engine); w.optionalString(14, engineVersion)
+        w.optionalUInt(15, dueAt); w.optionalString(16, dueTimeZone)
     }
 }
 

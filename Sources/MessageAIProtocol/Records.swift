@@ -165,11 +165,15 @@ public struct Profile: WireMessage {
     /// Capability `avatars` (tag 14): the profile picture, a file id for FILE_GET; empty for
     /// none, or when the reader may not see it.
     public var avatarID: [UInt8] = []
+    /// Tag 15 (0.5.0): the user's time zone (an IANA name or "+09:00"); empty when not set, or
+    /// when the reader may not see it (as presence).
+    public var timeZone: String = ""
 
     public init(user: UserInfo, online: Bool, lastSeen: UInt64, avatar: String = "", contactState: ContactState = .none,
-                away: Bool = false, awayMessage: String = "", avatarID: [UInt8] = []) {
+                away: Bool = false, awayMessage: String = "", avatarID: [UInt8] = [], timeZone: String = "") {
         self.user = user; self.online = online; self.lastSeen = lastSeen; self.avatar = avatar
         self.contactState = contactState; self.away = away; self.awayMessage = awayMessage; self.avatarID = avatarID
+        self.timeZone = timeZone
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         user = try f.record(1, "user"); online = try f.bool(2, "online")
@@ -177,12 +181,13 @@ public struct Profile: WireMessage {
         // An unknown state from a newer server reads as none: the client shows no presence.
         contactState = ContactState(rawValue: try f.optionalUInt(5, "contact_state")) ?? .none
         away = try f.bool(12, "away"); awayMessage = try f.optionalString(13, "away_message")
-        avatarID = f.optionalBytes(14, "avatar_id")
+        avatarID = f.optionalBytes(14, "avatar_id"); timeZone = try f.optionalString(15, "time_zone")
     }
     public func encode(to w: inout FieldWriter) {
         w.record(1, user); w.optionalBool(2, online); w.optionalUInt(3, lastSeen); w.optionalString(4, avatar)
         w.optionalUInt(5, contactState.rawValue); w.optionalBool(12, away); w.optionalString(13, awayMessage)
         if !avatarID.isEmpty { w.bytes(14, avatarID) }
+        w.optionalString(15, timeZone)
     }
 }
 

@@ -46,7 +46,7 @@ struct Eval: ParsableCommand {
                 case .message(let id, let m):
                     let j = e.judge(m)
                     tally.note(j.engine)
-                    prediction = EvaluationFormat.prediction(id: id, j)
+                    prediction = EvaluationFormat.addDueTimes(to: EvaluationFormat.prediction(id: id, j), from: String(line))
                     prediction["engine_fallback"] = j.engine.fallbackReason
                 case .thread(let id, let t):
                     let s = e.summarize(t)

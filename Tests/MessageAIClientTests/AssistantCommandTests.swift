@@ -50,13 +50,16 @@ final class AssistantCommandTests: ServerBackedTestCase {
         let tag = try XCTUnwrap(open.last?["item_id"] as? Int)
         let b = try clients.run("bob", ["/open launch", "/done \(tag)", "/actions mine", "/decisions"])
         XCTAssertEqual(b.status, 0, b.err)
-        XCTAssertTrue(b.out.contains("done: #\(tag) [launch] bob: tag the 2.3 hotfix branch (due 5pm) [done by bob]"), b.out)
+        // "5pm" is placed on the sender's calendar (issue 28): the next 17:00 after the message.
+        XCTAssertNotNil(b.out.range(of: #"done: #\#(tag) \[launch\] bob: tag the 2.3 hotfix branch \(due \w{3} \d{1,2} \w{3} 17:00\) \[done by bob\]"#,
+                                    options: .regularExpression), b.out)
 
         // The same answers from the cache alone, in plain text.
         server.stop()
         let offline = try clients.run("bob", ["/open launch", "/actions mine", "/decisions", "/summary 2"])
         XCTAssertEqual(offline.status, 0, offline.err)
-        XCTAssertTrue(offline.out.contains("bob: post the release notes (due 5pm)"), offline.out)
+        XCTAssertNotNil(offline.out.range(of: #"bob: post the release notes \(due \w{3} \d{1,2} \w{3} 17:00\)"#, options: .regularExpression),
+                        offline.out)
         XCTAssertFalse(offline.out.contains("tag the 2.3 hotfix branch"), "done: \(offline.out)")
         XCTAssertTrue(offline.out.contains("bob: we'll go with the retry change for 2.3"), offline.out)
         XCTAssertTrue(offline.out.contains("(offline: as last synced)"), offline.out)

@@ -35,7 +35,8 @@ final class CommandTableTests: XCTestCase {
                         "/send-file", "/files", "/save",  // issue 11: files
                         "/avatar", "/group avatar",  // issue 11: profile pictures and group avatars
                         "/sessions", "/revoke",  // issue 27: one's own sessions
-                        "/catchup"]  // issue 28: a catch-up across conversations
+                        "/catchup",  // issue 28: a catch-up across conversations
+                        "/tz"]  // issue 28: due dates in every reader's time zone
         XCTAssertEqual(Set(CommandTable.all.map(\.name)), Set(contract))
         XCTAssertEqual(CommandTable.all.count, contract.count, "no duplicate names")
         for spec in CommandTable.all {

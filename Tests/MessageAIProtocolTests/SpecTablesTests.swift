@@ -114,12 +114,16 @@ final class SpecTablesTests: XCTestCase {
     static let conversation = Conversation(conversationID: 1, kind: .group, name: "g", members: [user], lastSeq: 2, lastActivity: 3,
                                            unread: 1, lastMessage: message, deliveredSeq: 1, readSeq: 1, request: true, avatarID: id16)
     static let profile = Profile(user: user, online: true, lastSeen: 1, avatar: "", contactState: .accepted, away: true,
-                                 awayMessage: "lunch", avatarID: id16)
+                                 awayMessage: "lunch", avatarID: id16, timeZone: "Asia/Tokyo")
     static let receipt = Receipt(conversationID: 1, userID: 1, username: "ann", deliveredSeq: 2, readSeq: 1)
     static let change = MessageChange(conversationID: 1, seq: 3, clientID: id16, actorID: 1, actorUsername: "ann", serverTime: 4,
                                       targetSeq: 2, action: .react, emoji: "👍", text: "t")
-    static let item = AssistItem(itemID: 1, conversationID: 1, seq: 2, kind: .action, text: "t", who: "ann", due: "fri", from: "ben",
-                                 done: true, doneBy: "ann", doneAt: 5, rev: 6, engine: "local", engineVersion: "1")
+    static let item: AssistItem = {
+        var i = AssistItem(itemID: 1, conversationID: 1, seq: 2, kind: .action, text: "t", who: "ann", due: "fri", from: "ben",
+                           done: true, doneBy: "ann", doneAt: 5, rev: 6, engine: "local", engineVersion: "1")
+        i.dueAt = 7; i.dueTimeZone = "Asia/Tokyo"
+        return i
+    }()
     static let action = AssistAction(what: "w", who: "ann", due: "fri")
     static let flag = AssistFlag(kind: "terse", reason: "r")
     static var welcome: Welcome {

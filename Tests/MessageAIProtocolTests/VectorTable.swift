@@ -26,6 +26,13 @@ enum Vectors {
     static let assistItem = AssistItem(itemID: 5, conversationID: 8, seq: 12, kind: .action, text: "tag the 2.3 hotfix branch",
                                        who: "bob", due: "5pm", from: "alice", done: true, doneBy: "bob", doneAt: time, rev: 17,
                                        engine: "local", engineVersion: "0.1.0")
+    /// "Friday 5pm" written in Tokyo on Thursday 26 November 2026: Friday 17:00 JST (08:00 UTC).
+    static let dueItem: AssistItem = {
+        var i = AssistItem(itemID: 9, conversationID: 8, seq: 14, kind: .action, text: "send the deck", who: "bob", due: "Friday 5pm",
+                           from: "alice", rev: 19, engine: "local", engineVersion: "0.5.0")
+        i.dueAt = 1_795_766_400_000; i.dueTimeZone = "Asia/Tokyo"
+        return i
+    }()
     static let fileID: [UInt8] = (0..<16).map { UInt8(0xa0 + $0) }
     static let sha: [UInt8] = (0..<32).map { UInt8($0 * 7 & 0xff) }
 
@@ -50,6 +57,7 @@ enum Vectors {
             SessionInfo(sessionID: 3, device: "laptop", created: time, lastUsed: time + 1000, current: true)])),
         Vector(name: "session-revoke", requestID: 22, message: SessionRevoke(sessionID: 4)),
         Vector(name: "profile-update", requestID: 23, message: ProfileUpdate(displayName: "Alice A.")),
+        Vector(name: "profile-update-time-zone", requestID: 23, message: ProfileUpdate(timeZone: "Asia/Tokyo")),
         Vector(name: "password-change", requestID: 24, message: PasswordChange(oldPassword: "correct horse", newPassword: "battery staple")),
         Vector(name: "user-search", requestID: 3, message: UserSearch(prefix: "bo", limit: 10)),
         Vector(name: "users", requestID: 3, message: Users(users: [bob])),
@@ -59,6 +67,8 @@ enum Vectors {
         Vector(name: "contacts", requestID: 5, message: Contacts(contacts: [Profile(user: bob, online: true, lastSeen: 0, contactState: .accepted)])),
         Vector(name: "profile-get", requestID: 6, message: ProfileGet(username: "bob")),
         Vector(name: "profile", requestID: 6, message: Profile(user: bob, online: false, lastSeen: time, contactState: .accepted)),
+        Vector(name: "profile-time-zone", requestID: 6, message: Profile(user: bob, online: false, lastSeen: time, contactState: .accepted,
+                                                                          timeZone: "America/Los_Angeles")),
         Vector(name: "profile-requested", requestID: 4, message: Profile(user: bob, online: false, lastSeen: 0, contactState: .requested)),
         Vector(name: "contact-accept", requestID: 9, message: ContactAccept(username: "bob")),
         Vector(name: "contact-decline", requestID: 9, message: ContactDecline(username: "bob")),
@@ -108,6 +118,7 @@ enum Vectors {
         Vector(name: "assist-items-push", requestID: 0, message: AssistItems(items: [AssistItem(
             itemID: 6, conversationID: 8, seq: 13, kind: .decision, text: "ship 2.3 on Thursday", from: "carol", rev: 18,
             engine: "local", engineVersion: "0.1.0")], cursor: 18)),
+        Vector(name: "assist-items-due", requestID: 0, message: AssistItems(items: [dueItem], cursor: 19)),
         Vector(name: "assist-item-done", requestID: 31, message: AssistItemDone(itemID: 5, done: true)),
         Vector(name: "assist-sync", requestID: 32, message: AssistSync(sinceRev: 16)),
         Vector(name: "assist-summary", requestID: 33, message: AssistSummary(conversationID: 8, limit: 30)),

@@ -1,15 +1,24 @@
 import Foundation
+import MessageAIAssistant
 import MessageAIProtocol
 
 /// How the server's assistant answers read: JSON fields and plain lines, shared by the
 /// commands and the pushes.
 enum AssistantView {
-    static func itemFields(_ i: AssistItem, conversation: String) -> [String: Any] {
+    /// `zone`: the reader's, in which a resolved due date is also given.
+    static func itemFields(_ i: AssistItem, conversation: String, zone: String) -> [String: Any] {
         var f: [String: Any] = ["item_id": i.itemID, "conversation_id": i.conversationID, "conversation": conversation, "seq": i.seq,
                                 "kind": i.kind == .action ? "action" : "decision", "from": i.from, "done": i.done, "open": !i.done,
                                 "rev": i.rev, "engine": i.engine, "engine_version": i.engineVersion]
         if i.kind == .action {
             f["what"] = i.text; f["who"] = i.who; f["due"] = i.due.isEmpty ? NSNull() : i.due
+            // The text as written stays `due`; the instant is extra (null: none could be placed).
+            f["due_at"] = i.dueAt > 0 ? i.dueAt : NSNull()
+            if i.dueAt > 0 {
+                f["due_time_zone"] = i.dueTimeZone.isEmpty ? "UTC" : i.dueTimeZone
+                f["due_local"] = DueTimes.iso(at: i.dueAt, zone: zone)
+                f["due_shown"] = DueTimes.describe(at: i.dueAt, timeZone: i.dueTimeZone, readerZone: zone)
+            }
             if i.done { f["done_by"] = i.doneBy; f["done_at"] = i.doneAt }
         } else {
             f["decision"] = i.text
@@ -17,12 +26,18 @@ enum AssistantView {
         return f
     }
 
-    /// "#12 [release] ben: tag the 2.3 hotfix branch (due 5pm) [done by ben]"
-    static func itemLine(_ i: AssistItem, conversation: String?) -> String {
+    /// "#12 [release] ben: tag the 2.3 hotfix branch (due Fri 27 Nov 17:00 (Tokyo) = Fri 09:00 here) [done by ben]"
+    static func itemLine(_ i: AssistItem, conversation: String?, zone: String) -> String {
         let place = conversation.map { "[\($0)] " } ?? ""
         if i.kind == .decision { return "#\(i.itemID) \(place)\(i.from): \(i.text)" }
-        return "#\(i.itemID) \(place)\(i.who): \(i.text)" + (i.due.isEmpty ? "" : " (due \(i.due))")
-            + (i.done ? " [done by \(i.doneBy)]" : "")
+        return "#\(i.itemID) \(place)\(i.who): \(i.text)" + dueText(i, zone: zone) + (i.done ? " [done by \(i.doneBy)]" : "")
+    }
+
+    /// " (due Fri 27 Nov 17:00 (Tokyo) = Fri 09:00 here)" once placed on a calendar, else the
+    /// words as written: " (due after standup)".
+    static func dueText(_ i: AssistItem, zone: String) -> String {
+        if i.dueAt > 0 { return " (due \(DueTimes.describe(at: i.dueAt, timeZone: i.dueTimeZone, readerZone: zone)))" }
+        return i.due.isEmpty ? "" : " (due \(i.due))"
     }
 
     static func settingsFields(_ s: AssistSettings, conversation: String) -> [String: Any] {

@@ -6,7 +6,7 @@ public enum CommandTable {
     public static let all: [CommandSpec] =
         AccountCommands.specs + SessionCommands.specs + PeopleCommands.specs + PrivacyCommands.specs + ConversationCommands.specs
         + MessageCommands.specs + ChangeCommands.specs + FileCommands.specs + AvatarCommands.specs + PresenceCommands.specs + AttentionCommands.specs + AssistantCommands.specs + ServerAssistantCommands.specs + CatchUpCommands.specs
-        + SettingsCommands.specs + ScriptCommands.specs + ServerCommands.specs
+        + SettingsCommands.specs + TimeZoneCommands.specs + ScriptCommands.specs + ServerCommands.specs
 
     static let byName: [String: CommandSpec] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
 

@@ -1,4 +1,5 @@
 import Foundation
+import MessageAIAssistant
 import MessageAIProtocol
 
 /// /register, /login, /logout, /whoami, /profile, /passwd, /name
@@ -77,7 +78,18 @@ enum AccountCommands {
         var f: [String: Any] = ["username": p.user.username, "display_name": p.user.displayName, "online": p.online,
                                 "last_seen": p.lastSeen, "state": PrivacyCommands.stateName(p.contactState), "away": p.away]
         if p.away { f["away_message"] = p.awayMessage }
+        f["time_zone"] = p.timeZone.isEmpty ? NSNull() : p.timeZone
         return f
+    }
+
+    /// " · time zone Asia/Tokyo (Fri 09:00 there)": their clock beside the profile, as Slack
+    /// shows a member's local time; nothing when they have not set one (or block the reader).
+    static func zoneText(_ p: Profile, readerZone: String, now: UInt64) -> String {
+        guard !p.timeZone.isEmpty, let theirs = TimeZoneName.zone(p.timeZone) else { return "" }
+        let mine = TimeZoneName.zone(readerZone) ?? TimeZone(identifier: "UTC")!
+        let date = Date(timeIntervalSince1970: Double(now) / 1000)
+        if theirs.secondsFromGMT(for: date) == mine.secondsFromGMT(for: date) { return " · time zone \(p.timeZone) (same time as yours)" }
+        return " · time zone \(p.timeZone) (\(DueTimes.clock(at: now, zone: p.timeZone)) there)"
     }
 
     static func profileLine(_ p: Profile) -> String {
@@ -98,7 +110,8 @@ enum AccountCommands {
                 fields["avatar_id"] = Hex.encode(p.avatarID)
                 if let path { fields["avatar_path"] = path }
                 let picture = p.avatarID.isEmpty ? "" : (path.map { " · picture: \($0)" } ?? " · has a picture (not fetched)")
-                inv.succeed("profile", fields, plain: PrivacyCommands.line(p) + picture)
+                let zone = zoneText(p, readerZone: inv.client.timeZoneName, now: UInt64(Date().timeIntervalSince1970 * 1000))
+                inv.succeed("profile", fields, plain: PrivacyCommands.line(p) + zone + picture)
                 if let path { inv.client.drawAvatar(path) }
             }
         }

@@ -37,8 +37,10 @@ enum ServerAssistantCommands {
         guard let store = c.store, let me = c.username else { return false }
         let show = { (items: [AssistItem], source: String) in
             let name = conversationID.map { c.conversationName($0, fallback: "") }
-            let rows = items.map { AssistantView.itemFields($0, conversation: c.conversationName($0.conversationID, fallback: "")) }
-            var lines = items.map { AssistantView.itemLine($0, conversation: conversationID == nil ? c.conversationName($0.conversationID, fallback: "") : nil) }
+            let zone = c.timeZoneName
+            let rows = items.map { AssistantView.itemFields($0, conversation: c.conversationName($0.conversationID, fallback: ""), zone: zone) }
+            var lines = items.map { AssistantView.itemLine($0, conversation: conversationID == nil ? c.conversationName($0.conversationID, fallback: "") : nil,
+                                                            zone: zone) }
             let label = filter == .mine ? "yours" : filter == .all ? (kind == .decision ? "" : "all") : "open"
             if lines.isEmpty { lines = ["no \(label.isEmpty ? "" : label + " ")\(kind == .action ? "action items" : "decisions")" + (name.map { " in [\($0)]" } ?? "")] }
             if source == "cache" { lines.append("(offline: as last synced)") }
@@ -96,8 +98,8 @@ enum ServerAssistantCommands {
             _ = try? c.store?.upsertAssistItems(a.items)
             guard let item = a.items.first else { inv.fail("bad_answer", "the server answered without the item"); return }
             let name = c.conversationName(item.conversationID, fallback: "")
-            inv.succeed("assistant_item", AssistantView.itemFields(item, conversation: name),
-                        plain: (done ? "done: " : "open again: ") + AssistantView.itemLine(item, conversation: name))
+            inv.succeed("assistant_item", AssistantView.itemFields(item, conversation: name, zone: inv.client.timeZoneName),
+                        plain: (done ? "done: " : "open again: ") + AssistantView.itemLine(item, conversation: name, zone: inv.client.timeZoneName))
         }
     }
 }

@@ -49,9 +49,9 @@ extension Client {
             let name = conversationName(item.conversationID, fallback: "")
             switch cached[item.itemID] {
             case nil where item.text.isEmpty: continue       // withdrawn before this device saw it
-            case nil: output.emit(AssistantEvent.item(item, conversation: name, known: false, me: me))
-            case item.done?: output.emit(AssistantEvent.updated(item, conversation: name))
-            case _?: output.emit(AssistantEvent.item(item, conversation: name, known: true, me: me))
+            case nil: output.emit(AssistantEvent.item(item, conversation: name, known: false, me: me, zone: timeZoneName))
+            case item.done?: output.emit(AssistantEvent.updated(item, conversation: name, zone: timeZoneName))
+            case _?: output.emit(AssistantEvent.item(item, conversation: name, known: true, me: me, zone: timeZoneName))
             }
         }
         if !changed.isEmpty { onChange() }

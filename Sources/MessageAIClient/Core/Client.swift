@@ -19,6 +19,8 @@ public final class Client {
     public internal(set) var authenticated = false
     /// SYNC_DONE arrived on the current connection: the outbox may drain.
     public internal(set) var synced = false
+    /// The time zone the server acknowledged on this connection (nil: not yet sent).
+    var sentTimeZone: String?
     public internal(set) var currentConversation: UInt64?
     /// The user's read position in the current conversation just before it was opened (opening
     /// marks it read): what `/summary unread` covers.
@@ -189,6 +191,10 @@ public final class Client {
         refreshShownConnection()
         onChange()
         startSync()
+        // Every login or resume: the last device to connect sets the zone, as Slack's "set
+        // automatically" does for someone who travels with one device and left another home.
+        sentTimeZone = nil
+        sendTimeZone()
     }
 
     private func linkLost(_ reason: String) {

@@ -45,6 +45,9 @@ public struct ClientConfiguration {
     /// How message times are shown: a Unicode date pattern, or "off" (`timestamps` setting).
     /// Default HH:mm.
     public var timestampFormat = "HH:mm"
+    /// `time-zone`: "auto" (TZ, else /etc/localtime, else UTC) or a zone the user chose (an
+    /// IANA name or "+09:00"): due dates are shown in it and the profile carries it.
+    public var timeZone = "auto"
     /// Images in the terminal (`preview` setting): on (the terminal's best way: kitty, iTerm2,
     /// sixels, else block art), blocks (always block art) or off. Never with --json or piped
     /// output. Default on.

@@ -40,6 +40,7 @@ extension Client {
         output.timestampFormat = config.timestampFormat
         draftCheck = config.draftCheck ?? DraftCheckMode.standard(interactive: config.interactive)
         previewMode = ImagePreview.mode(setting: config.preview, json: config.json)
+        sendTimeZone()
         onChange()
     }
 }

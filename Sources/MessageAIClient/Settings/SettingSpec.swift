@@ -1,4 +1,5 @@
 import Foundation
+import MessageAIAssistant
 
 /// One client setting: its key in the config file and in /set, its help, how a value is
 /// checked, and the `ClientConfiguration` field it sets. A new setting is one row in
@@ -68,6 +69,9 @@ public enum Settings {
         .choice("preview", \.preview, "images in the terminal: on (kitty graphics, iTerm2 or sixels where the terminal has them, else block art), blocks (always block art), off"),
         .flag("catchup", \.catchUpAtStart, "at a terminal, show the catch-up across conversations when you come back after 6 hours without typing here"),
         .flag("callhint", \.callHint, "a dim note when a DM or a group of up to 4 goes back and forth fast on a question nobody settles: this would be quicker as a call"),
+        .text("time-zone", \.timeZone, "auto, or a zone such as Asia/Tokyo or +09:00",
+              "your time zone: due dates are shown in it and your profile carries it (auto: TZ, else /etc/localtime, else UTC; /tz shows it)",
+              check: { $0 == "auto" || TimeZoneName.isValid($0) }),
         SettingSpec(key: "check", help: "check a draft typed at the prompt before it is sent (clarity, tone): off; warn (show why, send); confirm (hold a flagged draft, Enter sends it); auto (confirm at a terminal, off for piped input)",
                     allowed: "off, warn, confirm or auto",
                     normalise: { v in let l = v.lowercased(); return l == "auto" || DraftCheckMode(rawValue: l) != nil ? l : nil },
@@ -79,7 +83,7 @@ public enum Settings {
 
     /// Accepts a few spellings people type for the same key.
     static let aliases = ["color": "colour", "notifications": "notify", "history": "recap", "time": "timestamps", "previews": "preview", "images": "preview", "hint": "callhint",
-                          "hints": "callhint", "call": "callhint"]
+                          "hints": "callhint", "call": "callhint", "tz": "time-zone", "timezone": "time-zone", "time_zone": "time-zone", "zone": "time-zone"]
 
     public static func spec(_ key: String) -> SettingSpec? {
         let k = key.lowercased()

@@ -34,7 +34,8 @@ public final class LocalStore {
     /// 4: muted (/mute). 5: replies, reactions, edits and deletes (messages.reply_to/edited_at/
     /// deleted, reactions, changes). 6: the assistant's items. 7: attachments (files).
     /// 8: messages_fts holds `search_words(text)` (CJK and Thai runs as pairs), rebuilt once.
-    public static let schemaVersion = 8
+    /// 9: assistant_items.due_at/due_time_zone (due dates as instants), items synced again.
+    public static let schemaVersion = 9
 
     public init(path: String, userID: UInt64) throws {
         db = try Database(path: path)
@@ -82,6 +83,7 @@ public final class LocalStore {
             // 3 -> 4: conversations muted with /mute (no bell, no notification).
             try db.execute("CREATE TABLE IF NOT EXISTS muted(conversation_id INTEGER PRIMARY KEY)")
             try migrateToMessageChanges()  // 4 -> 5
+            try addDueTimes()  // 8 -> 9
             try db.execute("PRAGMA user_version = \(LocalStore.schemaVersion)")
         }
     }

@@ -69,7 +69,9 @@ final class Assistant {
     /// The items a judgement yields for one message. `who` is resolved to a member's username
     /// ("sender" and a direct message's "recipient" by name; a group's "recipient" is
     /// "everyone"), so "mine" is a plain comparison in the store.
-    static func items(from j: Judgement, message m: ChatMessage, members: [String]) -> [NewAssistItem] {
+    /// `senderZone` places the due dates: "tomorrow" is the day after the message was written
+    /// (its edit, for an edited one) on the sender's calendar; empty means UTC.
+    static func items(from j: Judgement, message m: ChatMessage, members: [String], senderZone: String) -> [NewAssistItem] {
         let sender = m.senderUsername
         let others = members.filter { $0.lowercased() != sender.lowercased() }
         func owner(_ who: String) -> String {
@@ -81,10 +83,15 @@ final class Assistant {
             }
         }
         var out: [NewAssistItem] = []
+        let written = m.editedAt > 0 ? m.editedAt : m.serverTime
         for (i, a) in j.actions.enumerated() {
-            out.append(NewAssistItem(conversationID: m.conversationID, seq: m.seq, kind: .action, ordinal: i, text: String(a.what.prefix(maxItemText)),
+            var item = NewAssistItem(conversationID: m.conversationID, seq: m.seq, kind: .action, ordinal: i, text: String(a.what.prefix(maxItemText)),
                                      who: owner(a.who), due: a.due ?? "", senderID: m.senderID,
-                                     engine: j.engine.name, engineVersion: j.engine.version))
+                                     engine: j.engine.name, engineVersion: j.engine.version)
+            if let due = a.due, let r = DueTimes.resolve(due, sentAt: written, timeZone: senderZone) {
+                item.dueAt = r.at; item.dueTimeZone = r.timeZone
+            }
+            out.append(item)
         }
         if let d = j.decision {
             out.append(NewAssistItem(conversationID: m.conversationID, seq: m.seq, kind: .decision, ordinal: 0, text: String(d.prefix(maxItemText)),

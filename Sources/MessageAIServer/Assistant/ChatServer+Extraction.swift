@@ -40,8 +40,10 @@ extension ChatServer {
             return
         }
         var names: [UInt64: [String]] = [:]
-        var work: [(ChatMessage, MessageToJudge, [String])] = []
+        var zones: [UInt64: String] = [:]
+        var work: [(ChatMessage, MessageToJudge, [String], String)] = []
         for m in messages {
+            if zones[m.senderID] == nil { zones[m.senderID] = timeZone(of: m.senderID) }
             if names[m.conversationID] == nil {
                 names[m.conversationID] = ((try? store.members(conversationID: m.conversationID)) ?? []).map(\.username)
             }
@@ -49,14 +51,16 @@ extension ChatServer {
             let line = ChatLine(from: m.senderUsername.lowercased(), text: m.text)
             let context = assistant.context(adding: line, to: m.conversationID)
             let to = members.filter { $0.lowercased() != line.from }.map { $0.lowercased() }
-            work.append((m, MessageToJudge(from: line.from, to: to, text: m.text, context: context), members))
+            work.append((m, MessageToJudge(from: line.from, to: to, text: m.text, context: context), members, zones[m.senderID]!))
         }
         assistant.pendingExtractions += work.count
         metrics.assistantQueueDepth.set(assistant.pendingExtractions)
         let engine = assistant.local
         let jobs = work
         assistant.extractQueue.async { [self] in
-            let items = jobs.flatMap { m, judge, members in Assistant.items(from: engine.extract(judge), message: m, members: members) }
+            let items = jobs.flatMap { m, judge, members, zone in
+                Assistant.items(from: engine.extract(judge), message: m, members: members, senderZone: zone)
+            }
             queue.async { [self] in
                 assistant.pendingExtractions -= jobs.count
                 metrics.assistantQueueDepth.set(assistant.pendingExtractions)
@@ -82,10 +86,11 @@ extension ChatServer {
         let from = m.senderUsername.lowercased()
         let judge = MessageToJudge(from: from, to: members.map { $0.lowercased() }.filter { $0 != from }, text: m.text, context: context)
         let engine = assistant.local
+        let zone = timeZone(of: m.senderID)
         assistant.pendingExtractions += 1
         metrics.assistantQueueDepth.set(assistant.pendingExtractions)
         assistant.extractQueue.async { [self] in
-            let items = Assistant.items(from: engine.extract(judge), message: m, members: members)
+            let items = Assistant.items(from: engine.extract(judge), message: m, members: members, senderZone: zone)
             queue.async { [self] in
                 assistant.pendingExtractions -= 1
                 metrics.assistantQueueDepth.set(assistant.pendingExtractions)
@@ -137,6 +142,12 @@ extension ChatServer {
             let frame = AssistItems(items: page, cursor: cursor).frame(requestID: 0)
             delivery.send(frame, to: users, only: \.assistant)
         }
+    }
+
+    /// The user's time zone as their profile has it; empty when not known (or the lookup
+    /// failed: due dates are then placed in UTC rather than not at all).
+    func timeZone(of userID: UInt64) -> String {
+        ((try? store.user(id: userID)) ?? nil)?.timeZone ?? ""
     }
 
     /// Items per ASSIST_ITEMS push: 200 items of at most 500 characters stay far below the frame limit.

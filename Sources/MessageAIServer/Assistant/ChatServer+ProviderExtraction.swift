@@ -71,7 +71,7 @@ extension ChatServer {
             for (m, found) in zip(sent, batch.items) {
                 guard let found else { continue }
                 let j = Judgement(actions: found.actions, clarity: [], tone: [], decision: found.decision, engine: batch.engine)
-                replaceAndPush(m, Assistant.items(from: j, message: m, members: members))
+                replaceAndPush(m, Assistant.items(from: j, message: m, members: members, senderZone: timeZone(of: m.senderID)))
             }
         }
     }

@@ -104,7 +104,7 @@ extension ChatServer {
     func ownProfile(_ user: UserRecord) throws -> Profile {
         let away = try store.awayMessage(userID: user.id)
         return Profile(user: user.info, online: isOnline(user.id), lastSeen: 0, away: away != nil, awayMessage: away ?? "",
-                       avatarID: avatarID(of: user.id))
+                       avatarID: avatarID(of: user.id), timeZone: user.timeZone)
     }
 
     /// A profile picture is shown to whoever may see the profile (contacts either way, people

@@ -81,16 +81,20 @@ extension ChatServer {
         return user
     }
 
-    /// Called where the reader may see the profile; the picture still stops at a block.
+    /// Called where the reader may see the profile; the picture and the time zone still stop
+    /// at a block. The zone is shown like the picture, not like presence: a conversation
+    /// partner sees it (as Slack shows a member's local time), and every member already reads
+    /// it beside the due dates of that user's messages.
     func profile(of user: UserRecord, _ link: ContactLink) -> Profile {
         let avatar = link.blocked ? [] : avatarID(of: user.id)
+        let zone = link.blocked ? "" : user.timeZone
         guard link.sharesPresence else {
-            return Profile(user: user.info, online: false, lastSeen: 0, contactState: Self.contactState(link), avatarID: avatar)
+            return Profile(user: user.info, online: false, lastSeen: 0, contactState: Self.contactState(link), avatarID: avatar, timeZone: zone)
         }
         let online = isOnline(user.id)
         let away = (try? store.awayMessage(userID: user.id)) ?? nil
         return Profile(user: user.info, online: online, lastSeen: online ? 0 : user.lastSeen, contactState: .accepted,
-                       away: away != nil, awayMessage: away ?? "", avatarID: avatar)
+                       away: away != nil, awayMessage: away ?? "", avatarID: avatar, timeZone: zone)
     }
 
     /// The state the reader is shown. A request from someone the reader declined or blocks is

@@ -1,3 +1,4 @@
+import MessageAIAssistant
 import MessageAIProtocol
 
 /// What a logged-in user does with their account: sessions, profile, password.
@@ -37,14 +38,27 @@ extension ChatServer {
         if r.sessionID == ctx.sessionID { detachUser(ctx.peer) }
     }
 
+    /// The display name, the time zone or both (a field left out is unchanged). Both are
+    /// checked before either is stored, so a bad one changes nothing.
     func updateProfile(_ ctx: RequestContext, _ u: ProfileUpdate) throws {
-        try Validation.displayName(u.displayName)
+        if let name = u.displayName { try Validation.displayName(name) }
+        // Empty clears it ("not known": due dates are placed in UTC). The value is not echoed:
+        // it may be anything up to the frame limit.
+        if let zone = u.timeZone, !zone.isEmpty, !TimeZoneName.isValid(zone) {
+            throw ServerError.invalidArgument(.notATimeZone)
+        }
         var user = ctx.user
-        let name = u.displayName.isEmpty ? user.username : u.displayName
-        try store.setDisplayName(userID: user.id, name)
-        user.displayName = name
+        if let given = u.displayName {
+            let name = given.isEmpty ? user.username : given
+            try store.setDisplayName(userID: user.id, name)
+            user.displayName = name
+        }
+        if let zone = u.timeZone, zone != user.timeZone {
+            try store.setTimeZone(userID: user.id, zone)
+            user.timeZone = zone
+        }
         for p in delivery.connections(of: user.id) { p.user = user }
-        ctx.reply(Profile(user: user.info, online: true, lastSeen: 0, avatarID: avatarID(of: user.id)))
+        ctx.reply(try ownProfile(user))
     }
 
     func changePassword(_ ctx: RequestContext, _ c: PasswordChange) throws {

@@ -61,5 +61,6 @@ extension AssistItem {
         self.init(itemID: r.itemID, conversationID: r.conversationID, seq: r.seq, kind: r.kind, text: r.text, who: r.who,
                   due: r.due, from: r.from, done: r.done, doneBy: r.doneBy, doneAt: r.doneAt, rev: r.rev,
                   engine: r.engine, engineVersion: r.engineVersion)
+        dueAt = r.dueAt; dueTimeZone = r.dueTimeZone
     }
 }

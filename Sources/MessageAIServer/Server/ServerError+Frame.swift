@@ -176,6 +176,9 @@ extension ServerError.InvalidArgument {
                               limit: UInt64(max), field: "usernames")
         case .blockSelf: return ErrorFrame(.invalidArgument, "you cannot block yourself", field: "username")
         case .contactSelf: return ErrorFrame(.invalidArgument, "you cannot add yourself as a contact", field: "username")
+        case .notATimeZone:
+            return ErrorFrame(.invalidArgument, "not a time zone: an IANA name such as Asia/Tokyo, or an offset from -12:00 to +14:00 such as +09:00",
+                              field: "time_zone")
         case .emptySearch: return ErrorFrame(.invalidArgument, "give some words to search for", field: "query")
         case .emptyUserSearch: return ErrorFrame(.invalidArgument, "give at least one character to search for", field: "prefix")
         case .syncRunning: return ErrorFrame(.invalidArgument, "a sync is already running on this connection")

@@ -132,6 +132,8 @@ enum ServerError: Error {
         case groupTooLarge(max: Int, members: Int)
         case blockSelf
         case contactSelf
+        /// PROFILE_UPDATE's time zone is neither an IANA name nor an offset (the value is not echoed).
+        case notATimeZone
         case emptySearch
         case emptyUserSearch
         case syncRunning

@@ -13,6 +13,9 @@ public struct NewAssistItem: Equatable, Sendable {
     public var senderID: UInt64
     public var engine: String
     public var engineVersion: String
+    /// The due date resolved at extraction (ms; 0: none) and the zone it was meant in.
+    public var dueAt: UInt64 = 0
+    public var dueTimeZone: String = ""
 
     public init(conversationID: UInt64, seq: UInt64, kind: AssistItemKind, ordinal: Int, text: String, who: String = "",
                 due: String = "", senderID: UInt64, engine: String, engineVersion: String) {

@@ -139,6 +139,10 @@ public struct AssistItemRecord: Equatable, Sendable {
     public var rev: UInt64
     public var engine: String
     public var engineVersion: String
+    /// The due date placed on a calendar (ms since 1970, 0: none) and the zone it was meant in
+    /// (schema v17).
+    public var dueAt: UInt64 = 0
+    public var dueTimeZone: String = ""
 
     public init(itemID: UInt64, conversationID: UInt64, seq: UInt64, kind: AssistItemKind, text: String, who: String = "",
                 due: String = "", from: String, done: Bool = false, doneBy: String = "", doneAt: UInt64 = 0, rev: UInt64,

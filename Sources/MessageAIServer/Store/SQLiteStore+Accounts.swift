@@ -51,6 +51,10 @@ extension SQLiteStore {
         }
     }
 
+    public func setTimeZone(userID: UInt64, _ zone: String) throws {
+        guard try db.run("UPDATE users SET time_zone = ? WHERE id = ?", zone, userID) > 0 else { throw StoreError.notFound }
+    }
+
     /// The words of a display name for user search (`users_fts`, schema v13). Written here, not
     /// by a trigger: a name changes rarely, and the store keeps no triggers (v3).
     func indexDisplayName(userID: UInt64, _ name: String) throws {

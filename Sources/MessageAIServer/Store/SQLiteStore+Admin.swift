@@ -9,13 +9,13 @@ extension SQLiteStore: AdminStore {
 
     public func accounts() throws -> [AccountRecord] {
         try db.query("SELECT \(Self.userColumns), u.disabled_at FROM users u ORDER BY u.username_lower") {
-            AccountRecord(user: Self.userRecord($0), disabledAt: $0.uint64(7))
+            AccountRecord(user: Self.userRecord($0), disabledAt: $0.uint64(Self.userColumnCount))
         }
     }
 
     public func account(username: String) throws -> AccountRecord? {
         try db.queryOne("SELECT \(Self.userColumns), u.disabled_at FROM users u WHERE u.username_lower = ?", username.lowercased()) {
-            AccountRecord(user: Self.userRecord($0), disabledAt: $0.uint64(7))
+            AccountRecord(user: Self.userRecord($0), disabledAt: $0.uint64(Self.userColumnCount))
         }
     }
 

@@ -7,15 +7,17 @@ extension SQLiteStore: AssistantStore {
 
     static let itemColumns = """
         i.id, i.conversation_id, i.seq, i.kind, i.text, i.who, i.due, su.username, i.done,
-        COALESCE(du.username, ''), i.done_at, i.rev, i.engine, i.engine_version
+        COALESCE(du.username, ''), i.done_at, i.rev, i.engine, i.engine_version, i.due_at, i.due_time_zone
         FROM assistant_items i JOIN users su ON su.id = i.sender_id LEFT JOIN users du ON du.id = i.done_by
         """
 
     static func assistItem(_ s: Statement) -> AssistItemRecord {
-        AssistItemRecord(itemID: s.uint64(0), conversationID: s.uint64(1), seq: s.uint64(2),
+        var item = AssistItemRecord(itemID: s.uint64(0), conversationID: s.uint64(1), seq: s.uint64(2),
                    kind: AssistItemKind(rawValue: s.uint64(3)) ?? .action, text: s.string(4), who: s.string(5), due: s.string(6),
                    from: s.string(7), done: s.int(8) != 0, doneBy: s.string(9), doneAt: s.uint64(10), rev: s.uint64(11),
                    engine: s.string(12), engineVersion: s.string(13))
+        item.dueAt = s.uint64(14); item.dueTimeZone = s.string(15)
+        return item
     }
 
     public func insertItems(_ items: [NewAssistItem], now: UInt64) throws -> [AssistItemRecord] {
@@ -28,8 +30,8 @@ extension SQLiteStore: AssistantStore {
                 // with the same owner and wording in the conversation is not stored twice.
                 let added = try db.run("""
                     INSERT OR IGNORE INTO assistant_items (conversation_id, seq, kind, ordinal, text, who, due, sender_id, rev,
-                        engine, engine_version, created_at)
-                    SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12
+                        engine, engine_version, created_at, due_at, due_time_zone)
+                    SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14
                     WHERE (?3 != 1 OR NOT EXISTS (SELECT 1 FROM assistant_items WHERE conversation_id = ?1 AND kind = 1 AND done = 0
                                                   AND lower(who) = lower(?6) AND lower(text) = lower(?5)))
                       -- A message deleted before its extraction finished keeps no items; one
@@ -37,7 +39,7 @@ extension SQLiteStore: AssistantStore {
                       AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?1 AND seq = ?2
                                       AND (deleted = 1 OR edited_at > 0))
                     """, it.conversationID, it.seq, it.kind.rawValue, it.ordinal, it.text, it.who, it.due, it.senderID, rev + 1,
-                    it.engine, it.engineVersion, now)
+                    it.engine, it.engineVersion, now, it.dueAt, it.dueTimeZone)
                 if added > 0 { rev += 1; ids.append(db.lastInsertRowID) }
             }
             return try ids.compactMap { id in try db.queryOne("SELECT \(Self.itemColumns) WHERE i.id = ?", id) { Self.assistItem($0) } }

@@ -34,19 +34,21 @@ extension SQLiteStore {
             // (a negative one, its own id's), then the kept ones take their new places.
             for o in unmatched {
                 rev += 1
-                try db.run("UPDATE assistant_items SET text = '', who = '', due = '', ordinal = -id, rev = ? WHERE id = ?", rev, o.itemID)
+                try db.run("UPDATE assistant_items SET text = '', who = '', due = '', due_at = 0, due_time_zone = '', ordinal = -id, rev = ? WHERE id = ?", rev, o.itemID)
                 changed.append(o.itemID)
             }
             try db.run("UPDATE assistant_items SET ordinal = -id WHERE conversation_id = ? AND seq = ? AND text = ''", cid, seq)
             for k in keep { try db.run("UPDATE assistant_items SET ordinal = -id WHERE id = ?", k.old.itemID) }
             for k in keep {
                 let o = k.old, n = k.new
-                if o.text != n.text || o.who != n.who || o.due != n.due || o.engine != n.engine || o.engineVersion != n.engineVersion {
+                if o.text != n.text || o.who != n.who || o.due != n.due || o.engine != n.engine || o.engineVersion != n.engineVersion
+                    || o.dueAt != n.dueAt || o.dueTimeZone != n.dueTimeZone {
                     rev += 1
                     try db.run("""
-                        UPDATE assistant_items SET text = ?, who = ?, due = ?, ordinal = ?, engine = ?, engine_version = ?, rev = ?
+                        UPDATE assistant_items SET text = ?, who = ?, due = ?, ordinal = ?, engine = ?, engine_version = ?, rev = ?,
+                            due_at = ?, due_time_zone = ?
                         WHERE id = ?
-                        """, n.text, n.who, n.due, n.ordinal, n.engine, n.engineVersion, rev, o.itemID)
+                        """, n.text, n.who, n.due, n.ordinal, n.engine, n.engineVersion, rev, n.dueAt, n.dueTimeZone, o.itemID)
                     changed.append(o.itemID)
                 } else {
                     try db.run("UPDATE assistant_items SET ordinal = ? WHERE id = ?", n.ordinal, o.itemID)
@@ -57,12 +59,12 @@ extension SQLiteStore {
                 // in the same words is not stored twice.
                 let added = try db.run("""
                     INSERT INTO assistant_items (conversation_id, seq, kind, ordinal, text, who, due, sender_id, rev,
-                        engine, engine_version, created_at)
-                    SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12
+                        engine, engine_version, created_at, due_at, due_time_zone)
+                    SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14
                     WHERE ?3 != 1 OR NOT EXISTS (SELECT 1 FROM assistant_items WHERE conversation_id = ?1 AND seq <> ?2 AND kind = 1
                                                  AND done = 0 AND lower(who) = lower(?6) AND lower(text) = lower(?5))
                     """, cid, seq, it.kind.rawValue, it.ordinal, it.text, it.who, it.due, it.senderID, rev + 1,
-                    it.engine, it.engineVersion, now)
+                    it.engine, it.engineVersion, now, it.dueAt, it.dueTimeZone)
                 if added > 0 { rev += 1; changed.append(db.lastInsertRowID) }
             }
             return try changed.compactMap { id in try db.queryOne("SELECT \(Self.itemColumns) WHERE i.id = ?", id) { Self.assistItem($0) } }

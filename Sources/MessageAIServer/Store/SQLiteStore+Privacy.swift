@@ -28,8 +28,9 @@ extension SQLiteStore {
                            AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = k.owner_id))
             ORDER BY u.username_lower
             """, owner) { s in
-            (Self.userRecord(s), ContactLink(iWant: s.uint64(7) != 0, theyWant: s.uint64(8) != 0,
-                                             iBlock: s.uint64(9) != 0, theyBlock: s.uint64(10) != 0))
+            let n = Self.userColumnCount
+            return (Self.userRecord(s), ContactLink(iWant: s.uint64(n) != 0, theyWant: s.uint64(n + 1) != 0,
+                                                    iBlock: s.uint64(n + 2) != 0, theyBlock: s.uint64(n + 3) != 0))
         }
     }
 

@@ -107,12 +107,14 @@ public final class SQLiteStore: Store {
 
     // MARK: Row mapping shared by the extensions
 
-    static let userColumns = "u.id, u.username, u.email, u.display_name, u.password_hash, u.created_at, u.last_seen"
+    static let userColumns = "u.id, u.username, u.email, u.display_name, u.password_hash, u.created_at, u.last_seen, u.time_zone"
+    /// How many columns `userColumns` selects: a query's own columns follow them.
+    static let userColumnCount: Int32 = 8
 
     static func userRecord(_ s: Statement, from c: Int32 = 0) -> UserRecord {
         UserRecord(id: s.uint64(c), username: s.string(c + 1), email: s.string(c + 2),
                    displayName: s.string(c + 3), passwordHash: s.string(c + 4),
-                   createdAt: s.uint64(c + 5), lastSeen: s.uint64(c + 6))
+                   createdAt: s.uint64(c + 5), lastSeen: s.uint64(c + 6), timeZone: s.string(c + 7))
     }
 
     static let userInfoColumns = "u.id, u.username, u.display_name"

@@ -17,10 +17,14 @@ public struct UserRecord: Equatable, Sendable {
     public var createdAt: UInt64
     /// 0 when never seen.
     public var lastSeen: UInt64
+    /// An IANA name or a fixed offset ("+09:00") as the user's client sent it; empty: not known
+    /// (due dates are then placed in UTC). Schema v17.
+    public var timeZone: String
 
-    public init(id: UInt64, username: String, email: String, displayName: String, passwordHash: String, createdAt: UInt64, lastSeen: UInt64) {
+    public init(id: UInt64, username: String, email: String, displayName: String, passwordHash: String, createdAt: UInt64, lastSeen: UInt64,
+                timeZone: String = "") {
         self.id = id; self.username = username; self.email = email; self.displayName = displayName
-        self.passwordHash = passwordHash; self.createdAt = createdAt; self.lastSeen = lastSeen
+        self.passwordHash = passwordHash; self.createdAt = createdAt; self.lastSeen = lastSeen; self.timeZone = timeZone
     }
 }
 
@@ -190,6 +194,8 @@ public protocol Store: AnyObject {
     func user(login: String) throws -> UserRecord?
     func user(username: String) throws -> UserRecord?
     func setDisplayName(userID: UInt64, _ name: String) throws
+    /// The user's time zone, already checked (`TimeZoneName`).
+    func setTimeZone(userID: UInt64, _ zone: String) throws
     func setPasswordHash(userID: UInt64, _ hash: String) throws
     func setLastSeen(userID: UInt64, _ time: UInt64) throws
 

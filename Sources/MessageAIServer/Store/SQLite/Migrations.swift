@@ -23,6 +23,7 @@ enum Migrations {
         Migration(name: "v14_disabled_users", sql: SchemaV14.sql),
         Migration(name: "v15_search_words", sql: SchemaV15.sql),
         Migration(name: "v16_user_name_words", sql: SchemaV16.sql),
+        Migration(name: "v17_user_time_zone", sql: SchemaV17.sql),
     ]
 
     /// Applies every migration not yet recorded in `schema_migrations`, each in its own
