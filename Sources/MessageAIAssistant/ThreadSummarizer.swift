@@ -46,7 +46,7 @@ enum ThreadSummarizer {
             decisions.removeAll { let w = Set(Words.content($0)); return 3 * w.intersection(words).count >= 2 * min(w.count, words.count) }
             decisions.append(d)
         }
-        for d in judged.indices.compactMap({ marked[$0] == nil ? Agreement.accepted(judged[$0]) : nil }) + Agreement.acceptedProposals(judged)
+        for d in judged.indices.compactMap({ marked[$0] == nil ? Agreement.accepted(judged[$0]) : nil }) + Agreement.acceptedProposals(judged) + Agreement.answeredChoices(judged)
             where !decisions.contains(where: { Set(Words.content($0)).intersection(Words.content(d)).count >= 2 }) {
             decisions.append(d)
         }
