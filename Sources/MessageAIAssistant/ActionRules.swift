@@ -88,6 +88,18 @@ enum ActionRules {
             for p in pieces where !isSocial(p.what) && !isStatus(p.what, sentence: t) {
                 out.append(Found(item: ActionItem(what: p.what, who: p.owner ?? who, due: p.due), sentence: si, trigger: trigger))
             }
+            // "Yuki, draft the community post by Wednesday and I'll approve it": the order to the
+            // named member comes before the sender's own part; two verbs, two owners, two items.
+            if trigger.owner == .sender, vocative != .unnamed, trigger.verb > start,
+               let cut = (start..<trigger.verb).first(where: { t[$0].lower == "and" && $0 + 1 < t.count && ["i", "i'll", "i’ll"].contains(t[$0 + 1].lower) }),
+               cut > start + 1, case let head = Array(t[..<cut]),
+               let order = Triggers.find(head, from: start, members: members, sentence: s), order.owner == .addressee {
+                let owner = carried.owner(in: m)
+                for p in phrases(head, order, message: m, sentenceIndex: si, sentences: sentences, members: members) where !isSocial(p.what) {
+                    out.append(Found(item: ActionItem(what: p.what, who: p.owner ?? owner, due: p.due ?? dueText(head, from: 0, to: head.count)?.text),
+                                     sentence: si, trigger: order))
+                }
+            }
         }
         // "Could you review the deck? Ideally by Friday." — a due date alone in the next sentence.
         for k in out.indices where out[k].item.due == nil {
