@@ -161,6 +161,8 @@ enum OpenActions {
                 // (A place alone is no report by the owner: "Yes, it is in the infra folder" answers a question.)
                 let saidDone = words.contains { past.contains($0) || doneWords.contains($0) } || ticked
                 if overlap || (byOwner && words.count <= 8 && !otherWork && saidDone) || (words.count <= 3 && words.contains { past.contains($0) }) { return true }
+                // "done, disk at 61% on both nodes": the owner's next word on it opens with "done".
+                if byOwner, k <= e.message + 2, words.first.map({ ["done", "finished"].contains($0) }) == true { return true }
             }
         }
         return false
