@@ -169,7 +169,16 @@ enum ActionRules {
                 if t[j].endsClause { break }
                 j += 1
             }
-            if words.count > 10 { words = Array(words.prefix(10)) }
+            // Too long for a line: cut where a modifier begins ("for ...", "explaining ...", "which ..."),
+            // never inside the object ("explaining the" would leave half of "explaining the crash").
+            if words.count > 10 {
+                let bare = words.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+                let boundary = (3...10).reversed().first { k in
+                    k < bare.count && (dangling.contains(bare[k]) || ["that", "which", "who", "so", "because", "since", "while"].contains(bare[k])
+                        || bare[k].hasSuffix("ing") && bare[k].count > 5) && !dangling.contains(bare[k - 1])
+                }
+                words = Array(words.prefix(boundary ?? 10))
+            }
             // A phrase ends on a word that can end one: never "share the specs with the".
             while words.count > 1, let last = words.last, dangling.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
                 words.removeLast()
