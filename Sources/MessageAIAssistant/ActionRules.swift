@@ -161,6 +161,8 @@ enum ActionRules {
             if t[verb].endsClause { j = end }
             while j < end {
                 if let d = due, j == d.start { break }
+                // "do that on Friday": the word that opens the due date belongs to it, not to the object.
+                if let d = due, j + 1 == d.start, ["on", "at", "in", "by", "before", "until", "for", "this", "next"].contains(t[j].lower) { break }
                 let w = t[j].lower
                 if phraseStops.contains(w) && j > verb + 1 { break }
                 if w == "and", j + 1 < t.count, ["get", "let", "see", "go", "come", "try", "then", "i", "we", "you", "it's", "that's"].contains(t[j + 1].lower) { break }
@@ -174,12 +176,14 @@ enum ActionRules {
             if words.count > 10 {
                 let bare = words.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
                 let boundary = (3...10).reversed().first { k in
-                    k < bare.count && (dangling.contains(bare[k]) || ["that", "which", "who", "so", "because", "since", "while"].contains(bare[k])
+                    k < bare.count && (dangling.contains(bare[k]) && !["the", "a", "an"].contains(bare[k]) || ["that", "which", "who", "so", "because", "since", "while"].contains(bare[k])
                         || bare[k].hasSuffix("ing") && bare[k].count > 5) && !dangling.contains(bare[k - 1])
                 }
                 words = Array(words.prefix(boundary ?? 10))
             }
-            // A phrase ends on a word that can end one: never "share the specs with the".
+            // A phrase ends on a word that can end one: never "share the specs with the" (a resolved
+            // reference is several words in one element, so the words are counted one by one).
+            words = words.joined(separator: " ").split(separator: " ").map(String.init)
             while words.count > 1, let last = words.last, dangling.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
                 words.removeLast()
             }

@@ -91,8 +91,10 @@ enum OpenActions {
     /// only pointed at (every object word of the earlier is in the later, which has more).
     static func names(more later: String, than earlier: String) -> Bool {
         guard firstWord(later) == firstWord(earlier) else { return false }
-        let a = Set(Words.content(later).dropFirst()), b = Set(Words.content(earlier).dropFirst()).subtracting(placeholders)
-        return a.count > b.count && b.isSubset(of: a)
+        let a = Set(Words.content(later).dropFirst()), said = Set(Words.content(earlier).dropFirst())
+        // "draft something for the customers": a placeholder stands where the later ask names the thing.
+        if !said.isDisjoint(with: placeholders) { return !a.isEmpty && a.isDisjoint(with: placeholders) }
+        return a.count > said.count && said.isSubset(of: a)
     }
 
     /// Words that stand for an object without naming it.
