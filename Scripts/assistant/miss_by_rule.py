@@ -166,7 +166,7 @@ def report(set_name, pred_dir):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pred-dir", help="read SET.pred.jsonl from here instead of running the engine")
-    parser.add_argument("sets", nargs="*", default=["dev", "heldout", "fresh", "blind"])
+    parser.add_argument("sets", nargs="*", default=["dev", "heldout", "fresh", "blind", "blind2"])
     args = parser.parse_args(argv)
     for set_name in args.sets:
         # The blind set comes from another author and may not be there yet.
