@@ -19,6 +19,10 @@ enum Agreement {
 
     /// The reply (lower-cased) with its leading fillers and a vocative dropped, and the agreement it opens with, if any.
     static func opening(_ t: String, names: Set<String> = []) -> (rest: String, agreement: String)? {
+        if let a = agreements.first(where: { t.hasPrefix($0) }) { return (t, a) }
+        // Most replies open with no filler: only then is the reply cut into words.
+        guard let lead = t.split(separator: " ", maxSplits: 1).first?.trimmingCharacters(in: CharacterSet(charactersIn: ",.!")),
+              fillers.contains(lead) || names.contains(lead) else { return nil }
         var rest = Substring(t)
         while let w = rest.split(whereSeparator: { " ,.!".contains($0) }).first, fillers.contains(String(w)) || names.contains(String(w)),
               rest.count > w.count {

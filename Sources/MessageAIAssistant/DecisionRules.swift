@@ -44,7 +44,8 @@ enum DecisionRules {
             }
             let lower = " " + s.lowercased().replacingPresent("’", with: "'") + " "
             // "Decision for the record: we keep ...": a label naming a decision, then a colon.
-            let labelled = lower.range(of: "decision").map { lower[$0.upperBound...].prefix(24).contains(":") } ?? false
+            // (The byte search first: Foundation's range(of:) is the costly part of a summary's every sentence.)
+            let labelled = lower.hasBytes("decision") && (lower.range(of: "decision").map { lower[$0.upperBound...].prefix(24).contains(":") } ?? false)
             // "Thursday it is", "Ramen it is then": a choice made, social ones too (README).
             let itIs = lower.hasSuffix(" it is ") || lower.hasSuffix(" it is then ") || lower.hasSuffix(" it is then. ") || lower.hasSuffix(" it is then! ")
             guard markers.contains(where: { lower.hasBytes($0) }) || itIs || labelled else { continue }

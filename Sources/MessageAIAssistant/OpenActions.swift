@@ -20,7 +20,7 @@ enum OpenActions {
         for i in judged.indices {
             // A decision is not an action ("I'll make the call: 20% off the first week. Final."):
             // the sentence that states the message's decision gives no item.
-            let decided = DecisionRules.marked(judged[i]).map { Set(Words.content($0)) }.flatMap { $0.count >= 2 ? $0 : nil }
+            let decided = founds[i].isEmpty ? nil : DecisionRules.marked(judged[i]).map { Set(Words.content($0)) }.flatMap { $0.count >= 2 ? $0 : nil }
             let sentences = decided == nil ? [] : Sentences.split(judged[i].text)
             for (fi, found) in founds[i].enumerated() {
                 if let d = decided, found.sentence < sentences.count, d.isSubset(of: Words.content(sentences[found.sentence])) { continue }
