@@ -149,6 +149,9 @@ enum Vectors {
         Vector(name: "profile-avatar", requestID: 40, message: Profile(
             user: UserInfo(userID: 1, username: "alice", displayName: "Alice"), online: true, lastSeen: 0,
             avatarID: Array(0xb0...0xbf))),
+        Vector(name: "profile-avatar-push", requestID: 0, message: Profile(
+            user: UserInfo(userID: 1, username: "alice", displayName: "Alice"), online: true, lastSeen: 0,
+            contactState: .accepted, avatarID: Array(0xb0...0xbf))),
     ] + changes
 
     /// Replies, reactions, edits and deletes (capability messageChanges).

@@ -99,6 +99,7 @@ enum AccountCommands {
                 if let path { fields["avatar_path"] = path }
                 let picture = p.avatarID.isEmpty ? "" : (path.map { " · picture: \($0)" } ?? " · has a picture (not fetched)")
                 inv.succeed("profile", fields, plain: PrivacyCommands.line(p) + picture)
+                if let path { inv.client.drawAvatar(path) }
             }
         }
     }

@@ -36,7 +36,21 @@ enum CatchUpCommands {
             if let p = across.part(input, since: since) { parts.append(p) }
         }
         let head = since > 0 ? "catch-up since \(Output.day(since)) \(Output.clock(since))" : "catch-up of what is unread"
-        let plain = parts.isEmpty ? head + ": nothing new" : ([head + ":"] + parts.flatMap(CatchUpAcross.lines)).joined(separator: "\n")
-        inv.succeed("catchup", ["since": since > 0 ? since as Any : NSNull(), "conversations": parts.map(CatchUpAcross.fields)], plain: plain)
+        let fields: [String: Any] = ["since": since > 0 ? since as Any : NSNull(), "conversations": parts.map(CatchUpAcross.fields)]
+        guard !parts.isEmpty else { inv.succeed("catchup", fields, plain: head + ": nothing new"); return }
+        // A mention with an image gets its thumbnail under its line (mentions end each part).
+        var lines = [head + ":"]
+        var wanted: [Int: Client.MessageKey] = [:]
+        for p in parts {
+            lines += CatchUpAcross.lines(p)
+            for (j, m) in p.mentions.enumerated() {
+                wanted[lines.count - p.mentions.count + j] = Client.MessageKey(conversationID: p.conversationID, seq: m.seq)
+            }
+        }
+        c.images(of: Array(wanted.values)) { held in
+            let drawn = wanted.compactMapValues { held[$0] }
+            let rest = c.illustrate(lines, images: drawn) { inv.output.emit(Reply("catchup", [:], text: $0)) }
+            inv.succeed("catchup", fields, plain: rest.isEmpty ? nil : rest.joined(separator: "\n"))
+        }
     }
 }

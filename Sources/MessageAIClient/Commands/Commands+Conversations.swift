@@ -24,10 +24,15 @@ enum ConversationCommands {
     /// marker above the first new one).
     static func enter(_ inv: Invocation, _ cid: UInt64, _ name: String, _ extra: [String: Any] = [:]) {
         let client = inv.client
-        let recap = client.config.interactive && !client.config.json ? client.recap(cid) + client.catchUp(cid) : []
-        client.open(cid) {
-            let fields = extra.merging(["conversation_id": cid, "conversation": name]) { a, _ in a }
-            inv.succeed("ok", fields, plain: (["now in [\(name)]"] + recap).joined(separator: "\n"))
+        let fields = extra.merging(["conversation_id": cid, "conversation": name]) { a, _ in a }
+        guard client.config.interactive && !client.config.json else {
+            client.open(cid) { inv.succeed("ok", fields, plain: "now in [\(name)]") }
+            return
+        }
+        // The recap is read before opening marks the conversation read; its thumbnails may
+        // need fetching, so the answer comes once they are here (or could not be had).
+        client.presentOpening(cid, name: name, emit: { inv.output.emit(Reply("ok", [:], text: $0)) }) { rest in
+            client.open(cid) { inv.succeed("ok", fields, plain: rest.isEmpty ? nil : rest.joined(separator: "\n")) }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MessageAIProtocol
 
 /// What a person at the REPL sees of conversations other than the current one: a one-line
 /// notice per message, an activity list in the prompt (irssi's `[Act: ...]`), a recap when a
@@ -25,15 +26,18 @@ extension Client {
     }
 
     /// Shown when a conversation is opened in the REPL: its last messages (`openHistory`, more
-    /// when more are unread, up to 50) with a marker above the first unread one. Call before
-    /// the conversation is marked read.
-    func recap(_ cid: UInt64) -> [String] {
-        guard let store, config.openHistory > 0 else { return [] }
+    /// when more are unread, up to 50) with a marker above the first unread one, and which
+    /// lines hold an image (by line index). Call before the conversation is marked read.
+    func recap(_ cid: UInt64) -> (lines: [String], images: [Int: MessageKey]) {
+        guard let store, config.openHistory > 0 else { return ([], [:]) }
         let unread = (try? store.unread(in: cid)) ?? 0
         let readUpTo = (try? store.marker(cid, userID: store.userID))??.read ?? 0
         let messages = (try? store.messages(in: cid, limit: max(config.openHistory, min(unread, 50)))) ?? []
         let name = conversationName(cid, fallback: "")
+        let withImages = Set(((try? store.attachments(in: cid, seqs: (messages.first?.seq ?? 0)...(messages.last?.seq ?? 0))) ?? [])
+            .filter { $0.attachment.width > 0 }.map(\.seq))
         var lines: [String] = []
+        var images: [Int: MessageKey] = [:]
         var marked = false
         for m in messages {
             if !marked && unread > 0 && m.seq > readUpTo && m.senderID != store.userID {
@@ -41,8 +45,37 @@ extension Client {
                 marked = true
             }
             lines.append(messageLine(m, conversation: name))
+            if withImages.contains(m.seq) { images[lines.count - 1] = MessageKey(conversationID: cid, seq: m.seq) }
         }
-        return lines
+        return (lines, images)
+    }
+
+    /// What the REPL prints on opening `cid` (at start and on /open): `now in [NAME]`, the
+    /// other person's cached profile picture in a direct conversation, the recap with its
+    /// thumbnails and the catch-up. Pieces go out through `emit` as drawings need; the lines
+    /// after the last drawing go to `finish` (the command's answer). Call before marking read.
+    func presentOpening(_ cid: UInt64, name: String, emit: @escaping (String) -> Void, finish: @escaping ([String]) -> Void) {
+        let recap = self.recap(cid)
+        let body = recap.lines + catchUp(cid)
+        let picture = headerPicture(cid)
+        images(of: Array(recap.images.values)) { [weak self] held in
+            guard let self else { return }
+            var head = ["now in [\(name)]"]
+            if let picture, previewMode != .none {
+                emit(head.removeFirst())
+                drawAvatar(picture)
+            }
+            var drawn: [Int: Attachment] = [:]
+            for (i, key) in recap.images { if let a = held[key] { drawn[head.count + i] = a } }
+            finish(illustrate(head + body, images: drawn, emit: emit))
+        }
+    }
+
+    /// A direct conversation's header picture: the other member's, when the cache holds it.
+    private func headerPicture(_ cid: UInt64) -> String? {
+        guard let c = try? store?.conversation(cid), c.kind == .direct,
+              let other = c.members.first(where: { $0.userID != session?.userID }) else { return nil }
+        return cachedAvatar(of: other.username)
     }
 
     // MARK: The current conversation across restarts

@@ -43,4 +43,45 @@ extension Client {
             if case .success(let path) = result { done(path) } else { done(nil) }
         }
     }
+
+    /// A profile as the server shows it (PROFILE_GET, CONTACTS, a push): notes whose picture
+    /// is which, so it shows offline later. True when that picture is news here.
+    @discardableResult
+    func rememberAvatar(_ p: Profile) -> Bool {
+        avatarBook?.remember(p.user.username, p.avatarID) ?? false
+    }
+
+    /// PROFILE pushed (request id 0) when a contact, or this user on another device, set or
+    /// removed a profile picture: the picture is fetched into the cache at once (so it shows
+    /// offline too), then announced, drawn in a terminal that shows images.
+    func handleProfilePush(_ p: Profile) {
+        let news = rememberAvatar(p)
+        learn(p)
+        onChange()
+        guard news else { return }
+        let mine = p.user.userID == session?.userID
+        avatarPath(p.avatarID) { [weak self] path in
+            guard let self else { return }
+            output.emit(PeopleEvent.avatarChanged(p, path: path, mine: mine))
+            if let path { drawAvatar(path) }
+        }
+    }
+
+    /// The picture at `path` (the cache), small, above the prompt; nothing when the terminal
+    /// shows no images (--json, piped, TERM=dumb, /set preview off).
+    func drawAvatar(_ path: String) {
+        guard previewMode != .none else { return }
+        let cells = ImagePreview.avatarCells()
+        if let art = ImagePreview.render(file: path, maxColumns: cells.columns, maxRows: cells.rows, mode: previewMode) {
+            output.drawImage(art)
+        }
+    }
+
+    /// The cached picture of `username` as last heard of, without asking the server: for a
+    /// conversation header, online or not. nil when none is known or it is not in the cache.
+    func cachedAvatar(of username: String) -> String? {
+        guard let hex = avatarBook?.id(of: username), let path = cachePath(hex),
+              FileManager.default.fileExists(atPath: path) else { return nil }
+        return path
+    }
 }

@@ -19,6 +19,7 @@ extension Client {
         .presence: { c, f in c.handlePresence(try f.decode(Presence.self)) },
         .typingEvent: { c, f in c.handleTyping(try f.decode(TypingEvent.self)) },
         .contactUpdate: { c, f in c.handleContactUpdate(try f.decode(ContactUpdate.self)) },
+        .profile: { c, f in c.handleProfilePush(try f.decode(Profile.self)) },
         .error: { c, f in c.handlePushedError(try f.decode(ErrorFrame.self)) },
         .assistItems: { c, f in c.handleAssistItems(try f.decode(AssistItems.self)) },
         .assistSettings: { c, f in c.handleAssistSettings(try f.decode(AssistSettings.self)) },

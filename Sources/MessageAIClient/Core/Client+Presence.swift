@@ -23,6 +23,7 @@ extension Client {
 
     /// Presence is in a profile only for accepted contacts; anyone else's is unknown.
     func learn(_ p: Profile) {
+        rememberAvatar(p)
         if p.user.userID == session?.userID {
             ownAway = p.away ? p.awayMessage : nil
             return

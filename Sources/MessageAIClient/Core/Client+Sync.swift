@@ -37,11 +37,11 @@ extension Client {
             case .success(let frame) where frame.type == .syncDone:
                 self.synced = true
                 self.syncAssistant()
-                self.reportCatchUp(order.map { ($0, fresh[$0] ?? []) })
+                // The catch-up's own thumbnails first, then the rest of the newest images.
+                self.reportCatchUp(order.map { ($0, fresh[$0] ?? []) }) { [weak self] in self?.prefetchThumbnails(of: images) }
                 self.pushMarkers()
                 self.fetchPresence()
                 self.drainOutbox()
-                self.prefetchThumbnails(of: images)
                 self.onChange()
                 return true
             case .success(let frame):
@@ -54,8 +54,11 @@ extension Client {
 
     /// After a catch-up: each new unread message, or one summary line per conversation when
     /// there are more than `summaryThreshold` (JSON mode always gets every message event).
-    private func reportCatchUp(_ batches: [(UInt64, [ChatMessage])]) {
-        guard let store else { return }
+    /// A shown message with an image gets its thumbnail under it (`Client+Illustrated`): the
+    /// lines wait for the thumbnails the sync left out, then `then` runs.
+    private func reportCatchUp(_ batches: [(UInt64, [ChatMessage])], then: @escaping () -> Void) {
+        guard let store else { then(); return }
+        var events: [(event: ClientEvent, image: MessageKey?)] = []
         var notices: [String] = []
         for (cid, messages) in batches {
             let read = (try? store.marker(cid, userID: store.userID))?.read ?? 0
@@ -65,10 +68,11 @@ extension Client {
             let summary = unread.count > config.summaryThreshold
             for m in unread {
                 let line = self.line(StoredMessage(m, sentHere: false), conversation: name)
-                output.emit(summary ? MessageEvent.summarised(line) : MessageEvent.shown(line))
+                let image = !summary && (m.attachment?.width ?? 0) > 0 ? MessageKey(conversationID: cid, seq: m.seq) : nil
+                events.append((summary ? MessageEvent.summarised(line) : MessageEvent.shown(line), image))
             }
             if summary {
-                output.emit(Notice("\(name): \(unread.count) new messages", conversation: cid))
+                events.append((Notice("\(name): \(unread.count) new messages", conversation: cid), nil))
             }
             let muted = (try? store.isMuted(cid)) ?? false
             let mentioned = unread.contains { Mention.matches($0.text, session?.username ?? "") }
@@ -76,6 +80,14 @@ extension Client {
         }
         if let cur = currentConversation { markRead(cur) }
         if !notices.isEmpty { notifier.notify(notices.joined(separator: ", ")) }
+        images(of: events.compactMap(\.image)) { [weak self] images in
+            guard let self else { return }
+            for (event, key) in events {
+                output.emit(event)
+                if let key, let a = images[key], let art = thumbnailArt(a) { output.drawImage(art) }
+            }
+            then()
+        }
     }
 
     /// Tells the server what this client holds and has read, for every conversation. Markers

@@ -53,6 +53,8 @@ public final class Client {
     /// The connection as the prompt shows it, refreshed at most once a second while offline.
     var shownConnection = "connecting"
     var statusTimer: DispatchSourceTimer?
+    /// The profile pictures last heard of, by user (Client+Avatars); nil while logged out.
+    var avatarBook: AvatarBook?
     /// Contacts' presence by lowercased username (Client+Presence).
     var peers: [String: PeerPresence] = [:]
     /// The user's own away text ("" for none) while marked away; nil when not away.
@@ -117,6 +119,7 @@ public final class Client {
         }
         try box.flush()
         outbox = box
+        avatarBook = AvatarBook(path: paths.avatars)
         if let notice = box.recoveryNotice {
             output.error(command: "", ClientError("outbox_corrupt", notice))
         }
@@ -126,6 +129,7 @@ public final class Client {
         flushOutbox()
         store = nil
         outbox = nil
+        avatarBook = nil
         session = nil
         authenticated = false
         synced = false

@@ -11,6 +11,9 @@ public enum PeopleEvent: ClientEvent {
     case contactAccepted(Profile)
     /// A stranger started a direct conversation.
     case messageRequest(conversationID: UInt64, user: String)
+    /// A contact (or this user, on another device) set or removed their profile picture;
+    /// `path` is the picture in the cache (nil: removed, or it could not be fetched).
+    case avatarChanged(Profile, path: String?, mine: Bool)
 
     public var type: String {
         switch self {
@@ -18,6 +21,7 @@ public enum PeopleEvent: ClientEvent {
         case .contactRequest: return "contact_request"
         case .contactAccepted: return "contact_accepted"
         case .messageRequest: return "message_request"
+        case .avatarChanged: return "avatar"
         }
     }
 
@@ -31,6 +35,10 @@ public enum PeopleEvent: ClientEvent {
             return f
         case .messageRequest(let cid, let user):
             return ["conversation_id": cid, "user": user]
+        case .avatarChanged(let p, let path, let mine):
+            var f: [String: Any] = ["user": p.user.username, "avatar_id": Hex.encode(p.avatarID), "mine": mine]
+            if let path { f["avatar_path"] = path }
+            return f
         }
     }
 
@@ -45,6 +53,10 @@ public enum PeopleEvent: ClientEvent {
             return Segment.line("* \(p.user.username) is now a contact")
         case .messageRequest(_, let who):
             return Segment.line("* message request from \(who): they do not see that you read it until you reply (/dm \(who)), or /block \(who)")
+        case .avatarChanged(let p, let path, let mine):
+            let who = mine ? "your" : "\(p.user.username)'s"
+            if p.avatarID.isEmpty { return Segment.line("* \(who) profile picture was removed") }
+            return Segment.line("* \(mine ? "you have" : p.user.username + " has") a new profile picture" + (path == nil ? " (not fetched)" : ""))
         }
     }
 }

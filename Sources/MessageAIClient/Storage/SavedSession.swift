@@ -36,4 +36,6 @@ public struct AccountPaths {
     }
     public var store: String { directory + "/store.sqlite" }
     public var outbox: String { directory + "/outbox.json" }
+    /// Who has which profile picture (`AvatarBook`), for the pictures shown offline.
+    public var avatars: String { directory + "/avatars.json" }
 }

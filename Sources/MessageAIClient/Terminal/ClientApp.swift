@@ -97,9 +97,10 @@ public enum ClientApp {
                        (client.session.map { ", logged in as \($0.username)" } ?? ", /login or /register to start"))
             // Back where the last session left off, with its recent messages.
             if let cid = client.peekCurrent() {
-                let recap = client.recap(cid) + client.catchUp(cid)
+                client.presentOpening(cid, name: client.conversationName(cid, fallback: ""), emit: { output.say($0) }) { rest in
+                    if !rest.isEmpty { output.say(rest.joined(separator: "\n")) }
+                }
                 client.open(cid) {}
-                output.say((["now in [\(client.conversationName(cid, fallback: ""))]"] + recap).joined(separator: "\n"))
             }
         }
         editor.setPrompt(prompt(client))

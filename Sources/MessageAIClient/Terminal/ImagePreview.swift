@@ -120,6 +120,11 @@ public enum ImagePreview {
         (min(40, terminalColumns() - 1), 12)
     }
 
+    /// A profile picture's size (a 128 px square): small, beside a name, within the terminal.
+    public static func avatarCells() -> (columns: Int, rows: Int) {
+        (max(1, min(16, terminalColumns() - 1)), 8)
+    }
+
     /// The size /open uses: most of the terminal, at most 100 × 30.
     public static func fullCells() -> (columns: Int, rows: Int) {
         var ws = winsize()

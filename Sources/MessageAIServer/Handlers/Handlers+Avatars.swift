@@ -72,10 +72,33 @@ extension ChatServer {
         }
         if !old.isEmpty, let previous = try files.file(id: old), try files.releaseFile(id: old) { collectBlobs([previous.sha256]) }
         if a.conversationID == 0 {
-            peer.reply(id, try ownProfile(user))
+            let own = try ownProfile(user)
+            peer.reply(id, own)
+            pushAvatar(of: user, own, except: peer)
         } else {
             peer.reply(id, try view(a.conversationID, for: user.id))
             pushConversation(a.conversationID, to: try store.memberIDs(conversationID: a.conversationID), except: peer)
+        }
+    }
+
+    /// A new (or removed) profile picture reaches those who show it without asking: PROFILE
+    /// pushed (request id 0) to the user's other connections and to the accepted contacts that
+    /// neither side blocks (PRESENCE's audience), each as PROFILE_GET would answer them, on
+    /// connections that announced `avatars` only (an older client would not expect a PROFILE
+    /// push). Others who may see the picture (a pending request, a shared conversation) get
+    /// it at their next PROFILE_GET. Never throws: the request was already answered.
+    private func pushAvatar(of user: UserRecord, _ own: Profile, except setter: Peer) {
+        let ownFrame = own.frame(requestID: 0)
+        for p in connections(of: [user.id]) where p !== setter && p.avatars { p.connection.send(ownFrame) }
+        do {
+            for contact in try store.presenceAudience(userID: user.id) where contact != user.id {
+                let peers = connections(of: [contact]).filter(\.avatars)
+                guard !peers.isEmpty else { continue }
+                let frame = profile(of: user, try store.contactLink(contact, user.id)).frame(requestID: 0)
+                for p in peers { p.connection.send(frame) }
+            }
+        } catch {
+            logger.error("avatar push of user \(user.id) failed: \(error)")
         }
     }
 

@@ -43,6 +43,7 @@ extension ChatServer {
         peer.messageChanges = common.contains(.messageChanges)
         peer.assistant = common.contains(.assistant)
         peer.files = common.contains(.files)
+        peer.avatars = common.contains(.avatars)
         var welcome = Welcome(
             version: version, capabilities: common, maxFrameLength: UInt64(configuration.maxFrameLength),
             pingInterval: configuration.pingIntervalMillis, idleTimeout: configuration.idleTimeoutMillis,

@@ -18,6 +18,8 @@ final class Peer {
     var assistant = false
     /// Both sides announced `files`: FILE_* frames are allowed.
     var files = false
+    /// Both sides announced `avatars` (with `files`): it gets PROFILE pushes of new pictures.
+    var avatars = false
     /// Logging in lifts the connection's small pre-login frame limit; logging out restores it.
     var user: UserRecord? {
         didSet { connection.setAuthenticated(user != nil) }
