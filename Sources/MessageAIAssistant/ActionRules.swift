@@ -88,6 +88,18 @@ enum ActionRules {
             for p in pieces where !isSocial(p.what) && !isStatus(p.what, sentence: t) {
                 out.append(Found(item: ActionItem(what: p.what, who: p.owner ?? who, due: p.due), sentence: si, trigger: trigger))
             }
+            // "Yuki, draft the community post by Wednesday and I'll approve it": the order to the
+            // named member comes before the sender's own part; two verbs, two owners, two items.
+            if trigger.owner == .sender, vocative != .unnamed, trigger.verb > start,
+               let cut = (start..<trigger.verb).first(where: { t[$0].lower == "and" && $0 + 1 < t.count && ["i", "i'll", "i’ll"].contains(t[$0 + 1].lower) }),
+               cut > start + 1, case let head = Array(t[..<cut]),
+               let order = Triggers.find(head, from: start, members: members, sentence: s), order.owner == .addressee {
+                let owner = carried.owner(in: m)
+                for p in phrases(head, order, message: m, sentenceIndex: si, sentences: sentences, members: members) where !isSocial(p.what) {
+                    out.append(Found(item: ActionItem(what: p.what, who: p.owner ?? owner, due: p.due ?? dueText(head, from: 0, to: head.count)?.text),
+                                     sentence: si, trigger: order))
+                }
+            }
         }
         // "Could you review the deck? Ideally by Friday." — a due date alone in the next sentence.
         for k in out.indices where out[k].item.due == nil {
@@ -149,6 +161,8 @@ enum ActionRules {
             if t[verb].endsClause { j = end }
             while j < end {
                 if let d = due, j == d.start { break }
+                // "do that on Friday": the word that opens the due date belongs to it, not to the object.
+                if let d = due, j + 1 == d.start, ["on", "at", "in", "by", "before", "until", "for", "this", "next"].contains(t[j].lower) { break }
                 let w = t[j].lower
                 if phraseStops.contains(w) && j > verb + 1 { break }
                 if w == "and", j + 1 < t.count, ["get", "let", "see", "go", "come", "try", "then", "i", "we", "you", "it's", "that's"].contains(t[j + 1].lower) { break }
@@ -157,8 +171,19 @@ enum ActionRules {
                 if t[j].endsClause { break }
                 j += 1
             }
-            if words.count > 10 { words = Array(words.prefix(10)) }
-            // A phrase ends on a word that can end one: never "share the specs with the".
+            // Too long for a line: cut where a modifier begins ("for ...", "explaining ...", "which ..."),
+            // never inside the object ("explaining the" would leave half of "explaining the crash").
+            if words.count > 10 {
+                let bare = words.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+                let boundary = (3...10).reversed().first { k in
+                    k < bare.count && (dangling.contains(bare[k]) && !["the", "a", "an"].contains(bare[k]) || ["that", "which", "who", "so", "because", "since", "while"].contains(bare[k])
+                        || bare[k].hasSuffix("ing") && bare[k].count > 5) && !dangling.contains(bare[k - 1])
+                }
+                words = Array(words.prefix(boundary ?? 10))
+            }
+            // A phrase ends on a word that can end one: never "share the specs with the" (a resolved
+            // reference is several words in one element, so the words are counted one by one).
+            words = words.joined(separator: " ").split(separator: " ").map(String.init)
             while words.count > 1, let last = words.last, dangling.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
                 words.removeLast()
             }

@@ -30,6 +30,11 @@ enum Addressee: Equatable {
                 return (.name(name), i + 1)
             }
         }
+        // Chat drops the comma: "yuki can you write the note?", "omar please tag it".
+        if members.contains(name), i + 1 < t.count, !w.endsClause {
+            let next = t[i + 1].lower
+            if next == "please" || ["can", "could", "would", "will"].contains(next) && i + 2 < t.count && t[i + 2].lower == "you" { return (.name(name), i + 1) }
+        }
         // "Li and Omar, please ..." speaks to more than one person: the group.
         if i + 2 < t.count, t[i + 1].lower == "and", t[i + 2].after.hasPrefix(","), members.contains(name) { return (.group, i + 3) }
         return (.unnamed, 0)

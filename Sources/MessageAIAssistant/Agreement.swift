@@ -7,11 +7,30 @@ import Foundation
 enum Agreement {
     static let proposalMarkers = ["let's", "lets", "we should", "how about", "i propose", "proposal:", "what if we", "we could", "i suggest",
                                   "suggestion:", "then we", "so we", "we drop", "we move", "we keep", "we ship", "we use", "what about",
-                                  "why don't we", "shall we"]
+                                  "why don't we", "shall we", "i'd go with", "i would go with", "i'd suggest", "i'd propose", "i vote for", "my vote is", "i'd pick"]
     static let agreements = ["agreed", "sounds good", "+1", "works for me", "makes sense", "let's do it", "fine by me", "lgtm",
                              "deal", "👍", "yes", "yep", "sgtm", "ok with me", "okay with me", "same", "i agree", "agree", "good call", "perfect",
                              "that works", "works", "that's fine", "fine with me", "fine for", "i'm in", "count me in", "ship it", "do it",
-                             "let's do that", "let's go", "go for it", "yeah", "yup", "sure, let's", "ok, let's", "okay, let's"]
+                             "let's do that", "let's go", "go for it", "yeah", "yup", "sure, let's", "ok, let's", "okay, let's",
+                             "go ahead", "approved", "good idea", "great idea", "fair enough", "happy with that", "love it", "yes please", "fine",
+                             "sounds great", "sounds right", "sounds fine", "totally agree", "fully agree", "exactly", "absolutely", "definitely"]
+    /// Words that may stand before the yes without saying anything ("Ok, that works.", "Alright, agreed").
+    static let fillers: Set<String> = ["ok", "okay", "alright", "right", "oh", "ah", "well", "then", "so", "cool", "great", "nice"]
+
+    /// The reply (lower-cased) with its leading fillers and a vocative dropped, and the agreement it opens with, if any.
+    static func opening(_ t: String, names: Set<String> = []) -> (rest: String, agreement: String)? {
+        if let a = agreements.first(where: { t.hasPrefix($0) }) { return (t, a) }
+        // Most replies open with no filler: only then is the reply cut into words.
+        guard let lead = t.split(separator: " ", maxSplits: 1).first?.trimmingCharacters(in: CharacterSet(charactersIn: ",.!")),
+              fillers.contains(lead) || names.contains(lead) else { return nil }
+        var rest = Substring(t)
+        while let w = rest.split(whereSeparator: { " ,.!".contains($0) }).first, fillers.contains(String(w)) || names.contains(String(w)),
+              rest.count > w.count {
+            rest = rest.dropFirst(w.count).drop { " ,.!".contains($0) }
+        }
+        guard let a = agreements.first(where: { rest.hasPrefix($0) }) else { return nil }
+        return (String(rest), a)
+    }
     /// Questions that ask for agreement rather than for information.
     static let agreementAsks = ["agreed?", "ok?", "okay?", "sound good?", "sounds good?", "right?", "objections?"]
     /// A question that proposes: "How about ...?", "Can we have both?", "Shall we ...?".
@@ -63,8 +82,8 @@ enum Agreement {
         if [" but ", " not ", "n't", " unless ", " instead", " rather"].contains(where: { (" " + t + " ").hasBytes($0) }) { return false }
         let said = Set(Words.content(t)), proposed = Set(Words.content(proposal))
         // "Sure, let's just keep moving every deadline": an opener followed by other content is no yes.
-        if let opener = agreements.first(where: { t.hasPrefix($0) }) {
-            let rest = Set(Words.content(String(t.dropFirst(opener.count))))
+        if let (text, opener) = opening(t) {
+            let rest = Set(Words.content(String(text.dropFirst(opener.count))))
             return rest.count <= 3 || !rest.isDisjoint(with: proposed)
         }
         // "Static images are fine for launch.": the proposal's words with an approving word.
@@ -120,7 +139,7 @@ enum Agreement {
                 let replies = judged.dropFirst(i + 1).prefix(3).filter { $0.from.lowercased() != m.from.lowercased() }
                 let accepted = replies.contains { r in
                     let first = r.text.lowercased().trimmingSpaces()
-                    return agreements.contains { first.hasPrefix($0) } && !first.hasPrefix("yes, but") && !first.contains("?")
+                    return opening(first).map { !$0.rest.hasPrefix("yes, but") } == true && !first.contains("?")
                 }
                 if accepted || takesUp { out.append(DecisionRules.strip(s.replacingPresent(" Agreed?", with: "").replacingPresent("?", with: ""))) }
             }

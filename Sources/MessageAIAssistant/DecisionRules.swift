@@ -28,20 +28,32 @@ enum DecisionRules {
     }
 
     /// A decision the message's own words mark ("Decision: ...", "we'll go with", "... Final.").
-    static func marked(_ m: MessageToJudge) -> String? {
+    static func marked(_ m: MessageToJudge) -> String? { allMarked(m, first: true).first }
+
+    /// Every decision the message's sentences mark, in order ("Decision: X. And we'll drop Y."):
+    /// a thread lists each; a message's one `decision` is the first.
+    static func allMarked(_ m: MessageToJudge, first: Bool = false) -> [String] {
         let sentences = Sentences.split(m.text)
+        var out: [String] = []
         for (k, s) in sentences.enumerated() {
-            if let d = explicit(s, before: k > 0 ? sentences[k - 1] : nil) { return d }
+            if first && !out.isEmpty { break }
+            if let d = explicit(s, before: k > 0 ? sentences[k - 1] : nil) {
+                // "X. Final.": the seal repeats the sentence before, already told.
+                if !out.contains(d) { out.append(d) }
+                continue
+            }
             let lower = " " + s.lowercased().replacingPresent("’", with: "'") + " "
             // "Decision for the record: we keep ...": a label naming a decision, then a colon.
-            let labelled = lower.range(of: "decision").map { lower[$0.upperBound...].prefix(24).contains(":") } ?? false
+            // (The byte search first: Foundation's range(of:) is the costly part of a summary's every sentence.)
+            let labelled = lower.hasBytes("decision") && (lower.range(of: "decision").map { lower[$0.upperBound...].prefix(24).contains(":") } ?? false)
             // "Thursday it is", "Ramen it is then": a choice made, social ones too (README).
             let itIs = lower.hasSuffix(" it is ") || lower.hasSuffix(" it is then ") || lower.hasSuffix(" it is then. ") || lower.hasSuffix(" it is then! ")
             guard markers.contains(where: { lower.hasBytes($0) }) || itIs || labelled else { continue }
             if s.contains("?") || negations.contains(where: { lower.hasBytes($0) }) { continue }
-            return withChoice(strip(s), m.context)
+            let d = withChoice(strip(s), m.context)
+            if !out.contains(d) { out.append(d) }
         }
-        return nil
+        return out
     }
 
     /// Labels that put the decision after a colon ("Let's decide: we use the existing flag").

@@ -18,7 +18,12 @@ enum OpenActions {
     static func sorted(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String]) -> (open: [ActionItem], done: [ActionItem]) {
         var entries: [Entry] = []
         for i in judged.indices {
+            // A decision is not an action ("I'll make the call: 20% off the first week. Final."):
+            // the sentence that states the message's decision gives no item.
+            let decided = founds[i].isEmpty ? nil : DecisionRules.marked(judged[i]).map { Set(Words.content($0)) }.flatMap { $0.count >= 2 ? $0 : nil }
+            let sentences = decided == nil ? [] : Sentences.split(judged[i].text)
             for (fi, found) in founds[i].enumerated() {
+                if let d = decided, found.sentence < sentences.count, d.isSubset(of: Words.content(sentences[found.sentence])) { continue }
                 var item = found.item
                 // A taker in the next messages owns a group ask ("Can someone ...?" — "I'll take it").
                 if item.who == "recipient" || !participants.contains(item.who) {
@@ -38,7 +43,7 @@ enum OpenActions {
                     // The commitment restates the ask: keep the more specific words and due date
                     // ("by Thursday" answered "Thursday morning, after the call").
                     if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
-                    if generic(entries[k].item.what) && !generic(item.what) { entries[k].item.what = item.what }
+                    if generic(entries[k].item.what) && !generic(item.what) || names(more: item.what, than: entries[k].item.what) { entries[k].item.what = item.what }
                     // An ask of the offered work takes the offer up ("I can write the scripts" — "Ken, please write them").
                     if judged[i].from.lowercased() != judged[entries[k].message].from.lowercased() { entries[k].offer = false }
                     entries[k].message = i
@@ -81,6 +86,19 @@ enum OpenActions {
         let wa = Set(Words.all(a)), wb = Set(Words.all(b))
         return wa.count > wb.count && wb.isSubset(of: wa)
     }
+
+    /// "draft the community post" after "draft something": the later words name what the earlier
+    /// only pointed at (every object word of the earlier is in the later, which has more).
+    static func names(more later: String, than earlier: String) -> Bool {
+        guard firstWord(later) == firstWord(earlier) else { return false }
+        let a = Set(Words.content(later).dropFirst()), said = Set(Words.content(earlier).dropFirst())
+        // "draft something for the customers": a placeholder stands where the later ask names the thing.
+        if !said.isDisjoint(with: placeholders) { return !a.isEmpty && a.isDisjoint(with: placeholders) }
+        return a.count > said.count && said.isSubset(of: a)
+    }
+
+    /// Words that stand for an object without naming it.
+    static let placeholders: Set<String> = Set(["something", "stuff", "thing", "things", "anything"].map(Words.stem))
 
     static func firstWord(_ s: String) -> String { String(s.split(separator: " ").first ?? "").lowercased() }
 
@@ -145,6 +163,8 @@ enum OpenActions {
                 // (A place alone is no report by the owner: "Yes, it is in the infra folder" answers a question.)
                 let saidDone = words.contains { past.contains($0) || doneWords.contains($0) } || ticked
                 if overlap || (byOwner && words.count <= 8 && !otherWork && saidDone) || (words.count <= 3 && words.contains { past.contains($0) }) { return true }
+                // "done, disk at 61% on both nodes": the owner's next word on it opens with "done".
+                if byOwner, k <= e.message + 2, words.first.map({ ["done", "finished"].contains($0) }) == true { return true }
             }
         }
         return false

@@ -128,7 +128,7 @@ enum Compress {
     static func clause(_ s: String) -> String {
         guard Words.all(s).count > 12 else { return s }
         let lower = s.lowercased()
-        for cut in [", which ", ", so ", " so that ", ", since ", " because ", ", as ", " - ", " — ", ", just "] {
+        for cut in [", which ", ", so ", " so that ", ", since ", " because ", ", as ", " - ", " — ", ", just "] where lower.hasBytes(cut) {
             guard let r = lower.range(of: cut) else { continue }
             let head = String(s[..<s.index(s.startIndex, offsetBy: lower.distance(from: lower.startIndex, to: r.lowerBound))])
             if Words.content(head).count >= 4 { return head + (s.hasSuffix("?") ? "?" : ".") }

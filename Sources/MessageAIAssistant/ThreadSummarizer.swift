@@ -36,8 +36,8 @@ enum ThreadSummarizer {
         // the same thing ("Actually, the demo moves to Wednesday instead"); then those agreed to,
         // unless a marked one already says them.
         var decisions: [String] = []
-        let marked = judged.map { DecisionRules.marked($0) }
-        for d in marked.compactMap({ $0 }) {
+        let marked = judged.map { DecisionRules.allMarked($0) }
+        for d in marked.joined() {
             let words = Set(Words.content(d))
             // (What the decision is about, not the words that say it changed: "moves", "instead".)
             let topic = words.subtracting(SalientSentences.changes.map(Words.stem)).subtracting(reversalWords.map(Words.stem))
@@ -46,7 +46,7 @@ enum ThreadSummarizer {
             decisions.removeAll { let w = Set(Words.content($0)); return 3 * w.intersection(words).count >= 2 * min(w.count, words.count) }
             decisions.append(d)
         }
-        for d in judged.indices.compactMap({ marked[$0] == nil ? Agreement.accepted(judged[$0]) : nil }) + Agreement.acceptedProposals(judged)
+        for d in judged.indices.compactMap({ marked[$0].isEmpty ? Agreement.accepted(judged[$0]) : nil }) + Agreement.acceptedProposals(judged) + Agreement.answeredChoices(judged)
             where !decisions.contains(where: { Set(Words.content($0)).intersection(Words.content(d)).count >= 2 }) {
             decisions.append(d)
         }

@@ -95,6 +95,6 @@ enum Verbs {
         "cut": ["cut"], "set": ["set"], "put": ["put"], "take": ["took", "taken"], "make": ["made"], "do": ["did", "done"],
         "find": ["found"], "give": ["gave", "given"], "bring": ["brought"], "buy": ["bought"], "pay": ["paid"],
         "build": ["built"], "rebuild": ["rebuilt"], "rewrite": ["rewrote", "rewritten"], "get": ["got"],
-        "read": ["read"], "tell": ["told"], "split": ["split"], "keep": ["kept"], "lead": ["led"],
+        "read": ["read"], "tell": ["told"], "split": ["split"], "keep": ["kept"], "lead": ["led"], "shut": ["shut"],
     ]
 }
