@@ -5,21 +5,25 @@ import Foundation
 /// proposal's content, never the acceptance. A reply that takes up someone's question is one too
 /// ("Can we move the backup to 04:00?" — "Yes, let's move the backup to 04:00.").
 enum Agreement {
-    static let proposalMarkers = ["let's", "lets", "we should", "how about", "i propose", "proposal:", "what if we", "we could", "i suggest",
+    static let proposalMarkers = ["let's", "lets", "we should", "how about", "i propose", "proposal:", "proposed fix:", "proposed plan:", "what if we", "we could", "i suggest",
                                   "suggestion:", "then we", "so we", "we drop", "we move", "we keep", "we ship", "we use", "what about",
                                   "why don't we", "shall we", "i'd go with", "i would go with", "i'd suggest", "i'd propose", "i vote for", "my vote is", "i'd pick"]
     static let agreements = ["agreed", "sounds good", "+1", "works for me", "makes sense", "let's do it", "fine by me", "lgtm",
                              "deal", "👍", "yes", "yep", "sgtm", "ok with me", "okay with me", "same", "i agree", "agree", "good call", "perfect",
                              "that works", "works", "that's fine", "fine with me", "fine for", "i'm in", "count me in", "ship it", "do it",
                              "let's do that", "let's go", "go for it", "yeah", "yup", "sure, let's", "ok, let's", "okay, let's",
-                             "go ahead", "approved", "good idea", "great idea", "fair enough", "happy with that", "love it", "yes please", "fine",
-                             "sounds great", "sounds right", "sounds fine", "totally agree", "fully agree", "exactly", "absolutely", "definitely"]
+                             "go ahead", "plan approved", "approved", "good idea", "great idea", "fair enough", "happy with that", "love it", "yes please", "fine",
+                             "sounds great", "sounds right", "sounds fine", "sounds like a plan", "good with me", "i'm good with", "works for us", "fine with that",
+                             "i can live with", "on board", "i'm on board", "let's go with that", "that's the plan", "sure thing", "totally agree", "fully agree", "exactly", "absolutely", "definitely"]
     /// Words that may stand before the yes without saying anything ("Ok, that works.", "Alright, agreed").
     static let fillers: Set<String> = ["ok", "okay", "alright", "right", "oh", "ah", "well", "then", "so", "cool", "great", "nice"]
 
     /// The reply (lower-cased) with its leading fillers and a vocative dropped, and the agreement it opens with, if any.
     static func opening(_ t: String, names: Set<String> = []) -> (rest: String, agreement: String)? {
         if let a = agreements.first(where: { t.hasPrefix($0) }) { return (t, a) }
+        // A reply of one such word and nothing else ("Ok.", "Sure!") says yes to what was put to it.
+        let bare = t.trimmingCharacters(in: CharacterSet(charactersIn: " .!"))
+        if bareYes.contains(bare) { return (bare, bare) }
         // Most replies open with no filler: only then is the reply cut into words.
         guard let lead = t.split(separator: " ", maxSplits: 1).first?.trimmingCharacters(in: CharacterSet(charactersIn: ",.!")),
               fillers.contains(lead) || names.contains(lead) else { return nil }
@@ -32,7 +36,8 @@ enum Agreement {
         return (String(rest), a)
     }
     /// Questions that ask for agreement rather than for information.
-    static let agreementAsks = ["agreed?", "ok?", "okay?", "sound good?", "sounds good?", "right?", "objections?"]
+    static let agreementAsks = ["agreed?", "ok?", "okay?", "sound good?", "sounds good?", "right?", "objections?", "does that work?", "work for everyone?",
+                                 "works for everyone?", "ok with everyone?", "sound ok?", "sounds ok?", "all good with that?"]
     /// A question that proposes: "How about ...?", "Can we have both?", "Shall we ...?".
     static let proposingQuestions = ["how about", "what about", "why don't we", "shall we", "can we", "could we", "should we", "what if we"]
 
@@ -58,7 +63,7 @@ enum Agreement {
             text = String(text.dropLast(tail.count))
         }
         let leads = ["how about we ", "what about we ", "why don't we ", "what if we ", "shall we ", "can we ", "could we ", "should we ",
-                     "how about ", "what about ", "i propose we ", "i propose ", "i suggest we ", "i suggest ", "proposal: ", "suggestion: ",
+                     "how about ", "what about ", "i propose we ", "i propose ", "i suggest we ", "i suggest ", "proposal: ", "proposed fix: ", "proposed plan: ", "suggestion: ",
                      "so let's ", "then let's ", "ok let's ", "okay let's ", "let's ", "lets ", "we should "]
         var lower = text.lowercased().replacingPresent("’", with: "'")
         // A vocative or a filler before the proposal ("Ok, how about ...", "Team, let's ...").
@@ -75,7 +80,11 @@ enum Agreement {
     /// A reply that accepts what the message before it proposed: "That works.", "Yes", "+1",
     /// "Static images are fine for launch.", "300ms debounce then." (the choice said again).
     static func accepts(_ reply: String, proposal: String) -> Bool {
-        let t = reply.lowercased().replacingPresent("’", with: "'").trimmingSpaces()
+        let t = withoutLeadIn(reply.lowercased().replacingPresent("’", with: "'").trimmingSpaces())
+        // "No objection" answers "Any objections?": a yes said as a no; "None from me" only to that ask.
+        if !t.contains("?"), noObjection.contains(where: { t.hasPrefix($0) }) || t.hasPrefix("none") && proposal.lowercased().hasBytes("objection") {
+            return ![" but ", " unless ", " instead"].contains(where: { t.hasBytes($0) })
+        }
         guard !t.contains("?"), !["yes, but", "yes but", "but ", "not ", "no ", "no,", "hmm", "i'd rather", "rather "].contains(where: { t.hasPrefix($0) }) else { return false }
         let words = Words.all(t)
         guard !words.isEmpty, words.count <= 12 else { return false }
@@ -97,29 +106,74 @@ enum Agreement {
     /// where an agreed decision is stored).
     static func accepted(_ m: MessageToJudge) -> String? {
         // Most messages are no short yes: skip them before reading the context (the summary asks for every message).
-        guard !m.context.isEmpty, !m.text.contains("?"), Words.all(m.text).count <= 12 else { return nil }
+        guard !m.context.isEmpty, !m.text.contains("?") else { return nil }
+        let lower = m.text.lowercased()
+        guard Words.all(m.text).count <= 12 || noObjection.contains(where: { lower.hasPrefix($0) }) else { return nil }
         let me = m.from.lowercased()
-        for line in m.context.suffix(2).reversed() {
+        // The proposal is in the message before, or behind another member's yes to it ("No objection." —
+        // "None from me."); an approval ("Plan approved") may come after a short discussion of the plan.
+        let approval = approves(lower)
+        var pastYes = false
+        for (back, line) in m.context.suffix(approval ? 4 : 3).reversed().enumerated() {
             if line.from.lowercased() == me { continue }
-            // The proposal closest to the reply; a question first is the topic ("Can we have
-            // both? Make X the primary action"), so the sentence after it is the content.
-            let sentences = Sentences.split(line.text)
-            // "Can we have both? Make export the primary action": the question opens, the next sentence says what.
-            if let k = sentences.firstIndex(where: { s in s.hasSuffix("?") && proposingQuestions.contains { (" " + s.lowercased()).hasBytes(" " + $0 + " ") } }),
-               k + 1 < sentences.count, !sentences[k + 1].contains("?"), Words.content(sentences[k + 1]).count >= 3,
-               !sentences[k].lowercased().hasBytes(" or "), accepts(m.text, proposal: line.text) {
-                return DecisionRules.strip(sentences[k + 1])
-            }
-            for (k, s) in sentences.enumerated().reversed() {
-                guard let p = proposal(s), accepts(m.text, proposal: line.text) else { continue }
-                if s.contains("?"), k + 1 < sentences.count, Words.content(sentences[k + 1]).count >= 3, !sentences[k + 1].contains("?") {
-                    return DecisionRules.strip(sentences[k + 1])
-                }
-                return p
-            }
-            return nil
+            // Further back than the two messages before only behind another member's yes, or for an approval.
+            if back >= 2 && !pastYes && !approval { return nil }
+            if let d = proposed(in: line, acceptedBy: m.text) { return d }
+            guard approval || isYes(line.text) else { return nil }
+            pastYes = true
         }
         return nil
+    }
+
+    /// The proposal in one earlier message that a reply accepts, if any.
+    static func proposed(in line: ChatLine, acceptedBy reply: String) -> String? {
+        // The proposal closest to the reply; a question first is the topic ("Can we have
+        // both? Make X the primary action"), so the sentence after it is the content.
+        let sentences = Sentences.split(line.text)
+        // "Can we have both? Make export the primary action": the question opens, the next sentence says what.
+        if let k = sentences.firstIndex(where: { s in s.hasSuffix("?") && proposingQuestions.contains { (" " + s.lowercased()).hasBytes(" " + $0 + " ") } }),
+           k + 1 < sentences.count, !sentences[k + 1].contains("?"), Words.content(sentences[k + 1]).count >= 3,
+           !sentences[k].lowercased().hasBytes(" or "), accepts(reply, proposal: line.text) {
+            return DecisionRules.strip(sentences[k + 1])
+        }
+        for (k, s) in sentences.enumerated().reversed() {
+            guard let p = proposal(s), accepts(reply, proposal: line.text) else { continue }
+            if s.contains("?"), k + 1 < sentences.count, Words.content(sentences[k + 1]).count >= 3, !sentences[k + 1].contains("?") {
+                return DecisionRules.strip(sentences[k + 1])
+            }
+            return p
+        }
+        // "The shared inbox is our Q1 bet. Any objections?": the statement an agreement ask follows is proposed.
+        if let k = sentences.firstIndex(where: asksForAgreement), k > 0, !sentences[k - 1].contains("?"), Words.content(sentences[k - 1]).count >= 3,
+           accepts(reply, proposal: line.text) {
+            return DecisionRules.strip(sentences[k - 1])
+        }
+        return nil
+    }
+
+    /// Words that accept when they are the whole reply (as an opener they may only be a filler: "Ok, but ...").
+    static let bareYes: Set<String> = ["ok", "okay", "sure", "alright", "cool", "great", "ok then", "okay then", "alright then"]
+    /// Replies that accept by saying nothing is against it.
+    static let noObjection = ["no objection", "no objections", "no concerns", "not from me", "nothing from me"]
+    /// Replies that approve a plan put up for it: they may come after some discussion of the plan.
+    static func approves(_ lower: String) -> Bool {
+        ["approved", "green light", "go ahead", "greenlit"].contains { lower.hasBytes($0) } && !lower.hasBytes("not approved") && !lower.hasBytes("n't")
+    }
+    /// A message that is itself a yes to what came before ("No objection.", "Agreed.", "+1").
+    static func isYes(_ text: String) -> Bool {
+        let t = withoutLeadIn(text.lowercased().replacingPresent("’", with: "'").trimmingSpaces())
+        return !t.contains("?") && (noObjection.contains { t.hasPrefix($0) } || opening(t) != nil && !t.hasPrefix("yes, but"))
+    }
+    /// A sentence that only asks for agreement ("Any objections?", "Agreed?", "OK?").
+    static func asksForAgreement(_ s: String) -> Bool {
+        let lower = s.lowercased()
+        return s.hasSuffix("?") && Words.content(s).count <= 2 && agreementAsks.contains { lower.hasBytes($0) }
+    }
+    /// The reply without a short lead-in before a colon ("As the payments owner: plan approved").
+    static func withoutLeadIn(_ t: String) -> String {
+        guard let colon = t.firstIndex(of: ":"), t[..<colon].split(separator: " ").count <= 5,
+              case let rest = String(t[t.index(after: colon)...]).trimmingSpaces(), !rest.isEmpty else { return t }
+        return rest
     }
 
     static func acceptedProposals(_ judged: [MessageToJudge]) -> [String] {

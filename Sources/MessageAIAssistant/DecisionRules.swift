@@ -43,13 +43,17 @@ enum DecisionRules {
                 continue
             }
             let lower = " " + s.lowercased().replacingPresent("’", with: "'") + " "
+            if let d = settled(s, lower: lower, next: k + 1 < sentences.count ? sentences[k + 1] : nil) {
+                if !out.contains(d) { out.append(d) }
+                continue
+            }
             // "Decision for the record: we keep ...": a label naming a decision, then a colon.
             // (The byte search first: Foundation's range(of:) is the costly part of a summary's every sentence.)
             let labelled = lower.hasBytes("decision") && (lower.range(of: "decision").map { lower[$0.upperBound...].prefix(24).contains(":") } ?? false)
             // "Thursday it is", "Ramen it is then": a choice made, social ones too (README).
             let itIs = lower.hasSuffix(" it is ") || lower.hasSuffix(" it is then ") || lower.hasSuffix(" it is then. ") || lower.hasSuffix(" it is then! ")
             guard markers.contains(where: { lower.hasBytes($0) }) || itIs || labelled else { continue }
-            if s.contains("?") || negations.contains(where: { lower.hasBytes($0) }) { continue }
+            if s.contains("?") || negations.contains(where: { lower.hasBytes($0) }) || pastTimes.contains(where: { lower.hasBytes($0) }) { continue }
             let d = withChoice(strip(s), m.context)
             if !out.contains(d) { out.append(d) }
         }

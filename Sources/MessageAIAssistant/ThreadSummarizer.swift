@@ -41,7 +41,11 @@ enum ThreadSummarizer {
             let words = Set(Words.content(d))
             // (What the decision is about, not the words that say it changed: "moves", "instead".)
             let topic = words.subtracting(SalientSentences.changes.map(Words.stem)).subtracting(reversalWords.map(Words.stem))
-            if reverses(d) { decisions.removeAll { !Set(Words.content($0)).isDisjoint(with: topic) } }
+            if reverses(d) {
+                // "Actually we'll ..." settles a thread's choice by replacing one: with nothing earlier on its topic it is a plan's detail.
+                if DecisionRules.opensReversal(d) && !decisions.contains(where: { !Set(Words.content($0)).isDisjoint(with: topic) }) { continue }
+                decisions.removeAll { !Set(Words.content($0)).isDisjoint(with: topic) }
+            }
             // The same decision said again ("Decision: X" then "Agreed: X") is one: the later words stand.
             decisions.removeAll { let w = Set(Words.content($0)); return 3 * w.intersection(words).count >= 2 * min(w.count, words.count) }
             decisions.append(d)
