@@ -21,7 +21,9 @@ extension Agreement {
         let words = Words.all(s.replacingPresent("’", with: "'"))
         // After a short lead-in ("Also,", "Tracking:", "And"): the auxiliary, then "we".
         guard let k = words.prefix(4).indices.first(where: { choiceAuxiliaries.contains(words[$0]) && $0 + 1 < words.count && words[$0 + 1] == "we" }) else { return false }
-        let rest = words[(k + 2)...]
+        let rest = words[(k + 2)...].drop { $0 == "also" }
+        // "Should we also page on-call ...?": "should"/"shall" before any work verb puts up a course of action.
+        if ["should", "shall"].contains(words[k]), let verb = rest.first, Verbs.work.contains(verb) { return true }
         return words.contains("or") || rest.first.map { choiceVerbs.contains($0) } == true
     }
 
@@ -33,10 +35,28 @@ extension Agreement {
             guard m.text.contains("?"), let q = Sentences.split(m.text).last(where: { $0.hasSuffix("?") }), putsChoice(q) else { continue }
             let asker = m.from.lowercased()
             guard let reply = judged.dropFirst(i + 1).prefix(2).first(where: { $0.from.lowercased() != asker }),
-                  let answer = Sentences.split(reply.text).first, takesOption(answer, question: q), let d = settles(answer) else { continue }
+                  let answer = Sentences.split(reply.text).first, takesOption(answer, question: q), let d = settles(answer) else {
+                if let d = settledThen(after: i, question: q, judged) { out.append(d) }
+                continue
+            }
             out.append(d)
         }
         return out
+    }
+
+    /// "Monday 9am Berlin then.": within the three messages after a choice, anyone's short line that
+    /// names the option and ends in "then" settles it (the ASSISTANT.md thread's "300ms debounce then.").
+    static func settledThen(after i: Int, question: String, _ judged: [MessageToJudge]) -> String? {
+        for m in judged.dropFirst(i + 1).prefix(3) {
+            guard let s = Sentences.split(m.text).last, !s.contains("?") else { continue }
+            let words = Words.all(s)
+            guard words.last == "then", (3...6).contains(words.count), !Set(Words.content(s)).isDisjoint(with: Words.content(question)),
+                  !words.contains(where: { subjects.contains($0) || Verbs.finite.contains($0) }) else { continue }
+            var text = s.trimmingSpaces()
+            while let l = text.last, ".!".contains(l) { text.removeLast() }
+            return String(text.dropLast(4)).trimmingCharacters(in: CharacterSet(charactersIn: " ,"))
+        }
+        return nil
     }
 
     /// Words that make a clause a statement of fact or an argument ("It's created lazily",
@@ -54,7 +74,8 @@ extension Agreement {
         guard let first = words.first else { return false }
         if ["yes", "yep", "yeah", "no", "nope"].contains(first) {
             let rest = Words.all(answer.replacingPresent("’", with: "'")).dropFirst()
-            return rest.contains { modals.contains($0) }
+            // "Yes, page on-call whenever ...": the yes with the order that carries it out.
+            return rest.contains { modals.contains($0) } || rest.first.map { Verbs.work.contains($0) && !Words.function.contains($0) } == true
         }
         if Verbs.work.contains(first) || words.count > 1 && Verbs.objectStarters.contains(words[1]) && !Verbs.notVerbs.contains(first)
             && !Words.function.contains(first) && !first.hasSuffix("s") && !first.hasSuffix("ed") && !first.hasSuffix("ing") { return true }
@@ -79,3 +100,4 @@ extension Agreement {
         return DecisionRules.strip(text)
     }
 }
+

@@ -63,4 +63,17 @@ final class DecisionFormsTests: XCTestCase {
         XCTAssertEqual(decisions([("ana", "Is the upload limit still 10 MB?"), ("bo", "Ok.")]), [])
         XCTAssertEqual(decisions([("ana", "How about we cap uploads at 25 MB?"), ("bo", "Ok, but not before the billing change.")]), [])
     }
+
+    func testAYesThatCarriesOutTheChoiceAndAChoiceSettledWithThen() {
+        let yes = decisions([("ana", "Should we also page on-call when the breaker opens?"), ("bo", "Yes, page on-call whenever it stays open for a minute.")])
+        XCTAssertEqual(yes.filter { $0.contains("page on-call") }.count, 1, "one decision, said once: \(yes)")
+        // An answer that puts it off, or a yes to a question about a fact, settles nothing.
+        XCTAssertEqual(decisions([("ana", "Should we also page on-call when the breaker opens?"), ("bo", "Good question, let me check the runbook.")]), [])
+        XCTAssertEqual(decisions([("ana", "Did we page on-call last night?"), ("bo", "Yes, page went out at 02:10.")]), [])
+        let then = decisions([("ana", "Do we demo on Monday or on Tuesday?"), ("bo", "Tuesday has the board meeting in the morning."),
+                              ("ana", "Ok, Monday afternoon then.")])
+        XCTAssertTrue(then.contains { $0.contains("Monday afternoon") && !$0.hasSuffix("then") }, "\(then)")
+        XCTAssertEqual(decisions([("ana", "Do we demo on Monday or on Tuesday?"), ("bo", "Tuesday has the board meeting."),
+                                  ("cyd", "See you all then.")]), [], "a goodbye that ends in then")
+    }
 }
