@@ -21,8 +21,10 @@ extension Sentences {
 
     private static func listItems(_ line: ArraySlice<UInt8>) -> [[UInt8]] {
         var items: [[ArraySlice<UInt8>]] = [[]]
-        for w in line.split(separator: 0x20) {
-            if isListMarker(w) {
+        let words = line.split(separator: 0x20)
+        for (k, w) in words.enumerated() {
+            // "cap retries at 2.": a number ending the line after a word that needs one is the sentence's own, no item.
+            if isListMarker(w), k + 1 < words.count || k == 0 || !ActionRules.dangling.contains(String(decoding: words[k - 1], as: UTF8.self).lowercased()) {
                 if !items[items.count - 1].isEmpty { items.append([]) }
                 continue
             }

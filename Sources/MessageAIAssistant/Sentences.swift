@@ -24,8 +24,9 @@ enum Sentences {
     private static func splitListItems(_ line: String) -> [String] {
         let words = line.split(separator: " ", omittingEmptySubsequences: true)
         var items: [[Substring]] = [[]]
-        for w in words {
-            if isListMarker(w) {
+        for (k, w) in words.enumerated() {
+            // "cap retries at 2.": a number ending the line after a word that needs one is the sentence's own, no item.
+            if isListMarker(w), k + 1 < words.count || k == 0 || !ActionRules.dangling.contains(words[k - 1].lowercased()) {
                 if !items[items.count - 1].isEmpty { items.append([]) }
                 continue
             }

@@ -25,4 +25,11 @@ final class SentenceTests: XCTestCase {
         XCTAssertEqual((out["actions"] as? [[String: Any]])?.first?["due"] as? String, "5pm")
         XCTAssertThrowsError(try EvaluationFormat.predict("not json", engine: engine))
     }
+
+    /// A number that ends the line after "at"/"to" belongs to the sentence; one that opens an item still splits.
+    func testANumberEndingTheLineAfterAWordThatNeedsItIsNoListMarker() {
+        XCTAssertEqual(Sentences.split("Raise the pool to 60 and cap retries at 2."), ["Raise the pool to 60 and cap retries at 2."])
+        XCTAssertEqual(Sentences.split("Raise the pool to 60 and cap retries at 2.").first, Sentences.splitCharacters("Raise the pool to 60 and cap retries at 2.").first)
+        XCTAssertEqual(Sentences.split("Plan: 1. Li updates the dashboard 2. Omar books the room"), ["Plan:", "Li updates the dashboard", "Omar books the room"])
+    }
 }
