@@ -54,7 +54,7 @@ extension Agreement {
                   !words.contains(where: { subjects.contains($0) || Verbs.finite.contains($0) }) else { continue }
             var text = s.trimmingSpaces()
             while let l = text.last, ".!".contains(l) { text.removeLast() }
-            return String(text.dropLast(4)).trimmingCharacters(in: CharacterSet(charactersIn: " ,"))
+            return String(text.dropLast(4)).trimming(" ,")
         }
         return nil
     }

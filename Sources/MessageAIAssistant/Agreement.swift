@@ -22,10 +22,10 @@ enum Agreement {
     static func opening(_ t: String, names: Set<String> = []) -> (rest: String, agreement: String)? {
         if let a = agreements.first(where: { t.hasPrefix($0) }) { return (t, a) }
         // A reply of one such word and nothing else ("Ok.", "Sure!") says yes to what was put to it.
-        let bare = t.trimmingCharacters(in: CharacterSet(charactersIn: " .!"))
+        let bare = t.trimming(" .!")
         if bareYes.contains(bare) { return (bare, bare) }
         // Most replies open with no filler: only then is the reply cut into words.
-        guard let lead = t.split(separator: " ", maxSplits: 1).first?.trimmingCharacters(in: CharacterSet(charactersIn: ",.!")),
+        guard let lead = t.split(separator: " ", maxSplits: 1).first.map({ String($0).trimming(",.!") }),
               fillers.contains(lead) || names.contains(lead) else { return nil }
         var rest = Substring(t)
         while let w = rest.split(whereSeparator: { " ,.!".contains($0) }).first, fillers.contains(String(w)) || names.contains(String(w)),

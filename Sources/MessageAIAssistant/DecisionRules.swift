@@ -74,7 +74,7 @@ enum DecisionRules {
             let rest = String(s.trimmingSpaces().dropFirst(label.count)).trimmingSpaces()
             return Words.content(rest).count >= 2 && !rest.contains("?") ? strip(rest) : nil
         }
-        let bare = lower.trimmingCharacters(in: CharacterSet(charactersIn: " .!"))
+        let bare = lower.trimming(" .!")
         if seals.contains(bare), let b = before, !b.contains("?"), Words.content(b).count >= 2 { return strip(b) }
         for seal in [", final", " - final", " — final", "; final"] where bare.hasSuffix(seal) {
             let head = String(s.trimmingSpaces().prefix(bare.count - seal.count))
@@ -85,7 +85,7 @@ enum DecisionRules {
 
     /// Whether a sentence by itself states a decision (the thread's own words, not a reply's).
     static func states(_ s: String) -> Bool {
-        marked(MessageToJudge(from: "", to: [], text: s)) != nil
+        TextMemo.states(s) { marked(MessageToJudge(from: "", to: [], text: $0)) != nil }
     }
 
     /// "Thursday it is" says little alone: add the context's question or options that name the
@@ -96,7 +96,7 @@ enum DecisionRules {
         let choice = Set(Words.content(String(decision.dropLast(6))))
         for line in context.reversed() {
             for s in Sentences.split(line.text).reversed() where !choice.isDisjoint(with: Set(Words.content(s))) {
-                return decision + " (" + s.trimmingCharacters(in: CharacterSet(charactersIn: " .?!")) + ")"
+                return decision + " (" + s.trimming(" .?!") + ")"
             }
         }
         return decision

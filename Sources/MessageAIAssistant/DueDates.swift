@@ -59,7 +59,7 @@ enum DueDates {
         var i = 0
         while i < tokens.count {
             if let (end, start) = match(tokens, at: i) {
-                let words = tokens[start..<end].map { $0.raw.trimmingCharacters(in: CharacterSet(charactersIn: "'s")) == "" ? $0.raw : $0.raw }
+                let words = tokens[start..<end].map(\.raw)
                 let marker = i < start ? i : start
                 return (words.joined(separator: " "), marker)
             }

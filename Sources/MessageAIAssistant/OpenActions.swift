@@ -15,12 +15,14 @@ enum OpenActions {
     }
 
     /// The thread's work split into what is still open and what was reported done in the thread.
-    static func sorted(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String]) -> (open: [ActionItem], done: [ActionItem]) {
+    /// `marks`: each message's marked decisions when the caller has them already (a summary does).
+    static func sorted(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], participants: [String],
+                       marks: [[String]]? = nil) -> (open: [ActionItem], done: [ActionItem]) {
         var entries: [Entry] = []
         for i in judged.indices {
             // A decision is not an action ("I'll make the call: 20% off the first week. Final."):
             // the sentence that states the message's decision gives no item.
-            let decided = founds[i].isEmpty ? nil : DecisionRules.marked(judged[i]).map { Set(Words.content($0)) }.flatMap { $0.count >= 2 ? $0 : nil }
+            let decided = founds[i].isEmpty ? nil : (marks.map { $0[i].first } ?? DecisionRules.marked(judged[i])).map { Set(Words.content($0)) }.flatMap { $0.count >= 2 ? $0 : nil }
             let sentences = decided == nil ? [] : Sentences.split(judged[i].text)
             for (fi, found) in founds[i].enumerated() {
                 if let d = decided, found.sentence < sentences.count, d.isSubset(of: Words.content(sentences[found.sentence])) { continue }

@@ -18,7 +18,8 @@ enum SalientSentences {
             for (si, s) in Sentences.split(m.text).enumerated() {
                 if Acknowledgements.isShortReply(s) || Words.content(s).count < 3 { continue }
                 if founds[i].contains(where: { $0.sentence == si }) { continue }
-                if DecisionRules.decision(MessageToJudge(from: m.from, to: m.to, text: s)) != nil { continue }
+                // (A sentence alone has no context: only its own words can mark a decision.)
+                if DecisionRules.states(s) { continue }
                 let short = Compress.sentence(s, names: names)
                 if questions.contains(short) { continue }
                 let weight = salience(s, message: i, sentence: si) + (answers(judged, message: i, sentence: si) ? 1 : 0)
@@ -161,7 +162,7 @@ enum Compress {
     static func whole(_ words: [String]) -> [String] {
         var out = words
         while out.count > 1, let last = out.last {
-            let bare = last.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".!?,;:"))
+            let bare = last.lowercased().trimming(".!?,;:")
             guard ActionRules.dangling.contains(bare) || bare.isEmpty else { break }
             out.removeLast()
             let mark = last.last.map(String.init).flatMap { ".!?".contains($0) ? $0 : nil } ?? ""

@@ -15,6 +15,7 @@ final class TextMemo: @unchecked Sendable {
     private var words: [ExactText: [String]] = [:]
     private var content: [ExactText: [String]] = [:]
     private var phrases: [ExactText: [NounPhrase]] = [:]
+    private var states: [ExactText: Bool] = [:]
     private var found: [ExactMessage: [ActionRules.Found]] = [:]
 
     /// Runs `body` with a fresh memo, or with the caller's when one is already bound.
@@ -45,6 +46,13 @@ final class TextMemo: @unchecked Sendable {
     static func phrases(_ text: String, _ make: (String) -> [NounPhrase]) -> [NounPhrase] {
         guard let memo = current else { return make(text) }
         return lookup(&memo.phrases, text, make)
+    }
+
+    /// Whether a sentence alone states a decision: asked of each sentence by the action rules and
+    /// by the summary's sentence picking, with the same answer each time.
+    static func states(_ text: String, _ make: (String) -> Bool) -> Bool {
+        guard let memo = current else { return make(text) }
+        return lookup(&memo.states, text, make)
     }
 
     static func found(_ m: MessageToJudge, _ make: (MessageToJudge) -> [ActionRules.Found]) -> [ActionRules.Found] {

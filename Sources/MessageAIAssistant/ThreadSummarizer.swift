@@ -27,7 +27,9 @@ enum ThreadSummarizer {
         }
         // Each message's asks and commitments, found once and shared by every part below.
         let founds = judged.map { ActionRules.found($0) }
-        let (work, done) = OpenActions.sorted(judged, founds, participants: participants)
+        // Each message's marked decisions, read once for the open work and the decisions below.
+        let marked = judged.map { DecisionRules.allMarked($0) }
+        let (work, done) = OpenActions.sorted(judged, founds, participants: participants, marks: marked)
         // ASSISTANT.md's thread `actions` name a participant: a group ask nobody took has no owner
         // yet, so it is no one's open work; the summary may still tell it among the other lines.
         let actions = work.filter { participants.contains($0.who) }
@@ -36,7 +38,6 @@ enum ThreadSummarizer {
         // the same thing ("Actually, the demo moves to Wednesday instead"); then those agreed to,
         // unless a marked one already says them.
         var decisions: [String] = []
-        let marked = judged.map { DecisionRules.allMarked($0) }
         for d in marked.joined() {
             let words = Set(Words.content(d))
             // (What the decision is about, not the words that say it changed: "moves", "instead".)

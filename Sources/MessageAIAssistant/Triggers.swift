@@ -110,7 +110,7 @@ enum Triggers {
             // "We'll update the runbook tomorrow" in a group: the group's own commitment. ASSISTANT.md
             // gives work "for everyone" to `recipient`; a decision ("we'll go with", "we'll use") is not work.
             if (a == "we'll" || (a == "we" && b == "will")) && members.count > 2, !lowerSentence.hasBytes(" if "),
-               DecisionRules.decision(MessageToJudge(from: "", to: [], text: sentence)) == nil,
+               !DecisionRules.states(sentence),
                let v = verb(after: a == "we" ? i + 2 : i + 1), Verbs.work.contains(w[v]) || Verbs.looksLikeVerb(t, at: v),
                !["go", "see", "decide", "know", "talk", "discuss", "revisit", "figure"].contains(w[v]) {
                 return Trigger(verb: v, owner: .group)

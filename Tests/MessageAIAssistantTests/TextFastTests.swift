@@ -123,4 +123,15 @@ final class TextFastTests: XCTestCase {
         let letters = raw.unicodeScalars.filter { CharacterSet.letters.contains($0) }
         return letters.count >= 2 && raw == raw.uppercased() && raw != raw.lowercased()
     }
+
+    /// `trimming(chars)` gives what Foundation's `trimmingCharacters(in: CharacterSet(charactersIn:))` gives.
+    func testTrimmingASetGivesFoundationsAnswer() {
+        let texts = ["Final.", " final! ", "...", "", "Ok, that works.", "Thursday it is then!", "«Final»…", "a", " . ! ", "Done deal.!?",
+                     "“Quoted.”", "Ça va. ", "tab\t.", "émoji 👍.", "e\u{301}.", ".e\u{301}"]
+        for chars in [" .!", ",.!", " .?!", ".!?,;:", " ,", " .!?…"] {
+            for t in texts {
+                XCTAssertEqual(t.trimming(chars), t.trimmingCharacters(in: CharacterSet(charactersIn: chars)), "\(t.debugDescription) by \(chars)")
+            }
+        }
+    }
 }
