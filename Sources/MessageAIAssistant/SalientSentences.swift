@@ -145,7 +145,7 @@ enum Compress {
         let question = s.contains("?")
         let kept = words.enumerated().filter { k, w in
             let l = w.lowercased()
-            if w.contains(where: { ",.;:!?".contains($0) }) || k + 1 == words.count { return true }
+            if hasMark(w) || k + 1 == words.count { return true }
             if light.contains(l) { return false }
             // "is" after a noun and before more words; never in a question ("what is left?").
             if copulas.contains(l), k > 0, !question, !["it", "that", "this", "there", "what", "which", "who"].contains(words[k - 1].lowercased()) { return false }
@@ -155,6 +155,13 @@ enum Compress {
         var out = whole(kept)
         if let f = out.first, let c = f.first, c.isLowercase, !f.hasPrefix("@"), s.first?.isUppercase == true { out[0] = c.uppercased() + f.dropFirst() }
         return out.joined(separator: " ")
+    }
+
+    /// Whether a word holds one of ",.;:!?" — on the bytes when it is ASCII (each byte a whole
+    /// Character there), as Characters otherwise: the summary asks it of every word of every line.
+    static func hasMark(_ w: String) -> Bool {
+        if w.isASCIIOnly { return w.utf8.contains { $0 == 0x2C || $0 == 0x2E || $0 == 0x3B || $0 == 0x3A || $0 == 0x21 || $0 == 0x3F } }
+        return w.contains { ",.;:!?".contains($0) }
     }
 
     /// No line ends clipped: a dropped tail or hedge ("finish the docs and right now") must not
