@@ -7,7 +7,8 @@ import Foundation
 enum Agreement {
     static let proposalMarkers = ["let's", "lets", "we should", "how about", "i propose", "proposal:", "proposed fix:", "proposed plan:", "what if we", "we could", "i suggest",
                                   "suggestion:", "then we", "so we", "we drop", "we move", "we keep", "we ship", "we use", "what about",
-                                  "why don't we", "shall we", "i'd go with", "i would go with", "i'd suggest", "i'd propose", "i vote for", "my vote is", "i'd pick"]
+                                  "why don't we", "shall we", "i'd go with", "i would go with", "i'd suggest", "i'd propose", "i vote for", "my vote is", "i'd pick",
+                                  "my suggestion", "my proposal", "i recommend", "i'd recommend", "recommendation:"]
     static let agreements = ["agreed", "sounds good", "+1", "works for me", "makes sense", "let's do it", "fine by me", "lgtm",
                              "deal", "👍", "yes", "yep", "sgtm", "ok with me", "okay with me", "same", "i agree", "agree", "good call", "perfect",
                              "that works", "works", "that's fine", "fine with me", "fine for", "i'm in", "count me in", "ship it", "do it",
@@ -39,7 +40,8 @@ enum Agreement {
     static let agreementAsks = ["agreed?", "ok?", "okay?", "sound good?", "sounds good?", "right?", "objections?", "does that work?", "work for everyone?",
                                  "works for everyone?", "ok with everyone?", "sound ok?", "sounds ok?", "all good with that?"]
     /// A question that proposes: "How about ...?", "Can we have both?", "Shall we ...?".
-    static let proposingQuestions = ["how about", "what about", "why don't we", "shall we", "can we", "could we", "should we", "what if we"]
+    static let proposingQuestions = ["how about", "what about", "why don't we", "shall we", "can we", "could we", "should we", "what if we",
+                                      "are we ok with", "are we okay with", "is everyone ok with", "is everyone okay with", "how do we feel about"]
 
     /// The content of a sentence that proposes something ("How about we keep X?" → "keep X"), or nil.
     static func proposal(_ s: String) -> String? {
@@ -62,7 +64,9 @@ enum Agreement {
         for tail in [" Agreed?", ", agreed?", " agreed?", ", ok?", ", okay?", ", right?", " Objections?", "?"] where text.hasSuffix(tail) {
             text = String(text.dropLast(tail.count))
         }
-        let leads = ["how about we ", "what about we ", "why don't we ", "what if we ", "shall we ", "can we ", "could we ", "should we ",
+        let leads = ["are we ok with ", "are we okay with ", "is everyone ok with ", "is everyone okay with ", "how do we feel about ",
+                     "my suggestion: ", "my proposal: ", "my suggestion is ", "my proposal is ", "i recommend we ", "i recommend ", "i'd recommend we ",
+                     "i'd recommend ", "recommendation: ", "how about we ", "what about we ", "why don't we ", "what if we ", "shall we ", "can we ", "could we ", "should we ",
                      "how about ", "what about ", "i propose we ", "i propose ", "i suggest we ", "i suggest ", "proposal: ", "proposed fix: ", "proposed plan: ", "suggestion: ",
                      "so let's ", "then let's ", "ok let's ", "okay let's ", "let's ", "lets ", "we should "]
         var lower = text.lowercased().replacingPresent("’", with: "'")
@@ -105,6 +109,11 @@ enum Agreement {
     /// messages before it (the server judges each message with its context, so "That works." is
     /// where an agreed decision is stored).
     static func accepted(_ m: MessageToJudge) -> String? {
+        // "Sounds good. Who writes the migration?": the yes is the first sentence; what it asks next is another matter.
+        if !m.context.isEmpty, m.text.contains("?"), let first = Sentences.split(m.text).first, !first.contains("?"), first != m.text,
+           opening(first.lowercased().replacingPresent("’", with: "'").trimmingSpaces()) != nil {
+            return accepted(MessageToJudge(from: m.from, to: m.to, text: first, context: m.context))
+        }
         // Most messages are no short yes: skip them before reading the context (the summary asks for every message).
         guard !m.context.isEmpty, !m.text.contains("?") else { return nil }
         let lower = m.text.lowercased()

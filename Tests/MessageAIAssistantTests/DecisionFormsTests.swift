@@ -76,4 +76,14 @@ final class DecisionFormsTests: XCTestCase {
         XCTAssertEqual(decisions([("ana", "Do we demo on Monday or on Tuesday?"), ("bo", "Tuesday has the board meeting."),
                                   ("cyd", "See you all then.")]), [], "a goodbye that ends in then")
     }
+
+    func testARecommendationAcceptedAndAYesFollowedByAnotherQuestion() {
+        let rec = decisions([("ana", "My suggestion: freeze merges on Thursday at noon."), ("bo", "Works for me.")])
+        XCTAssertTrue(rec.contains { $0.hasPrefix("freeze merges on Thursday") }, "\(rec)")
+        let asked = decisions([("ana", "Are we ok with dropping the IE banner in March?"), ("bo", "Sounds good. Who tells support?")])
+        XCTAssertTrue(asked.contains { $0.contains("IE banner") }, "\(asked)")
+        // A question back before any yes, or a recommendation nobody takes up, settles nothing.
+        XCTAssertEqual(decisions([("ana", "My suggestion: freeze merges on Thursday at noon."), ("bo", "Why Thursday? Who asked for it?")]), [])
+        XCTAssertEqual(decisions([("ana", "I recommend we freeze merges on Thursday."), ("bo", "The release branch is cut on Friday.")]), [])
+    }
 }
