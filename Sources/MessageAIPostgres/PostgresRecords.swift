@@ -14,6 +14,8 @@ extension PostgresStore {
         public var createdAt: Int64
         /// 0 when never seen.
         public var lastSeen: Int64
+        /// An IANA name or a fixed offset as the user's client sent it; empty: not known (v4).
+        public var timeZone: String = ""
     }
 
     public struct Session: Sendable, Equatable {
