@@ -18,41 +18,51 @@ extension PostgresStore {
     /// accents folded, the last word a prefix; CJK runs as in message search), an email only
     /// whole. Ordered by username (byte order of its lowercase form), at most `limit`.
     public func searchUsers(query: String, limit: Int) async throws(PostgresStoreError) -> [User] {
-        let text = query.trimmingCharacters(in: .whitespaces)
-        let limit = Self.bounded(limit)
-        let low = text.lowercased(), top = low + Self.prefixRangeTop
-        if text.contains("@") {
-            return try await perform { client, logger in
-                try await client.allRows("""
-                    SELECT \(unescaped: Self.userColumns) FROM users u WHERE u.email_lower = \(low) LIMIT \(limit)
-                    """, logger: logger).map(Self.user)
+        let search = Self.userSearch(query, limit: limit)
+        return try await perform { client, logger in try await client.allRows(search, logger: logger).map(Self.user) }
+    }
+
+    /// The plan of `searchUsers` with sequential scans made a last resort, for the test that
+    /// both of its halves can walk an index.
+    func explainUserSearch(query: String) async throws(PostgresStoreError) -> String {
+        let search = Self.userSearch(query, limit: 50)
+        return try await perform { client, logger in
+            try await client.withTransaction(logger: logger) { db in
+                try await db.query("SET LOCAL enable_seqscan = off", logger: logger)
+                return try await db.allRows(PostgresQuery(unsafeSQL: "EXPLAIN " + search.sql, binds: search.binds), logger: logger)
+                    .map { try $0.decode(String.self) }.joined(separator: "\n")
             }
+        }
+    }
+
+    static func userSearch(_ query: String, limit: Int) -> PostgresQuery {
+        let text = query.trimmingCharacters(in: .whitespaces)
+        let limit = bounded(limit)
+        let low = text.lowercased(), top = low + prefixRangeTop
+        if text.contains("@") {
+            return "SELECT \(unescaped: userColumns) FROM users u WHERE u.email_lower = \(low) LIMIT \(limit)"
         }
         // As SQLite: a name is letters, digits, spaces, hyphens and apostrophes; anything else
         // ("a_b", "j.doe", "%") is the start of a username and searched as that alone.
         let nameLike = text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || " -'’".unicodeScalars.contains($0) }
         guard nameLike, let words = SearchVector.query(text) else {
-            return try await perform { client, logger in
-                try await client.allRows("""
-                    SELECT \(unescaped: Self.userColumns) FROM users u
-                    WHERE u.username_lower COLLATE "C" >= \(low) AND u.username_lower COLLATE "C" < \(top)
-                    ORDER BY u.username_lower COLLATE "C" LIMIT \(limit)
-                    """, logger: logger).map(Self.user)
-            }
+            return """
+                SELECT \(unescaped: userColumns) FROM users u
+                WHERE u.username_lower COLLATE "C" >= \(low) AND u.username_lower COLLATE "C" < \(top)
+                ORDER BY u.username_lower COLLATE "C" LIMIT \(limit)
+                """
         }
         // Two bounded parts, each through its index; only their union is sorted.
-        return try await perform { client, logger in
-            try await client.allRows("""
-                SELECT \(unescaped: Self.userColumnNames) FROM (
-                    (SELECT \(unescaped: Self.userColumns), u.username_lower COLLATE "C" AS k FROM users u
-                     WHERE u.username_lower COLLATE "C" >= \(low) AND u.username_lower COLLATE "C" < \(top)
-                     ORDER BY u.username_lower COLLATE "C" LIMIT \(limit))
-                    UNION
-                    (SELECT \(unescaped: Self.userColumns), u.username_lower COLLATE "C" AS k FROM users u
-                     WHERE u.name_words @@ \(words)::tsquery LIMIT \(Self.nameMatchLimit))
-                ) found ORDER BY k LIMIT \(limit)
-                """, logger: logger).map(Self.user)
-        }
+        return """
+            SELECT \(unescaped: userColumnNames) FROM (
+                (SELECT \(unescaped: userColumns), u.username_lower COLLATE "C" AS k FROM users u
+                 WHERE u.username_lower COLLATE "C" >= \(low) AND u.username_lower COLLATE "C" < \(top)
+                 ORDER BY u.username_lower COLLATE "C" LIMIT \(limit))
+                UNION
+                (SELECT \(unescaped: userColumns), u.username_lower COLLATE "C" AS k FROM users u
+                 WHERE u.name_words @@ \(words)::tsquery LIMIT \(nameMatchLimit))
+            ) found ORDER BY k LIMIT \(limit)
+            """
     }
 
     /// `userColumns` as the outer query of a union names them.
