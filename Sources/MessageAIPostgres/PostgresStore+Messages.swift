@@ -23,8 +23,9 @@ extension PostgresStore {
     ///    is taken, and answers with the original (a concurrent twin waits on the unique key
     ///    until the first commits or rolls back);
     /// 2. the seq from `UPDATE conversations ... RETURNING last_seq`, which holds the
-    ///    conversation row's lock to the commit, with the membership and reply checks in the
-    ///    same statement (one round trip; a refused send rolls back its client id row, and only
+    ///    conversation row's lock to the commit, with the membership, block (a direct
+    ///    conversation where either side blocks the other) and reply checks in the same
+    ///    statement (one round trip; a refused send rolls back its client id row, and only
     ///    then is asked which check failed);
     /// 3. the message row, with its search words.
     ///
@@ -49,6 +50,10 @@ extension PostgresStore {
                         last_activity = GREATEST(c.last_activity, \(new.serverTime))
                     WHERE c.id = \(new.conversationID)
                       AND EXISTS (SELECT 1 FROM members m WHERE m.conversation_id = c.id AND m.user_id = \(new.senderID))
+                      AND NOT EXISTS (SELECT 1 FROM direct_pairs d JOIN blocks b
+                                        ON (b.blocker_id = d.low_user_id AND b.blocked_id = d.high_user_id)
+                                        OR (b.blocker_id = d.high_user_id AND b.blocked_id = d.low_user_id)
+                                      WHERE d.conversation_id = c.id)
                       AND (\(new.replyTo) = 0 OR EXISTS (SELECT 1 FROM messages r WHERE r.conversation_id = c.id
                                                          AND r.seq = \(new.replyTo) AND NOT r.deleted))
                     RETURNING c.last_seq
@@ -95,6 +100,15 @@ extension PostgresStore {
         guard try await db.firstRow("""
             SELECT 1 FROM members WHERE conversation_id = \(new.conversationID) AND user_id = \(new.senderID)
             """, logger: logger) != nil else { return .notMember }
+        if let row = try await db.firstRow("""
+            SELECT b.blocker_id = \(new.senderID) FROM direct_pairs d JOIN blocks b
+              ON (b.blocker_id = d.low_user_id AND b.blocked_id = d.high_user_id)
+              OR (b.blocker_id = d.high_user_id AND b.blocked_id = d.low_user_id)
+            WHERE d.conversation_id = \(new.conversationID)
+            ORDER BY 1 DESC LIMIT 1
+            """, logger: logger) {
+            return .blocked(bySender: try row.decode(Bool.self))
+        }
         let deleted = try await db.firstRow("""
             SELECT deleted FROM messages WHERE conversation_id = \(new.conversationID) AND seq = \(new.replyTo)
             """, logger: logger).map { try $0.decode(Bool.self) }
