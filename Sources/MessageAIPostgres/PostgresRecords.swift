@@ -41,6 +41,8 @@ extension PostgresStore {
         /// The last position taken, by a message or a change.
         public var lastSeq: Int64
         public var lastActivity: Int64
+        /// The group's avatar file, empty for none (SQLite's `ConversationRecord.avatarID`).
+        public var avatarID: [UInt8] = []
     }
 
     /// A conversation as one member sees it in their list.

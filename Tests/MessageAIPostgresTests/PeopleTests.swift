@@ -111,6 +111,10 @@ final class PeopleTests: PostgresTestCase {
         let group = try await store.createGroup(name: "g", creator: ann, members: [ben], now: 2)
         let groupOld = try await store.setGroupAvatar(conversationID: group.id, fileID: [9])
         XCTAssertEqual(groupOld, [])
+        let shown = try await store.conversationView(id: group.id, userID: ben)?.conversation.avatarID
+        let fetched = try await store.conversation(id: group.id)?.avatarID
+        XCTAssertEqual(shown, [9], "the group's avatar is in the member's list")
+        XCTAssertEqual(fetched, [9])
         await assertThrows(.notFound) { _ = try await store.setGroupAvatar(conversationID: 987_654, fileID: [9]) }
         await assertThrows(.notFound) { _ = try await store.setAvatar(userID: 987_654, fileID: [9]) }
         XCTAssertGreaterThan(dm.id, 0)
