@@ -13,6 +13,8 @@ enum PostgresMigrations {
         PostgresMigration(name: "v1_initial", statements: PostgresSchema.v1),
         PostgresMigration(name: "v2_search_purge", statements: PostgresSchema.v2),
         PostgresMigration(name: "v3_files", statements: PostgresSchema.v3),
+        PostgresMigration(name: "v4_people_privacy", statements: PostgresSchema.v4),
+        PostgresMigration(name: "v5_assistant", statements: PostgresSchema.v5),
     ]
 
     /// Any 64-bit constant of our own: the advisory lock that serialises migrations when two

@@ -14,6 +14,8 @@ extension PostgresStore {
         public var createdAt: Int64
         /// 0 when never seen.
         public var lastSeen: Int64
+        /// An IANA name or a fixed offset as the user's client sent it; empty: not known (v4).
+        public var timeZone: String = ""
     }
 
     public struct Session: Sendable, Equatable {
@@ -39,6 +41,8 @@ extension PostgresStore {
         /// The last position taken, by a message or a change.
         public var lastSeq: Int64
         public var lastActivity: Int64
+        /// The group's avatar file, empty for none (SQLite's `ConversationRecord.avatarID`).
+        public var avatarID: [UInt8] = []
     }
 
     /// A conversation as one member sees it in their list.

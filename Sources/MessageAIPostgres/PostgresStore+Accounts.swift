@@ -2,13 +2,13 @@ import PostgresNIO
 
 /// Users and sessions, as the SQLite store keeps them (Sources/MessageAIServer/Store/SQLiteStore+Accounts.swift).
 extension PostgresStore {
-    static let userColumns = "u.id, u.username, u.email, u.display_name, u.password_hash, u.created_at, u.last_seen"
+    static let userColumns = "u.id, u.username, u.email, u.display_name, u.password_hash, u.created_at, u.last_seen, u.time_zone"
 
     static func user(_ row: PostgresRow) throws -> User {
-        let (id, username, email, display, hash, created, seen) =
-            try row.decode((Int64, String, String, String, String, Int64, Int64).self)
+        let (id, username, email, display, hash, created, seen, zone) =
+            try row.decode((Int64, String, String, String, String, Int64, Int64, String).self)
         return User(id: id, username: username, email: email, displayName: display, passwordHash: hash,
-                    createdAt: created, lastSeen: seen)
+                    createdAt: created, lastSeen: seen, timeZone: zone)
     }
 
     /// Creates a user and returns its id. Usernames and emails are unique ignoring case: a
@@ -16,12 +16,13 @@ extension PostgresStore {
     /// registering one name at once: one wins, the other hears which field clashed).
     public func createUser(username: String, email: String, displayName: String, passwordHash: String,
                            now: Int64) async throws(PostgresStoreError) -> Int64 {
-        try await perform { client, logger in
+        let words = SearchVector.document(displayName)
+        return try await perform { client, logger in
             do {
                 guard let row = try await client.firstRow("""
-                    INSERT INTO users (username, username_lower, email, email_lower, display_name, password_hash, created_at)
+                    INSERT INTO users (username, username_lower, email, email_lower, display_name, password_hash, created_at, name_words)
                     VALUES (\(username), \(username.lowercased()), \(email), \(email.lowercased()), \(displayName),
-                            \(passwordHash), \(now))
+                            \(passwordHash), \(now), \(words)::tsvector)
                     RETURNING id
                     """, logger: logger) else {
                     throw PostgresStoreError.failed(sqlState: nil, message: "INSERT returned no id")
@@ -54,22 +55,40 @@ extension PostgresStore {
         }
     }
 
-    public func setDisplayName(userID: Int64, _ name: String) async throws(PostgresStoreError) {
-        try await perform { client, logger in
-            _ = try await client.query("UPDATE users SET display_name = \(name) WHERE id = \(userID)", logger: logger)
+    /// By username only, ignoring case.
+    public func user(username: String) async throws(PostgresStoreError) -> User? {
+        let key = username.lowercased()
+        return try await perform { client, logger in
+            try await client.firstRow("SELECT \(unescaped: Self.userColumns) FROM users u WHERE u.username_lower = \(key)",
+                                      logger: logger).map(Self.user)
         }
     }
 
+    /// The name and its search words change in one statement: people search never finds a
+    /// user by a name they no longer have. `notFound` when there is no such user (as SQLite).
+    public func setDisplayName(userID: Int64, _ name: String) async throws(PostgresStoreError) {
+        let words = SearchVector.document(name)
+        try await updateUser("UPDATE users SET display_name = \(name), name_words = \(words)::tsvector WHERE id = \(userID) RETURNING 1")
+    }
+
+    /// The user's time zone, already checked by the caller.
+    public func setTimeZone(userID: Int64, _ zone: String) async throws(PostgresStoreError) {
+        try await updateUser("UPDATE users SET time_zone = \(zone) WHERE id = \(userID) RETURNING 1")
+    }
+
     public func setPasswordHash(userID: Int64, _ hash: String) async throws(PostgresStoreError) {
-        try await perform { client, logger in
-            _ = try await client.query("UPDATE users SET password_hash = \(hash) WHERE id = \(userID)", logger: logger)
-        }
+        try await updateUser("UPDATE users SET password_hash = \(hash) WHERE id = \(userID) RETURNING 1")
     }
 
     /// Never moves back: two nodes reporting out of order keep the later time.
     public func setLastSeen(userID: Int64, _ time: Int64) async throws(PostgresStoreError) {
+        try await updateUser("UPDATE users SET last_seen = GREATEST(last_seen, \(time)) WHERE id = \(userID) RETURNING 1")
+    }
+
+    /// Runs an UPDATE of one user's row that returns a row; `notFound` when it matched none.
+    private func updateUser(_ query: PostgresQuery) async throws(PostgresStoreError) {
         try await perform { client, logger in
-            _ = try await client.query("UPDATE users SET last_seen = GREATEST(last_seen, \(time)) WHERE id = \(userID)", logger: logger)
+            guard try await client.firstRow(query, logger: logger) != nil else { throw PostgresStoreError.notFound }
         }
     }
 

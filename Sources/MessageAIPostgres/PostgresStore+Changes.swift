@@ -109,6 +109,8 @@ extension PostgresStore {
                 UPDATE messages SET text = \(new.text), edited_at = \(new.serverTime), search = \(search)::tsvector
                 WHERE conversation_id = \(cid) AND seq = \(target)
                 """, logger: logger)
+            // A summary over the old text is not served again (the items are re-extracted after).
+            try await dropSummaries(db, conversationID: cid, over: target, logger: logger)
         case .delete:
             // Text and words go in this transaction, for every reader at once; the bytes of
             // the old row version are another matter (see PostgresStore+Purge.swift).
@@ -119,6 +121,7 @@ extension PostgresStore {
                 RETURNING old.file_id
                 """, logger: logger)
             try await db.query("DELETE FROM reactions WHERE conversation_id = \(cid) AND seq = \(target)", logger: logger)
+            try await withdrawItems(db, conversationID: cid, seq: target, logger: logger)
             // Its file goes too when nothing else refers to it, and leaves its owner's quota
             // (the blob itself is the caller's to collect).
             if let fileID = try attached?.decode(ByteBuffer?.self) {

@@ -5,12 +5,13 @@ import PostgresNIO
 /// being the only writer, the rule here sits in a key: a pair has one direct conversation
 /// because `direct_pairs` has the pair as its primary key.
 extension PostgresStore {
-    static let conversationColumns = "c.id, c.kind, c.name, c.created_at, c.last_seq, c.last_activity"
+    static let conversationColumns = "c.id, c.kind, c.name, c.created_at, c.last_seq, c.last_activity, c.avatar_file_id"
 
     static func conversation(_ row: PostgresRow) throws -> Conversation {
-        let (id, kind, name, created, last, activity) = try row.decode((Int64, Int16, String, Int64, Int64, Int64).self)
+        let (id, kind, name, created, last, activity, avatar) =
+            try row.decode((Int64, Int16, String, Int64, Int64, Int64, ByteBuffer?).self)
         return Conversation(id: id, kind: ConversationKind(rawValue: kind) ?? .group, name: name, createdAt: created,
-                            lastSeq: last, lastActivity: activity)
+                            lastSeq: last, lastActivity: activity, avatarID: avatar.map { Array($0.readableBytesView) } ?? [])
     }
 
     /// The pair's one direct conversation, created on first use; `created` tells whether this
@@ -31,7 +32,7 @@ extension PostgresStore {
                 return try await client.withTransaction(logger: logger) { db in
                     guard let row = try await db.firstRow("""
                         INSERT INTO conversations (kind, name, created_at, last_activity) VALUES (1, '', \(now), \(now))
-                        RETURNING id, kind, name, created_at, last_seq, last_activity
+                        RETURNING id, kind, name, created_at, last_seq, last_activity, avatar_file_id
                         """, logger: logger) else { throw PostgresStoreError.failed(sqlState: nil, message: "INSERT returned no row") }
                     let conversation = try Self.conversation(row)
                     guard try await db.firstRow("""
@@ -65,7 +66,7 @@ extension PostgresStore {
                 return try await client.withTransaction(logger: logger) { db in
                     guard let row = try await db.firstRow("""
                         INSERT INTO conversations (kind, name, created_at, last_activity) VALUES (2, \(name), \(now), \(now))
-                        RETURNING id, kind, name, created_at, last_seq, last_activity
+                        RETURNING id, kind, name, created_at, last_seq, last_activity, avatar_file_id
                         """, logger: logger) else { throw PostgresStoreError.failed(sqlState: nil, message: "INSERT returned no row") }
                     let conversation = try Self.conversation(row)
                     try await Self.insertMembers(db, conversation.id, [creator] + members, now: now, logger: logger)

@@ -23,8 +23,9 @@ extension PostgresStore {
     ///    is taken, and answers with the original (a concurrent twin waits on the unique key
     ///    until the first commits or rolls back);
     /// 2. the seq from `UPDATE conversations ... RETURNING last_seq`, which holds the
-    ///    conversation row's lock to the commit, with the membership and reply checks in the
-    ///    same statement (one round trip; a refused send rolls back its client id row, and only
+    ///    conversation row's lock to the commit, with the membership, block (a direct
+    ///    conversation where either side blocks the other) and reply checks in the same
+    ///    statement (one round trip; a refused send rolls back its client id row, and only
     ///    then is asked which check failed);
     /// 3. the message row, with its search words.
     ///
@@ -35,35 +36,49 @@ extension PostgresStore {
         let search = SearchVector.document(new.text)
         return try await perform { client, logger in
             try await client.withTransaction(logger: logger) { db in
-                let id = ByteBuffer(bytes: new.clientID)
-                let claimed = try await db.firstRow("""
-                    INSERT INTO client_ids (user_id, client_id, kind, created_at)
-                    VALUES (\(new.senderID), \(id), \(ClientIDKind.message), \(new.serverTime))
-                    ON CONFLICT DO NOTHING RETURNING 1
-                    """, logger: logger) != nil
-                guard claimed else {
-                    return try await Self.original(in: db, new, logger: logger)
-                }
-                guard let row = try await db.firstRow("""
-                    UPDATE conversations c SET last_seq = c.last_seq + 1,
-                        last_activity = GREATEST(c.last_activity, \(new.serverTime))
-                    WHERE c.id = \(new.conversationID)
-                      AND EXISTS (SELECT 1 FROM members m WHERE m.conversation_id = c.id AND m.user_id = \(new.senderID))
-                      AND (\(new.replyTo) = 0 OR EXISTS (SELECT 1 FROM messages r WHERE r.conversation_id = c.id
-                                                         AND r.seq = \(new.replyTo) AND NOT r.deleted))
-                    RETURNING c.last_seq
-                    """, logger: logger) else {
-                    throw try await Self.whyRefused(db, new, logger: logger)
-                }
-                let seq = try row.decode(Int64.self)
-                try await db.query("""
-                    INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time, reply_to, file_id, search)
-                    VALUES (\(new.conversationID), \(seq), \(new.senderID), \(id), 1, \(new.text), \(new.serverTime),
-                            \(new.replyTo), \(new.fileID.map { ByteBuffer(bytes: $0) }), \(search)::tsvector)
-                    """, logger: logger)
-                return AppendedMessage(seq: seq, serverTime: new.serverTime, duplicate: false)
+                try await Self.append(in: db, new, search: search, logger: logger)
             }
         }
+    }
+
+    /// The statements of one append inside the caller's transaction (one message, or one of a
+    /// batch). A refusal is thrown as a `PostgresStoreError` after its client id row was taken
+    /// back, so a batch may go on with its other messages; a database error aborts the
+    /// transaction and is thrown as it is.
+    static func append(in db: PostgresConnection, _ new: NewMessage, search: String, logger: Logger) async throws -> AppendedMessage {
+        let id = ByteBuffer(bytes: new.clientID)
+        let claimed = try await db.firstRow("""
+            INSERT INTO client_ids (user_id, client_id, kind, created_at)
+            VALUES (\(new.senderID), \(id), \(ClientIDKind.message), \(new.serverTime))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """, logger: logger) != nil
+        guard claimed else {
+            return try await original(in: db, new, logger: logger)
+        }
+        guard let row = try await db.firstRow("""
+            UPDATE conversations c SET last_seq = c.last_seq + 1,
+                last_activity = GREATEST(c.last_activity, \(new.serverTime))
+            WHERE c.id = \(new.conversationID)
+              AND EXISTS (SELECT 1 FROM members m WHERE m.conversation_id = c.id AND m.user_id = \(new.senderID))
+              AND NOT EXISTS (SELECT 1 FROM direct_pairs d JOIN blocks b
+                                ON (b.blocker_id = d.low_user_id AND b.blocked_id = d.high_user_id)
+                                OR (b.blocker_id = d.high_user_id AND b.blocked_id = d.low_user_id)
+                              WHERE d.conversation_id = c.id)
+              AND (\(new.replyTo) = 0 OR EXISTS (SELECT 1 FROM messages r WHERE r.conversation_id = c.id
+                                                 AND r.seq = \(new.replyTo) AND NOT r.deleted))
+            RETURNING c.last_seq
+            """, logger: logger) else {
+            let refusal = try await whyRefused(db, new, logger: logger)
+            try await db.query("DELETE FROM client_ids WHERE user_id = \(new.senderID) AND client_id = \(id)", logger: logger)
+            throw refusal
+        }
+        let seq = try row.decode(Int64.self)
+        try await db.query("""
+            INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time, reply_to, file_id, search)
+            VALUES (\(new.conversationID), \(seq), \(new.senderID), \(id), 1, \(new.text), \(new.serverTime),
+                    \(new.replyTo), \(new.fileID.map { ByteBuffer(bytes: $0) }), \(search)::tsvector)
+            """, logger: logger)
+        return AppendedMessage(seq: seq, serverTime: new.serverTime, duplicate: false)
     }
 
     /// A text message without reply or file (the shape of the first tests).
@@ -95,6 +110,15 @@ extension PostgresStore {
         guard try await db.firstRow("""
             SELECT 1 FROM members WHERE conversation_id = \(new.conversationID) AND user_id = \(new.senderID)
             """, logger: logger) != nil else { return .notMember }
+        if let row = try await db.firstRow("""
+            SELECT b.blocker_id = \(new.senderID) FROM direct_pairs d JOIN blocks b
+              ON (b.blocker_id = d.low_user_id AND b.blocked_id = d.high_user_id)
+              OR (b.blocker_id = d.high_user_id AND b.blocked_id = d.low_user_id)
+            WHERE d.conversation_id = \(new.conversationID)
+            ORDER BY 1 DESC LIMIT 1
+            """, logger: logger) {
+            return .blocked(bySender: try row.decode(Bool.self))
+        }
         let deleted = try await db.firstRow("""
             SELECT deleted FROM messages WHERE conversation_id = \(new.conversationID) AND seq = \(new.replyTo)
             """, logger: logger).map { try $0.decode(Bool.self) }

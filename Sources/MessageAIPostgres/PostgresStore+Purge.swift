@@ -15,7 +15,7 @@ import PostgresNIO
 /// and WAL as the text would have. So the promise is this purge, which the server runs after
 /// deletes (batched; `purgeOwedSince` says since when one is owed):
 ///
-/// 1. `VACUUM (FULL) messages` rewrites the table, its TOAST table and its indexes into new
+/// 1. `VACUUM (FULL) messages` (with the assistant's items and summaries, which quote messages) rewrites the table, its TOAST table and its indexes into new
 ///    files and unlinks the old ones: no dead version and no stale GIN key survives in the
 ///    database's files. It holds an ACCESS EXCLUSIVE lock on `messages` for the rewrite (every
 ///    send and read of messages waits), which is why it is batched, not run per delete.
@@ -58,7 +58,9 @@ extension PostgresStore {
                 return PurgeReport(rewrote: false, walCleared: false)
             }
             let generation = try owed.decode(Int64.self)
-            try await client.query("VACUUM (FULL) messages", logger: logger)
+            // The assistant's items and summaries quote the message: withdrawn in the delete's
+            // transaction, their old versions go with the messages' in the same rewrite.
+            try await client.query("VACUUM (FULL) messages, assistant_items, assistant_summaries", logger: logger)
             var walCleared = true
             do {
                 try await client.query("SELECT pg_switch_wal()", logger: logger)

@@ -79,10 +79,11 @@ extension PostgresStore {
                     WHERE mb.user_id = \(userID) AND (\(one) = 0 OR c.id = \(one))
                     ORDER BY c.last_activity DESC, c.id DESC
                     """, logger: logger) {
-                    let (id, kind, name, created, last, activity, delivered, read, pending, unread) =
-                        try row.decode((Int64, Int16, String, Int64, Int64, Int64, Int64, Int64, Bool, Int64).self)
+                    let (id, kind, name, created, last, activity, avatar, delivered, read, pending, unread) =
+                        try row.decode((Int64, Int16, String, Int64, Int64, Int64, ByteBuffer?, Int64, Int64, Bool, Int64).self)
                     let conversation = Conversation(id: id, kind: ConversationKind(rawValue: kind) ?? .group, name: name,
-                                                    createdAt: created, lastSeq: last, lastActivity: activity)
+                                                    createdAt: created, lastSeq: last, lastActivity: activity,
+                                                    avatarID: avatar.map { Array($0.readableBytesView) } ?? [])
                     views.append(ConversationView(conversation: conversation, members: [], unread: unread, lastMessage: nil,
                                                   deliveredSeq: delivered, readSeq: read, request: pending))
                 }

@@ -15,6 +15,9 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
     /// The sender is not a member of the conversation (or the conversation does not exist:
     /// the two are not told apart, as over the wire).
     case notMember
+    /// A send into a direct conversation where either side blocks the other. `bySender`: the
+    /// sender is the blocker (they are told why; the blocked side gets the generic words).
+    case blocked(bySender: Bool)
     /// A username or email is taken, ignoring case.
     case usernameTaken
     case emailTaken
@@ -37,6 +40,7 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
         case .databaseUnavailable(let reason): "database unavailable: \(reason)"
         case .loginRefused(let reason): "database refused the login: \(reason)"
         case .notMember: "not a member of the conversation"
+        case .blocked(let bySender): bySender ? "the sender blocks the other member" : "the message cannot be delivered"
         case .usernameTaken: "username taken"
         case .emailTaken: "email taken"
         case .notFound: "not found"

@@ -73,4 +73,38 @@ final class FilesTests: PostgresTestCase {
         let usage = try await store.fileUsage(ownerID: owner)
         XCTAssertTrue(usage == (0, 0), "\(usage)")
     }
+
+    /// Resuming an upload, deduplicating content, expiring partials, and whether a blob is
+    /// still served: what the server's upload and cleanup paths ask.
+    func testLookupsForResumeDedupeExpiryAndCollection() async throws {
+        let store = try await openStore()
+        let (_, users) = try await makeGroup(store, users: 2)
+        let (ann, ben) = (users[0], users[1])
+        let upload = newFile(owner: ann, size: 500)
+        _ = try await store.createFile(upload, quota: 10_000, maximumPartials: 5)
+        let resumed = try await store.file(ownerID: ann, uploadSHA256: upload.uploadSHA256, name: upload.name)
+        XCTAssertEqual(resumed?.id, upload.id, "the owner's announce again finds the partial upload")
+        let otherName = try await store.file(ownerID: ann, uploadSHA256: upload.uploadSHA256, name: "other.jpg")
+        let otherOwner = try await store.file(ownerID: ben, uploadSHA256: upload.uploadSHA256, name: upload.name)
+        XCTAssertNil(otherName)
+        XCTAssertNil(otherOwner)
+        let partials = try await store.partialFiles().map(\.id)
+        XCTAssertEqual(partials, [upload.id])
+        let notYet = try await store.completeFile(uploadSHA256: upload.uploadSHA256, uploadSize: 500)
+        XCTAssertNil(notYet, "a partial upload is no copy to share")
+        let content = Array(repeating: UInt8(9), count: 32)
+        let unserved = try await store.isServed(sha256: content)
+        XCTAssertFalse(unserved)
+        try await store.completeFile(id: upload.id, size: 480, sha256: content, mediaType: "image/jpeg")
+        let dedupe = try await store.completeFile(uploadSHA256: upload.uploadSHA256, uploadSize: 500)
+        XCTAssertEqual(dedupe?.id, upload.id, "the same announced content, complete: shared")
+        let wrongSize = try await store.completeFile(uploadSHA256: upload.uploadSHA256, uploadSize: 501)
+        XCTAssertNil(wrongSize)
+        let served = try await store.isServed(sha256: content), noPartials = try await store.partialFiles()
+        XCTAssertTrue(served)
+        XCTAssertEqual(noPartials, [])
+        try await store.deleteFile(id: upload.id)
+        let collected = try await store.isServed(sha256: content)
+        XCTAssertFalse(collected, "no row serves it: the blob may go")
+    }
 }

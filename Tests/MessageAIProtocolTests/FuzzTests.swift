@@ -44,7 +44,12 @@ final class FuzzTests: XCTestCase {
         print("fuzz: \(iterations) inputs in \(String(format: "%.1f", Date().timeIntervalSince(started))) s; frames \(frames), decoded messages \(messages), framing errors \(errors), RSS growth \(growth) KiB")
         XCTAssertGreaterThan(messages, 1000, "mutations should still produce valid messages")
         XCTAssertGreaterThan(errors, 1000, "mutations should produce framing errors")
-        XCTAssertLessThan(growth, 64 * 1024, "memory must stay bounded")
+        // Under AddressSanitizer (Scripts/asan.sh sets ASAN_OPTIONS) freed memory sits in the
+        // sanitizer's quarantine (256 MB by default) and every block carries red zones, so RSS
+        // says nothing about the decoder: the plain run holds the bound.
+        if ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil {
+            XCTAssertLessThan(growth, 64 * 1024, "memory must stay bounded")
+        }
     }
 
     private func mutate(_ b: inout [UInt8], _ rng: inout SplitMix64) {

@@ -70,7 +70,7 @@ final class ServerFrameFuzzTests: XCTestCase {
         let other = try FuzzSession(port: server.port, name: "after")
         let peer = try TestClient(port: server.port)
         try peer.hello()
-        let _: SessionGranted = try peer.request(Login(login: other.world.peer, password: TestUsers.password))
+        _ = try FuzzSession.login(peer, other.world.peer)
         let ack: SendAck = try other.client.request(Send(conversationID: other.world.dm, clientID: TestClient.newClientID(), text: "still here?"))
         let got = try peer.push(ChatMessage.self) { $0.seq == ack.seq }
         XCTAssertEqual(got.text, "still here?")

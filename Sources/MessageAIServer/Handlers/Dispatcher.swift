@@ -88,6 +88,8 @@ extension ChatServer {
                 hashesInFlight -= 1
                 peer.busy = false
                 guard !peer.connection.isClosing else { return }
+                // The client waited for us: its idle clock starts again with the answer.
+                peer.connection.restartIdleClock()
                 then(result)
                 peer.connection.holdBehindLogin(false)
                 resumeWaiting(peer)

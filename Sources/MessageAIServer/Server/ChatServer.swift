@@ -200,8 +200,10 @@ public final class ChatServer {
             if unindexedMessages > 0 { indexMessages() }
             let now = Clock.uptimeMillis()
             // A connection whose input the server holds (paused while its LOGIN is hashed, or
-            // for backpressure) may have sent bytes that were not read yet: not idle.
-            for peer in peers.values where !peer.connection.isClosing && !peer.connection.readPaused
+            // for backpressure) may have sent bytes that were not read yet: not idle. Nor is one
+            // the server owes an answer it is still computing (`busy`, a password hash): the
+            // wait is the server's (under load or a sanitizer a hash outlasted 1.5 s).
+            for peer in peers.values where !peer.connection.isClosing && !peer.connection.readPaused && !peer.busy
                 && now - peer.connection.lastReceivedAt > idle {
                 logger.debug("connection \(peer.id) idle for \(now - peer.connection.lastReceivedAt) ms")
                 peer.connection.close(after: ServerError.idleTimeout(millis: idle).frame)

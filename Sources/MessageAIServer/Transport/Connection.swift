@@ -186,6 +186,11 @@ final class Connection {
         if decoder.bufferedByteCount > 0 || transport.hasBufferedInput { continueLater() }
     }
 
+    /// Time the server spent on this connection's request was not the client's silence.
+    func restartIdleClock() {
+        lastReceivedAt = max(lastReceivedAt, Clock.uptimeMillis())
+    }
+
     /// The read source runs while the server wants input and this connection has not yielded.
     private func updateReadSource() {
         guard !isClosed, let rs = readSource else { return }
