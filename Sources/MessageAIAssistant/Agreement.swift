@@ -106,8 +106,9 @@ enum Agreement {
     }
 
     /// The decision an accepting reply records: the last proposal of someone else in the two
-    /// messages before it (the server judges each message with its context, so "That works." is
-    /// where an agreed decision is stored).
+    /// messages before it, or three behind another member's yes, or four for an approval (the
+    /// server judges each message with its context, so "That works." is where an agreed decision
+    /// is stored).
     static func accepted(_ m: MessageToJudge) -> String? {
         // "Sounds good. Who writes the migration?": the yes is the first sentence; what it asks next is another matter.
         if !m.context.isEmpty, m.text.contains("?"), let first = Sentences.split(m.text).first, !first.contains("?"), first != m.text,
