@@ -42,31 +42,31 @@ let package = Package(
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libvips-dev"])]),
 
         // TLS for both ends: OpenSSL contexts, non-blocking sessions, fingerprints (see TLSContext.swift).
-        .target(name: "MessageAITLS", dependencies: ["CSSL"], swiftSettings: swift5),
+        .target(name: "MessageAITLS", dependencies: ["CSSL"]),
 
         // Socket addresses (IPv4 and IPv6), resolution, connect and options, shared by the
         // server, the client and the load tools.
-        .target(name: "MessageAISocket", swiftSettings: swift5),
+        .target(name: "MessageAISocket"),
 
         // How text is cut into words for search (CJK and Thai runs as overlapping pairs), one
         // way for every index: the server's, the client's cache, a PostgreSQL store. No I/O.
-        .target(name: "MessageAISearch", swiftSettings: swift5),
+        .target(name: "MessageAISearch"),
 
         // The SQLite wrapper shared by the server's store and the client's local cache.
-        .target(name: "MessageAISQLite", dependencies: ["CSQLite", "MessageAISearch"], swiftSettings: swift5),
+        .target(name: "MessageAISQLite", dependencies: ["CSQLite", "MessageAISearch"]),
 
         // The wire protocol: frames, fields, messages, compression. No I/O.
-        .target(name: "MessageAIProtocol", dependencies: ["CZlib"], swiftSettings: swift5),
+        .target(name: "MessageAIProtocol", dependencies: ["CZlib"]),
 
         // The assistant: engines that judge messages and summarise threads. No I/O.
-        .target(name: "MessageAIAssistant", swiftSettings: swift5),
+        .target(name: "MessageAIAssistant"),
         // The optional language-model engine: an OpenAI-compatible HTTP endpoint, falling back
         // to the local engine. Does I/O, so it lives apart from the pure library above.
         .target(name: "MessageAIAssistantProvider", dependencies: ["MessageAIAssistant"], swiftSettings: swift5),
 
         // Load and fuzz helpers shared by the tests and the benchmark: a seeded generator and
         // the flooding client (sockets, threads), so neither keeps its own copy.
-        .target(name: "MessageAILoad", dependencies: ["MessageAIProtocol", "MessageAISocket"], swiftSettings: swift5),
+        .target(name: "MessageAILoad", dependencies: ["MessageAIProtocol", "MessageAISocket"]),
 
         // The PostgreSQL store (issue 25, first stage): its own records, no wire types, no
         // SQLite; async/await over PostgresNIO's pool. Swift 6 mode from the start.
