@@ -1,9 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Swift 5 language mode: the server and client are built on Dispatch queues and C callbacks
-// (libedit), whose isolation Swift 6's checker cannot see; each such place documents the
-// queue it runs on instead.
+// Swift 5 language mode for the targets not yet moved: the client is built on Dispatch queues
+// and C callbacks (libedit), whose isolation Swift 6's checker cannot see; each such place
+// documents the queue it runs on instead. The server (MessageAIServer, messageai-server) and the
+// pure libraries are in Swift 6 mode: their hub-confined types say which queue confines them.
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(

@@ -1,3 +1,4 @@
+import Dispatch
 import MessageAIAssistant
 import MessageAIAssistantProvider
 import MessageAIProtocol
@@ -28,6 +29,7 @@ extension ChatServer {
     /// changed user meanwhile. `provider` counts against the calls in flight and the budget.
     private func answerOffHub<T: Sendable>(_ ctx: RequestContext, _ assistant: Assistant, provider: Bool,
                                            _ work: @escaping @Sendable () -> T, then: @escaping @Sendable (T) -> Void) throws {
+        dispatchPrecondition(condition: .onQueue(queue))  // the counters below belong to the hub
         let user = ctx.user.id
         let peer = ctx.peer
         if provider {

@@ -1,3 +1,4 @@
+import Dispatch
 import MessageAIProtocol
 
 extension ChatServer {
@@ -77,6 +78,7 @@ extension ChatServer {
     /// `maxPasswordHashesInFlight` run or wait at once: past it the request is refused with
     /// `server_busy` at once, so logins never queue without limit.
     func offHub<T: Sendable>(_ peer: Peer, _ work: @escaping @Sendable () -> T, then: @escaping @Sendable (T) -> Void) throws {
+        dispatchPrecondition(condition: .onQueue(queue))  // hashesInFlight and peer belong to the hub
         guard hashesInFlight < configuration.maxPasswordHashesInFlight else {
             throw ServerError.serverBusy(.passwords, retryAfter: UInt64.random(in: 1_000...2_000))
         }
