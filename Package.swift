@@ -1,9 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Swift 5 language mode: the server and client are built on Dispatch queues and C callbacks
-// (libedit), whose isolation Swift 6's checker cannot see; each such place documents the
-// queue it runs on instead.
+// Swift 5 language mode for the targets not yet moved: the client is built on Dispatch queues
+// and C callbacks (libedit), whose isolation Swift 6's checker cannot see; each such place
+// documents the queue it runs on instead. The server (MessageAIServer, messageai-server) and the
+// pure libraries are in Swift 6 mode: their hub-confined types say which queue confines them.
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
@@ -42,31 +43,31 @@ let package = Package(
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libvips-dev"])]),
 
         // TLS for both ends: OpenSSL contexts, non-blocking sessions, fingerprints (see TLSContext.swift).
-        .target(name: "MessageAITLS", dependencies: ["CSSL"], swiftSettings: swift5),
+        .target(name: "MessageAITLS", dependencies: ["CSSL"]),
 
         // Socket addresses (IPv4 and IPv6), resolution, connect and options, shared by the
         // server, the client and the load tools.
-        .target(name: "MessageAISocket", swiftSettings: swift5),
+        .target(name: "MessageAISocket"),
 
         // How text is cut into words for search (CJK and Thai runs as overlapping pairs), one
         // way for every index: the server's, the client's cache, a PostgreSQL store. No I/O.
-        .target(name: "MessageAISearch", swiftSettings: swift5),
+        .target(name: "MessageAISearch"),
 
         // The SQLite wrapper shared by the server's store and the client's local cache.
-        .target(name: "MessageAISQLite", dependencies: ["CSQLite", "MessageAISearch"], swiftSettings: swift5),
+        .target(name: "MessageAISQLite", dependencies: ["CSQLite", "MessageAISearch"]),
 
         // The wire protocol: frames, fields, messages, compression. No I/O.
-        .target(name: "MessageAIProtocol", dependencies: ["CZlib"], swiftSettings: swift5),
+        .target(name: "MessageAIProtocol", dependencies: ["CZlib"]),
 
         // The assistant: engines that judge messages and summarise threads. No I/O.
-        .target(name: "MessageAIAssistant", swiftSettings: swift5),
+        .target(name: "MessageAIAssistant"),
         // The optional language-model engine: an OpenAI-compatible HTTP endpoint, falling back
         // to the local engine. Does I/O, so it lives apart from the pure library above.
         .target(name: "MessageAIAssistantProvider", dependencies: ["MessageAIAssistant"], swiftSettings: swift5),
 
         // Load and fuzz helpers shared by the tests and the benchmark: a seeded generator and
         // the flooding client (sockets, threads), so neither keeps its own copy.
-        .target(name: "MessageAILoad", dependencies: ["MessageAIProtocol", "MessageAISocket"], swiftSettings: swift5),
+        .target(name: "MessageAILoad", dependencies: ["MessageAIProtocol", "MessageAISocket"]),
 
         // The PostgreSQL store (issue 25, first stage): its own records, no wire types, no
         // SQLite; async/await over PostgresNIO's pool. Swift 6 mode from the start.
@@ -87,8 +88,7 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ],
-            swiftSettings: swift5),
+            ]),
         .target(
             name: "MessageAIClient",
             dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAISocket", "MessageAIAssistant", "CEditline", "CVips", "CChafa",
@@ -104,8 +104,7 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ],
-            swiftSettings: swift5),
+            ]),
         .executableTarget(
             name: "messageai",
             dependencies: [

@@ -124,7 +124,7 @@ public struct FileData: WireMessage {
     }
     public init(from f: FieldReader) throws(ProtocolError) {
         fileID = try f.bytes(1, "file_id", count: 16); offset = try f.optionalUInt(2, "offset")
-        data = try f.optionalBytes(3, "data"); size = try f.optionalUInt(4, "size")
+        data = f.optionalBytes(3, "data"); size = try f.optionalUInt(4, "size")
         sha256 = try f.bytes(5, "sha256", count: 32)
     }
     public func encode(to w: inout FieldWriter) {

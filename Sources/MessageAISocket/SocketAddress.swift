@@ -28,7 +28,7 @@ public struct SocketAddress {
                 }
             }
         }
-        return String(cString: text)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     public var port: UInt16 {

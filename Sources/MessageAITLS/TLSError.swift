@@ -27,7 +27,7 @@ public struct TLSError: Error, CustomStringConvertible {
             } else {
                 var buf = [CChar](repeating: 0, count: 256)
                 ERR_error_string_n(code, &buf, buf.count)
-                reasons.append(String(cString: buf))
+                reasons.append(String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             }
         }
         return reasons

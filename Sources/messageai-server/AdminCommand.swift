@@ -100,10 +100,10 @@ func runToolCommand(_ arguments: [String]) -> Int32? {
     case "admin":
         return AdminClient.run(dataDirectory: directory, words: rest)
     case "backup":
-        guard rest.count == 1 else { fputs("usage: messageai-server backup DEST [--data-dir DIR]\n", stderr); return 64 }
+        guard rest.count == 1 else { StandardError.write("usage: messageai-server backup DEST [--data-dir DIR]\n"); return 64 }
         return AdminClient.run(dataDirectory: directory, words: ["backup", URL(fileURLWithPath: rest[0]).standardizedFileURL.path])
     default:
-        guard rest.count == 1 else { fputs("usage: messageai-server restore SRC --data-dir DIR [--overwrite]\n", stderr); return 64 }
+        guard rest.count == 1 else { StandardError.write("usage: messageai-server restore SRC --data-dir DIR [--overwrite]\n"); return 64 }
         return ServerProcess.restore(from: rest[0], dataDirectory: directory, overwrite: overwrite)
     }
 }

@@ -87,14 +87,20 @@ enum ConfigFile {
     }
 
     /// Runs async work (swift-configuration's file provider) from the synchronous start-up code.
-    private static func wait<T>(_ body: @escaping () async throws -> T) throws -> T {
+    private static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
-        var result: Result<T, Error>!
+        let answer = Answer<T>()
         Task {
-            do { result = .success(try await body()) } catch { result = .failure(error) }
+            do { answer.result = .success(try await body()) } catch { answer.result = .failure(error) }
             done.signal()
         }
         done.wait()
-        return try result.get()
+        return try answer.result!.get()
     }
+}
+
+/// The task's result in `ConfigFile.wait`. @unchecked Sendable: written once before
+/// `done.signal()` and read only after `done.wait()`, so the semaphore orders the two.
+private final class Answer<T>: @unchecked Sendable {
+    var result: Result<T, Error>?
 }

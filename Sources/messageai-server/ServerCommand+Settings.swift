@@ -19,7 +19,7 @@ extension ServerCommand {
             ("fsync", fsync), ("pbkdf2-rounds", "\(pbkdf2Rounds)"), ("register-limit", "\(registerLimit)"),
             ("max-password-hashes", maxPasswordHashes.map(String.init) ?? "(default)"),
             ("max-file-size", "\(maxFileSize)"), ("file-quota", "\(fileQuota)"), ("max-uploads", "\(maxUploads)"),
-            ("max-image-pixels", "\(maxImagePixels)"), ("file-chunk", "\(fileChunk)"),
+            ("max-image-pixels", "\(maxImagePixels)"), ("file-chunk", fileChunk.map(String.init) ?? "(default)"),
             ("metrics-listen", metricsListen ?? "(off)"),
         ]
         switch options.tls {
@@ -35,7 +35,7 @@ extension ServerCommand {
             rows += [("assistant-base-url", url), ("assistant-model", a.model), ("assistant-api-key", "\(key) (\(from))")]
         }
         for (name, value) in rows { print("\(name): \(value)") }
-        fputs("messageai-server: the settings are valid\n", stderr)
+        StandardError.write("messageai-server: the settings are valid\n")
     }
 
     /// SIGHUP: re-reads the config file (the command line still wins) and applies what can

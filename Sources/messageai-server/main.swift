@@ -162,7 +162,7 @@ if let path = ConfigFile.path(in: arguments) {
     do {
         arguments = try ConfigFile.arguments(fromFile: path, commandLine: arguments) + arguments
     } catch {
-        fputs("messageai-server: \(error)\n", stderr)
+        StandardError.write("messageai-server: \(error)\n")
         exit(64)
     }
     // Named by MESSAGEAI_SERVER_CONFIG only: the server still needs to know it for SIGHUP.

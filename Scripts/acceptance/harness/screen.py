@@ -136,6 +136,15 @@ class ScreenClient:
         with self.lock:
             return self._rows()[self.screen.cursor.y]
 
+    def cursor_rows(self, count=3):
+        """The cursor's row and the `count - 1` rows above it, joined without line ends: an edit
+        line wrapped at the terminal's width (a 40-column resize, emoji libedit counts as 4
+        columns) reads as typed."""
+        with self.lock:
+            rows = self._rows()
+            y = self.screen.cursor.y
+            return "".join(rows[max(0, y - count + 1):y + 1])
+
     def raw_bytes(self):
         with self.lock:
             return bytes(self.raw)

@@ -19,6 +19,9 @@ enum DraftCheck {
     /// when none is open or nothing is wrong.
     static func findings(_ client: Client, _ text: String) -> [Finding] {
         guard let cid = client.currentConversation, let store = client.store, let me = client.username?.lowercased() else { return [] }
+        // Over the limit it is refused before sending anyway (with the count): judging 100,000
+        // pasted characters first kept the REPL busy for many seconds before that error.
+        guard text.unicodeScalars.count <= client.messageLimit else { return [] }
         let recent = (try? store.messages(in: cid, limit: AssistantCommands.contextSize)) ?? []
         let members = (try? store.conversation(cid))?.members.map { $0.username.lowercased() } ?? []
         let others = members.filter { $0 != me }

@@ -13,6 +13,9 @@ extension Client {
         session == nil || link.state == .offline || (outbox?.entries.count ?? 0) < Client.outboxWindow
     }
 
+    /// The longest message in Unicode scalars: the server's (WELCOME), else the spec's default.
+    var messageLimit: Int { Int(link.welcome?.maxMessageLength ?? UInt64(Client.maxMessageLength)) }
+
     /// Queues `text` for the current conversation. The outbox file is durable before the
     /// message is shown as sending; works offline.
     public func queueMessage(_ text: String, replyTo: UInt64? = nil) -> Result<OutboxEntry, ClientError> {
@@ -20,7 +23,7 @@ extension Client {
         guard let cid = currentConversation else {
             return .failure(ClientError("no_conversation", "no conversation is open: use /dm USER, /open NAME or /group create"))
         }
-        let limit = Int(link.welcome?.maxMessageLength ?? UInt64(Client.maxMessageLength))
+        let limit = messageLimit
         let length = text.unicodeScalars.count
         guard length <= limit else {
             return .failure(ClientError("too_long", "the message has \(length) characters; the limit is \(limit)"))

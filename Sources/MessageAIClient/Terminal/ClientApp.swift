@@ -33,6 +33,7 @@ public enum ClientApp {
         }()
         repl?.onEdit = { client.userTyping($0) }
         repl?.onPaste = { client.noteUserActivity(); runner.submitMessage($0) }
+        KeyReader.lineLimit = { client.messageLimit }
         // The pre-send check holds a flagged draft typed at the prompt (confirm mode).
         repl?.holdDraft = { text in
             guard client.draftCheck == .confirm, !runner.isBusy else { return false }

@@ -163,6 +163,12 @@ public final class EditlineEditor: LineEditor {
         active = true
     }
 
+    /// Longer lines (pastes; nothing over the message limit can be sent) stay out of the
+    /// history: the whole file is rewritten after every line, and libedit escapes each
+    /// non-ASCII byte in it (about 4 bytes each), so a few pasted 100,000-character lines made
+    /// every Enter slow; recalled with Up, such a line would only fill the edit buffer.
+    static let historyLineLimit = 10_000
+
     fileprivate func accepted(_ line: String) {
         LineText.accepted = true
         interruptedOnce = false
@@ -170,23 +176,27 @@ public final class EditlineEditor: LineEditor {
             answerPaste(paste, line)
             return
         }
-        if !line.trimmingCharacters(in: .whitespaces).isEmpty, let entry = HistoryFilter.entry(for: line) {
+        if !line.trimmingCharacters(in: .whitespaces).isEmpty, line.unicodeScalars.count <= EditlineEditor.historyLineLimit,
+           let entry = HistoryFilter.entry(for: line) {
             _ = add_history(entry)
             LineBuffer.seen(entry.utf8.count)
             _ = write_history(historyPath)
             chmod(historyPath, 0o600)
         }
+        var message: String?
         if case .message(let text) = InputLine.parse(line) {
             eraseEcho(of: line)
-            if heldDraft != line, let check = holdDraft, check(text) {
-                install()
-                hold(line: line, text: text)
-                return
-            }
+            message = text
+        }
+        // libedit drops to cooked mode after each accepted line: install again every time, and
+        // at once, before anything slow (the draft check): keys typed meanwhile were echoed by
+        // the terminal itself ("^[[D" for an arrow) and waited for a line end.
+        install()
+        if let text = message, heldDraft != line, let check = holdDraft, check(text) {
+            hold(line: line, text: text)
+            return
         }
         heldDraft = nil
-        // libedit drops to cooked mode after each accepted line: install again every time.
-        install()
         onLine(line)
     }
 

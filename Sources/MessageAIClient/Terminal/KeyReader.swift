@@ -214,14 +214,21 @@ enum KeyReader {
         return Int32(scalar.value)
     }
 
-    /// Collects a bracketed paste up to its end marker (or a second of silence). One line is
+    /// Collects a bracketed paste up to its end marker, or `pasteSilenceMs` without a byte
+    /// (a terminal that lost the marker must not hold the line forever). One line is
     /// inserted into the edit line in one piece (tabs as spaces, other control characters
     /// dropped, no completion): key by key, libedit redrew the line for each character, and
     /// a long line is what corrupted its heap (LineBuffer.swift). Several lines go to
     /// `onPaste` as one text.
+    /// 5 s, not 1: a paste that pauses longer (a stalled SSH link, a busy terminal; the editor
+    /// fuzz's resize in mid-paste) had its rest typed key by key, its lines run as Enter.
+    static let pasteSilenceMs: Int32 = 5_000
+    /// The message limit in Unicode scalars (the server's, from WELCOME, once known).
+    nonisolated(unsafe) static var lineLimit: () -> Int = { 10_000 }
+
     private static func paste() -> Int32 {
         var collected: [UInt8] = []
-        while let b = next(timeoutMs: 1000) {
+        while let b = next(timeoutMs: pasteSilenceMs) {
             collected.append(b)
             if collected.count >= pasteEnd.count && Array(collected.suffix(pasteEnd.count)) == pasteEnd {
                 collected.removeLast(pasteEnd.count)
@@ -235,7 +242,11 @@ enum KeyReader {
         }
         let typed = PasteText.oneLine(text)
         guard !typed.isEmpty else { return nothing }
-        pendingPaste = LineBuffer.fits(adding: typed.utf8.count) ? .insert(typed) : .send(typed)
+        // A line longer than any message can be goes to the sender, which refuses it with its
+        // length at once: on the line it could never be sent, and libedit, after one such line
+        // of 99,174 characters, no longer took Enter on the next (editor fuzz, seed 24).
+        let sendable = typed.unicodeScalars.count <= lineLimit()
+        pendingPaste = sendable && LineBuffer.fits(adding: typed.utf8.count) ? .insert(typed) : .send(typed)
         return nothing
     }
 }

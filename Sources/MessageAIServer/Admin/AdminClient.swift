@@ -45,8 +45,8 @@ public enum AdminClient {
                 let text = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
                 switch AdminLine(line: Substring(text)) {
-                case .out(let s)?: progress.finish(); print(s); fflush(stdout)
-                case .err(let s)?: progress.finish(); fputs(s + "\n", stderr)
+                case .out(let s)?: progress.finish(); print(s); fflush(nil)  // nil: every stream, stdout among them (Swift 6 may not name `stdout`)
+                case .err(let s)?: progress.finish(); StandardError.write(s + "\n")
                 case let .progress(done, total)?: progress.show(done: done, total: total)
                 case .exit(let status)?: progress.finish(); return status
                 case nil: continue
@@ -56,7 +56,7 @@ public enum AdminClient {
     }
 
     static func fail(_ message: String, _ status: Int32) -> Int32 {
-        fputs("messageai-server: \(message)\n", stderr)
+        StandardError.write("messageai-server: \(message)\n")
         return status
     }
 }
@@ -71,13 +71,13 @@ final class ProgressBar {
         let width = 30
         let filled = Int(Double(width) * Double(min(done, total)) / Double(total))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        fputs("\r[\(bar)] \(ChatServer.size(done)) of \(ChatServer.size(total))\u{1B}[K", stderr)
+        StandardError.write("\r[\(bar)] \(ChatServer.size(done)) of \(ChatServer.size(total))\u{1B}[K")
         shown = true
     }
 
     func finish() {
         guard shown else { return }
-        fputs("\n", stderr)
+        StandardError.write("\n")
         shown = false
     }
 }

@@ -9,16 +9,18 @@ import Glibc
 /// own user may use (checked again with SO_PEERCRED, so a root-owned process of another uid is
 /// refused too). Nothing is exposed on the network. One request per connection: a JSON array of
 /// words (`["users","disable","alice"]`) and a newline; the answer is `AdminLine`s, then close.
-final class AdminSocket {
+// @unchecked Sendable: `fd` and `source` belong to `queue`; `serve` runs on a thread of its own
+// and touches only lets (`logger`, `handler`).
+final class AdminSocket: @unchecked Sendable {
     static let fileName = "admin.sock"
     private let queue = DispatchQueue(label: "messageai.admin")
     private let path: String
-    private let handler: (_ words: [String], _ uid: uid_t, _ send: @escaping (AdminLine) -> Void) -> Void
+    private let handler: @Sendable (_ words: [String], _ uid: uid_t, _ send: @escaping @Sendable (AdminLine) -> Void) -> Void
     private let logger: Logger
     private var fd: Int32 = -1
     private var source: DispatchSourceRead?
 
-    init(directory: String, logger: Logger, handler: @escaping (_ words: [String], _ uid: uid_t, _ send: @escaping (AdminLine) -> Void) -> Void) {
+    init(directory: String, logger: Logger, handler: @escaping @Sendable (_ words: [String], _ uid: uid_t, _ send: @escaping @Sendable (AdminLine) -> Void) -> Void) {
         self.path = directory + "/" + Self.fileName
         self.logger = logger
         self.handler = handler
@@ -76,7 +78,7 @@ final class AdminSocket {
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let done = DispatchSemaphore(value: 0)
-        func write(_ line: AdminLine) {
+        @Sendable func write(_ line: AdminLine) {
             let bytes = Array(line.encoded.utf8)
             var sent = 0
             while sent < bytes.count {

@@ -31,7 +31,7 @@ extension ChatServer {
     }
 
     /// Runs `words` for the admin `uid`; `send` gets the answer lines, the last one `.exit`.
-    func runAdmin(_ words: [String], uid: UInt32, send: @escaping (AdminLine) -> Void) {
+    func runAdmin(_ words: [String], uid: UInt32, send: @escaping @Sendable (AdminLine) -> Void) {
         queue.async { [self] in
             do {
                 guard let admin = store.admin else { throw AdminFailure(message: "this store has no admin commands", status: AdminStatus.failed) }
@@ -46,7 +46,7 @@ extension ChatServer {
         }
     }
 
-    private func adminCommand(_ words: [String], _ admin: AdminStore, send: @escaping (AdminLine) -> Void) throws {
+    private func adminCommand(_ words: [String], _ admin: AdminStore, send: @escaping @Sendable (AdminLine) -> Void) throws {
         func arg(_ i: Int, _ what: String) throws -> String {
             guard words.count > i else { throw AdminFailure(message: "missing \(what)\n" + Self.adminUsage, status: AdminStatus.usage) }
             return words[i]
@@ -132,7 +132,7 @@ extension ChatServer {
         return String((0..<16).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
     }
 
-    private func resetPassword(_ a: AccountRecord, _ admin: AdminStore, send: @escaping (AdminLine) -> Void) throws {
+    private func resetPassword(_ a: AccountRecord, _ admin: AdminStore, send: @escaping @Sendable (AdminLine) -> Void) throws {
         let password = Self.oneTimePassword()
         let rounds = configuration.pbkdf2Rounds
         passwordQueue.async { [self] in
@@ -153,7 +153,7 @@ extension ChatServer {
         }
     }
 
-    private func statistics(_ s: StoreStatistics, send: @escaping (AdminLine) -> Void) {
+    private func statistics(_ s: StoreStatistics, send: @escaping @Sendable (AdminLine) -> Void) {
         let online = delivery.usersOnline, connections = peers.count
         let dataDirectory = configuration.dataDirectory, filesDirectory = configuration.filesDirectory
         // Walking the file store can take a while: off the hub.

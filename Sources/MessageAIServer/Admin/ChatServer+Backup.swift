@@ -12,7 +12,7 @@ import Glibc
 /// are copied too, harmlessly); then the TLS files; then the marker. Reclaim resumes at the end
 /// with what it put aside. Partial uploads are not copied: clients resume them from the start.
 extension ChatServer {
-    func backup(to destination: String, send: @escaping (AdminLine) -> Void) throws {
+    func backup(to destination: String, send: @escaping @Sendable (AdminLine) -> Void) throws {
         guard let admin = store.admin else { throw AdminFailure(message: "this store has no backup", status: AdminStatus.failed) }
         guard destination.hasPrefix("/") else {
             throw AdminFailure(message: "the backup directory must be an absolute path", status: AdminStatus.usage)
@@ -48,7 +48,7 @@ extension ChatServer {
     }
 
     private static func writeBackup(_ dest: String, admin: AdminStore, blobs: String?, dataDirectory: String, tls: TLSFiles?,
-                                    send: @escaping (AdminLine) -> Void) throws {
+                                    send: @escaping @Sendable (AdminLine) -> Void) throws {
         try BackupFiles.makeDirectory(dest)
         let database = dest + "/" + BackupFiles.databaseName
         let started = Date()

@@ -11,7 +11,7 @@ extension ServerProcess {
     /// takes its place. Returns the exit status.
     public static func restore(from source: String, dataDirectory: String, overwrite: Bool) -> Int32 {
         umask(0o077)
-        func fail(_ message: String) -> Int32 { fputs("messageai-server: restore: \(message)\n", stderr); return 1 }
+        func fail(_ message: String) -> Int32 { StandardError.write("messageai-server: restore: \(message)\n"); return 1 }
         let backupDatabase = source + "/" + BackupFiles.databaseName
         guard BackupFiles.exists(source + "/" + BackupFiles.markerName), BackupFiles.exists(backupDatabase) else {
             return fail("\(source) is not a finished backup (no \(BackupFiles.markerName) or \(BackupFiles.databaseName))")

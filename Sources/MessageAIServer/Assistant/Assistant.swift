@@ -10,7 +10,9 @@ import MessageAIProtocol
 /// commit order, so a busy assistant costs one core at most, and the hub wins the CPU) and `answerQueue` (summaries, checks, rewrites:
 /// concurrent, bounded by `answersInFlight`). Their results hop back to the hub, which alone
 /// touches the store and the connections.
-final class Assistant {
+// @unchecked Sendable: the counters and `recent` are touched on the hub queue only (above);
+// the engines and queues it carries to `extractQueue`/`answerQueue` are lets.
+final class Assistant: @unchecked Sendable {
     let config: AssistantConfiguration
     let local = LocalEngine()
     let provider: ProviderEngine?

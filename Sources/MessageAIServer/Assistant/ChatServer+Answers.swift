@@ -1,3 +1,4 @@
+import Dispatch
 import MessageAIAssistant
 import MessageAIAssistantProvider
 import MessageAIProtocol
@@ -26,8 +27,9 @@ extension ChatServer {
 
     /// Runs `work` on the answer queue and `then` on the hub, unless the connection closed or
     /// changed user meanwhile. `provider` counts against the calls in flight and the budget.
-    private func answerOffHub<T>(_ ctx: RequestContext, _ assistant: Assistant, provider: Bool, _ work: @escaping () -> T,
-                                 then: @escaping (T) -> Void) throws {
+    private func answerOffHub<T: Sendable>(_ ctx: RequestContext, _ assistant: Assistant, provider: Bool,
+                                           _ work: @escaping @Sendable () -> T, then: @escaping @Sendable (T) -> Void) throws {
+        dispatchPrecondition(condition: .onQueue(queue))  // the counters below belong to the hub
         let user = ctx.user.id
         let peer = ctx.peer
         if provider {
@@ -141,9 +143,9 @@ extension ChatServer {
             guard refusal.isEmpty else { throw ServerError.serverBusy(.languageModel, retryAfter: 3_000) }
             provider = p
         }
-        let local = assistant.local
-        try answerOffHub(ctx, assistant, provider: provider != nil, { () -> (Judgement, Result<Rewrite, ProviderFailure>?) in
-            (local.judge(draft), provider?.rewriteResult(draft))
+        let local = assistant.local, chosen = provider  // a let: the closure runs off the hub
+        try answerOffHub(ctx, assistant, provider: chosen != nil, { () -> (Judgement, Result<Rewrite, ProviderFailure>?) in
+            (local.judge(draft), chosen?.rewriteResult(draft))
         }) { j, rewrite in
             var result = AssistCheckResult(clarity: j.clarity.map(AssistFlag.init), tone: j.tone.map(AssistFlag.init),
                                            actions: j.actions.map(AssistAction.init), decision: j.decision ?? "",

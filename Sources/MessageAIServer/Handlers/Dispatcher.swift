@@ -1,3 +1,4 @@
+import Dispatch
 import MessageAIProtocol
 
 extension ChatServer {
@@ -76,7 +77,8 @@ extension ChatServer {
     /// later frames wait meanwhile, so answers keep request order. At most
     /// `maxPasswordHashesInFlight` run or wait at once: past it the request is refused with
     /// `server_busy` at once, so logins never queue without limit.
-    func offHub<T>(_ peer: Peer, _ work: @escaping () -> T, then: @escaping (T) -> Void) throws {
+    func offHub<T: Sendable>(_ peer: Peer, _ work: @escaping @Sendable () -> T, then: @escaping @Sendable (T) -> Void) throws {
+        dispatchPrecondition(condition: .onQueue(queue))  // hashesInFlight and peer belong to the hub
         guard hashesInFlight < configuration.maxPasswordHashesInFlight else {
             throw ServerError.serverBusy(.passwords, retryAfter: UInt64.random(in: 1_000...2_000))
         }

@@ -48,7 +48,7 @@ extension ChatServer {
                             // The upload served its purpose; it stays only if a message carries it.
                             if try files.releaseFile(id: source.id) { collectBlobs([source.sha256]) }
                         } catch {
-                            try? files.releaseFile(id: file.id)
+                            _ = try? files.releaseFile(id: file.id)
                             collectBlobs([blob.sha])
                             report(error, for: Frame(type: .avatarSet, requestID: ctx.requestID, payload: []), to: ctx.peer)
                         }

@@ -87,7 +87,7 @@ extension ChatServer {
     func scheduleScrub(after delay: DispatchTimeInterval = .never) {
         guard !scrubScheduled, !isShuttingDown else { return }
         scrubScheduled = true
-        let step = { [self] in
+        let step: @Sendable () -> Void = { [self] in
             scrubScheduled = false
             // After shutdown the store may be closed; the scrub stays owed and ends at next start.
             guard !isShuttingDown else { return }

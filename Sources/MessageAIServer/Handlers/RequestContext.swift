@@ -4,7 +4,7 @@ import MessageAIProtocol
 /// logged-in user (not optional: the dispatcher refused the frame otherwise), the session, the
 /// connection and the request id. Built per frame on the hub queue; `user` is the account as
 /// it was when the frame arrived.
-struct RequestContext {
+struct RequestContext: Sendable {
     let peer: Peer
     let user: UserRecord
     let sessionID: UInt64

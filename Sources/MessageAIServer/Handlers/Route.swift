@@ -2,12 +2,12 @@ import MessageAIProtocol
 
 /// One entry of the handler table: how to run a frame type and what it requires.
 /// The dispatcher does the shared checks (handshake, login, decoding) once for all.
-struct Route {
-    enum Body {
+struct Route: Sendable {
+    enum Body: Sendable {
         /// Runs before login too (HELLO, PING, REGISTER, LOGIN, RESUME).
-        case open((ChatServer, Peer, Frame) throws -> Void)
+        case open(@Sendable (ChatServer, Peer, Frame) throws -> Void)
         /// Refused with not_authenticated before login; gets the logged-in user's context.
-        case loggedIn((ChatServer, RequestContext, Frame) throws -> Void)
+        case loggedIn(@Sendable (ChatServer, RequestContext, Frame) throws -> Void)
     }
 
     let body: Body
@@ -19,7 +19,7 @@ struct Route {
 
     /// A route open before login, whose body gets the decoded message and the request id.
     static func open<M: WireMessage>(_ type: M.Type,
-                                     _ body: @escaping (ChatServer, Peer, M, UInt32) throws -> Void) -> (FrameType, Route) {
+                                     _ body: @escaping @Sendable (ChatServer, Peer, M, UInt32) throws -> Void) -> (FrameType, Route) {
         (M.frameType, Route(body: .open { server, peer, frame in
             try body(server, peer, try decode(M.self, frame, server, loggedIn: peer.user != nil), frame.requestID)
         }))
@@ -27,7 +27,7 @@ struct Route {
 
     /// A route for logged-in connections, whose body gets the context and the decoded message.
     static func on<M: WireMessage>(_ type: M.Type,
-                                   _ body: @escaping (ChatServer, RequestContext, M) throws -> Void) -> (FrameType, Route) {
+                                   _ body: @escaping @Sendable (ChatServer, RequestContext, M) throws -> Void) -> (FrameType, Route) {
         (M.frameType, Route(body: .loggedIn { server, context, frame in
             try body(server, context, try decode(M.self, frame, server, loggedIn: true))
         }))

@@ -22,7 +22,7 @@ extension ChatServer {
     }
 
     /// `/healthz`: the store answers a query on the hub within 2 s.
-    func checkHealth(_ done: @escaping (Bool) -> Void) {
+    func checkHealth(_ done: @escaping @Sendable (Bool) -> Void) {
         let answered = DispatchSemaphore(value: 0)
         let result = Box(false)
         queue.async { [self] in

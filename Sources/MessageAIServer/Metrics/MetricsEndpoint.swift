@@ -11,16 +11,18 @@ import Glibc
 /// request per connection, answered and closed; requests over 8 KiB, or not complete within
 /// 5 s, are dropped; at most 32 scrapers at once. It is meant for 127.0.0.1 or a private
 /// network, like any Prometheus exporter: the text holds counts only, no names or addresses.
-public final class MetricsEndpoint {
+// @unchecked Sendable: `listener`, `clients` and `port` are touched only on `queue`.
+public final class MetricsEndpoint: @unchecked Sendable {
     private let queue = DispatchQueue(label: "messageai.metrics")
     private let registry: PrometheusCollectorRegistry
     private let metrics: ServerMetrics
     /// Answers whether the store answers, within the time given (the hub runs the query).
-    private let health: (_ done: @escaping (Bool) -> Void) -> Void
+    private let health: @Sendable (_ done: @escaping @Sendable (Bool) -> Void) -> Void
     private var listener: ListeningSocket?
     private var clients: [Int32: Scraper] = [:]
 
-    private final class Scraper {
+    // @unchecked Sendable: confined to `queue` like `clients`, which holds it.
+    private final class Scraper: @unchecked Sendable {
         let source: DispatchSourceRead
         var request: [UInt8] = []
         var suspended = false
@@ -28,7 +30,7 @@ public final class MetricsEndpoint {
     }
     public private(set) var port = 0
 
-    init(registry: PrometheusCollectorRegistry, metrics: ServerMetrics, health: @escaping (_ done: @escaping (Bool) -> Void) -> Void) {
+    init(registry: PrometheusCollectorRegistry, metrics: ServerMetrics, health: @escaping @Sendable (_ done: @escaping @Sendable (Bool) -> Void) -> Void) {
         self.registry = registry
         self.metrics = metrics
         self.health = health

@@ -30,10 +30,10 @@ extension ServerProcess {
             let bound = try endpoint.start(host: host, port: port)
             let shown = host.contains(":") ? "[\(host)]" : host
             logger.notice("metrics: http://\(shown):\(bound)/metrics and /healthz")
-            fputs("metrics on \(shown):\(bound)\n", stderr)
+            StandardError.write("metrics on \(shown):\(bound)\n")
             return endpoint
         } catch {
-            fputs("messageai-server: --metrics-listen \(text): \(error)\n", stderr)
+            StandardError.write("messageai-server: --metrics-listen \(text): \(error)\n")
             exit(1)
         }
     }

@@ -40,12 +40,12 @@ extension ChatServer {
     /// Reads the certificate and key again (SIGHUP: a renewed certificate). Connections already
     /// open keep the session they have; new ones get the new certificate. A file that does not
     /// load leaves the old one in service.
-    public func reloadTLS(completion: @escaping (Result<String, Error>) -> Void = { _ in }) {
+    public func reloadTLS(completion: @escaping @Sendable (Result<String, Error>) -> Void = { _ in }) {
         guard let files = configuration.tls else { completion(.failure(TLSError("the server runs without TLS"))); return }
         passwordQueue.async { [self] in
-            let result = Result { try files.load() }
+            let result = Handoff(Result { try files.load() })
             queue.async { [self] in
-                switch result {
+                switch result.value {
                 case .success(let context):
                     tlsContext = context
                     logger.notice("TLS certificate reloaded from \(files.certificatePath); SHA-256 fingerprint \(context.fingerprint)")

@@ -17,7 +17,9 @@ import Glibc
 /// it is short and SENDs are group-committed (see `Handlers/Handlers+Messaging.swift`): one
 /// commit, and one fsync with `--fsync always`, covers every SEND that arrived meanwhile.
 /// Measured on 2 cores: ~20,000 messages/s acknowledged and delivered (20 senders).
-public final class ChatServer {
+// @unchecked Sendable: confined to the hub queue (`queue`, see above); the closures that leave
+// it (passwords, files, assistant, backup) only carry it back there with `queue.async`.
+public final class ChatServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     let store: Store
     let queue = DispatchQueue(label: "messageai.hub")
@@ -105,7 +107,7 @@ public final class ChatServer {
 
     /// Stops accepting, commits what is pending, tells every client, flushes their output
     /// (at most ~2 s), then calls `completion` on the hub queue. The caller closes the store.
-    public func shutdown(completion: @escaping () -> Void) {
+    public func shutdown(completion: @escaping @Sendable () -> Void) {
         queue.async { [self] in
             guard !isShuttingDown else { return }
             isShuttingDown = true
@@ -122,7 +124,7 @@ public final class ChatServer {
         }
     }
 
-    private func waitForPeers(until deadline: UInt64, completion: @escaping () -> Void) {
+    private func waitForPeers(until deadline: UInt64, completion: @escaping @Sendable () -> Void) {
         if peers.isEmpty || Clock.uptimeMillis() >= deadline {
             // A connection still waiting for a slow reader (output overflow) goes now: the store
             // closes after `completion`, and a later close would touch it.

@@ -2,7 +2,8 @@ import MessageAIProtocol
 
 /// What the server knows about one connection: handshake, login and sync state.
 /// Owned by the hub queue like everything in `ChatServer`.
-final class Peer {
+// @unchecked Sendable: confined to the hub queue; work off the hub only carries it back there.
+final class Peer: @unchecked Sendable {
     let connection: Connection
     var id: UInt64 { connection.id }
     var address: String { connection.address }

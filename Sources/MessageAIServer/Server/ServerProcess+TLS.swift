@@ -46,7 +46,7 @@ extension ServerProcess {
     static func certificateNames(host: String, extra: [String]) -> [String] {
         var names = extra
         var buf = [CChar](repeating: 0, count: 256)
-        if gethostname(&buf, buf.count) == 0 { names.append(String(cString: buf)) }
+        if gethostname(&buf, buf.count) == 0 { names.append(String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
         if host != "0.0.0.0" && host != "::" { names.insert(host, at: 0) }
         names += ["localhost", "127.0.0.1", "::1"]
         var seen = Set<String>()
@@ -61,20 +61,20 @@ extension ServerProcess {
         let path: String
         switch options.tls {
         case .plaintext:
-            fputs("messageai-server: --plaintext serves no certificate\n", stderr)
+            StandardError.write("messageai-server: --plaintext serves no certificate\n")
             exit(1)
         case .files(let files):
             path = files.certificatePath
         case .selfSigned:
             path = options.dataDirectory + "/" + generatedCertificateName
             guard FileManager.default.fileExists(atPath: path) else {
-                fputs("""
+                StandardError.write("""
                     messageai-server: no certificate yet in \(options.dataDirectory) (nothing was written).
                     A server started with --data-dir \(options.dataDirectory) and no --tls-cert makes a self-signed one there on \
                     its first start; run --print-fingerprint again after that. If the server runs with --tls-cert FILE, \
                     pass the same --tls-cert FILE (and --tls-key) here.
 
-                    """, stderr)
+                    """)
                 exit(1)
             }
         }
@@ -82,7 +82,7 @@ extension ServerProcess {
             print(try SelfSignedCertificate.fingerprint(ofFile: path))
             exit(0)
         } catch {
-            fputs("messageai-server: cannot read the certificate \(path): \(error)\n", stderr)
+            StandardError.write("messageai-server: cannot read the certificate \(path): \(error)\n")
             exit(1)
         }
     }

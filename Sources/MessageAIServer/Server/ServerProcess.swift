@@ -73,7 +73,7 @@ public enum ServerProcess {
             try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
             guard try lockDataDirectory(options.dataDirectory) != nil else {
-                fputs("messageai-server: another server is using \(options.dataDirectory)\n", stderr)
+                StandardError.write("messageai-server: another server is using \(options.dataDirectory)\n")
                 exit(1)
             }
             // WAL checkpoints on a second connection, off the hub (BENCHMARKS.md, issue 13): that
@@ -81,7 +81,7 @@ public enum ServerProcess {
             store = try SQLiteStore(path: options.dataDirectory + "/" + databaseFileName, synchronous: options.synchronous,
                                   checkpoints: WALCheckpointer.Limits())
         } catch {
-            fputs("messageai-server: cannot open the database in \(options.dataDirectory): \(error)\n", stderr)
+            StandardError.write("messageai-server: cannot open the database in \(options.dataDirectory): \(error)\n")
             exit(1)
         }
         var configuration = options.configuration
@@ -90,7 +90,7 @@ public enum ServerProcess {
         do {
             configuration.tls = try tlsFiles(options, logger: logger)
         } catch {
-            fputs("messageai-server: TLS: \(error)\n", stderr)
+            StandardError.write("messageai-server: TLS: \(error)\n")
             exit(1)
         }
         let (metrics, registry) = makeMetrics(options)
@@ -99,7 +99,7 @@ public enum ServerProcess {
         do {
             port = try server.start()
         } catch {
-            fputs("messageai-server: \(error)\n", stderr)
+            StandardError.write("messageai-server: \(error)\n")
             exit(1)
         }
         if let fingerprint = server.tlsFingerprint {
@@ -137,8 +137,7 @@ public enum ServerProcess {
         // as soon as it listens got the default action, death by signal 15, before.
         // An IPv6 address in brackets, as --server takes it: `listening on [::1]:7878`.
         let host = options.configuration.host
-        fputs("listening on \(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)\n", stderr)
-        fflush(stderr)
+        StandardError.write("listening on \(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)\n")
         withExtendedLifetime((sources, hangup, endpoint, admin)) { dispatchMain() }
     }
 }

@@ -2,7 +2,8 @@
 /// capability of its own in the shape issue 25 gives the store interface: plain records, no
 /// wire types, nothing of one backend (a PostgreSQL store implements the same requirements).
 /// Reached through `Store.admin`, not by casting. Called on the hub queue like the rest.
-public protocol AdminStore: AnyObject {
+/// Sendable: a backup calls `snapshot(into:)` off the hub; everything else runs on the hub.
+public protocol AdminStore: AnyObject, Sendable {
     /// Every account, by username, with whether it is disabled.
     func accounts() throws -> [AccountRecord]
     func account(username: String) throws -> AccountRecord?

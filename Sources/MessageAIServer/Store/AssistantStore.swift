@@ -36,7 +36,8 @@ public struct AssistSwitch: Equatable, Sendable {
 /// can be left out of a store that does not have it (reached through `Store.assistant`, nil
 /// then); the SQLite store implements both. Like
 /// `Store`, called from the hub queue only.
-public protocol AssistantStore: AnyObject {
+/// Sendable so that a closure may carry it back to the hub queue, which alone calls it.
+public protocol AssistantStore: AnyObject, Sendable {
     /// Stores the items in one transaction, each with the next rev; an item already stored for
     /// the same message and place, or an action the same owner already has open with the same
     /// words (an ask, then "I'll do it"), is skipped. Returns the items stored now.

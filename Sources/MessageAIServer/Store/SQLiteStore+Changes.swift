@@ -147,7 +147,7 @@ extension SQLiteStore {
         }
         var found: [UInt64: [UInt64: [ReactionRecord]]] = [:]
         for (cid, range) in byConversation {
-            try db.query("""
+            _ = try db.query("""
                 SELECT r.seq, r.emoji, r.user_id, u.username FROM reactions r JOIN users u ON u.id = r.user_id
                 WHERE r.conversation_id = ? AND r.seq BETWEEN ? AND ? ORDER BY r.change_seq
                 """, cid, range.low, range.high) { s in

@@ -10,7 +10,9 @@ import MessageAIProtocol
 /// promises by default. `.full` also fsyncs the WAL at every commit, which additionally
 /// survives power loss or a kernel crash (server flag `--fsync always`), at the cost of one
 /// fsync per commit — group commit amortises it over a batch.
-public final class SQLiteStore: Store {
+// @unchecked Sendable: the connection is confined to the hub queue (ChatServer's `queue`);
+// the one call made elsewhere, `snapshot(into:)` for a backup, opens a connection of its own.
+public final class SQLiteStore: Store, @unchecked Sendable {
     public enum Synchronous: String, Sendable {
         case normal = "NORMAL"
         case full = "FULL"

@@ -43,7 +43,8 @@ public struct StoredContent: Equatable, Sendable {
 }
 
 /// Files: a capability of its own (`Store.files`, nil for a store without file sharing).
-public protocol FileStore: AnyObject {
+/// Sendable so that a closure may carry it back to the hub queue, which alone calls it.
+public protocol FileStore: AnyObject, Sendable {
     func createFile(_ file: FileRecord) throws
     func file(id: [UInt8]) throws -> FileRecord?
     /// The user's own upload of this content under this name (resuming, idempotent announce).

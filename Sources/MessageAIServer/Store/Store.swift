@@ -185,7 +185,8 @@ public struct Membership: Equatable, Sendable {
     public init(pending: Bool, blockedPartner: UInt64?) { self.pending = pending; self.blockedPartner = blockedPartner }
 }
 
-public protocol Store: AnyObject {
+/// Sendable so that a closure may carry it back to the hub queue, which alone calls it.
+public protocol Store: AnyObject, Sendable {
     // MARK: Accounts
     /// Throws `.usernameTaken` (case-insensitive) or `.emailTaken` (case-insensitive).
     func createUser(email: String, username: String, displayName: String, passwordHash: String, now: UInt64) throws -> UserRecord

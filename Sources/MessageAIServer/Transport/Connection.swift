@@ -13,7 +13,8 @@ import Glibc
 /// in a single `send()` call. The write source is resumed only while the socket is full. A
 /// client that stops reading lets the buffer grow; past `maxOutputBytes` it is disconnected,
 /// and nobody else waits for it.
-final class Connection {
+// @unchecked Sendable: confined to `queue` (the hub); its source handlers run there.
+final class Connection: @unchecked Sendable {
     enum CloseReason: Equatable {
         case peerClosed
         case ioError(Int32)

@@ -6,7 +6,9 @@ import Glibc
 
 /// A non-blocking listening TCP socket whose accepts arrive through a DispatchSource, on an
 /// IPv4 or IPv6 address (`127.0.0.1`, `::1` or `[::1]`, `localhost`).
-final class ListeningSocket {
+// @unchecked Sendable: `source` and `paused` are touched only on the queue given to `start`
+// (and by `stop`, which its owner calls on that queue).
+final class ListeningSocket: @unchecked Sendable {
     struct Accepted {
         let fd: Int32
         let address: String
@@ -70,7 +72,7 @@ final class ListeningSocket {
                         queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in
                             guard let self, self.paused else { return }
                             self.paused = false
-                            source.resume()
+                            self.source?.resume()  // still `source`: `stop` clears `paused` first
                         }
                     }
                     return // EAGAIN: drained

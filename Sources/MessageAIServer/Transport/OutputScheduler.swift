@@ -12,7 +12,8 @@ import Dispatch
 /// A turn is a read event or the group commit (`turn`). Output queued anywhere else — timers,
 /// the hop back from password hashing, shutdown — schedules one flush on the queue instead.
 /// Everything here runs on the hub queue.
-final class OutputScheduler {
+// @unchecked Sendable: confined to the hub queue (above).
+final class OutputScheduler: @unchecked Sendable {
     private let queue: DispatchQueue
     private var ready: [Connection] = []
     private var depth = 0
