@@ -214,18 +214,18 @@ enum KeyReader {
         return Int32(scalar.value)
     }
 
-    /// Collects a bracketed paste up to its end marker, or `pasteSilenceMs` without a byte
-    /// (a terminal that lost the marker must not hold the line forever). One line is
-    /// inserted into the edit line in one piece (tabs as spaces, other control characters
-    /// dropped, no completion): key by key, libedit redrew the line for each character, and
-    /// a long line is what corrupted its heap (LineBuffer.swift). Several lines go to
-    /// `onPaste` as one text.
     /// 5 s, not 1: a paste that pauses longer (a stalled SSH link, a busy terminal; the editor
     /// fuzz's resize in mid-paste) had its rest typed key by key, its lines run as Enter.
     static let pasteSilenceMs: Int32 = 5_000
     /// The message limit in Unicode scalars (the server's, from WELCOME, once known).
     nonisolated(unsafe) static var lineLimit: () -> Int = { 10_000 }
 
+    /// Collects a bracketed paste up to its end marker, or `pasteSilenceMs` without a byte
+    /// (a terminal that lost the marker must not hold the line forever). One line is
+    /// inserted into the edit line in one piece (tabs as spaces, other control characters
+    /// dropped, no completion): key by key, libedit redrew the line for each character, and
+    /// a long line is what corrupted its heap (LineBuffer.swift). Several lines go to
+    /// `onPaste` as one text; a line longer than a message can be, to the sender.
     private static func paste() -> Int32 {
         var collected: [UInt8] = []
         while let b = next(timeoutMs: pasteSilenceMs) {
