@@ -155,36 +155,33 @@ public final class PostgresStore: Sendable {
     }
 }
 
-extension PostgresConnection {
-    /// The first row a query returns, or nil when there is none (the rest are drained).
-    func firstRow(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRow? {
+extension PostgresRowSequence {
+    /// The first row, or nil when there is none (the rest are drained: the answer is read whole).
+    func firstRow() async throws -> PostgresRow? {
         var first: PostgresRow?
-        for try await row in try await self.query(query, logger: logger) where first == nil {
-            first = row
-        }
+        for try await row in self where first == nil { first = row }
         return first
+    }
+}
+
+// One statement on a connection (inside a transaction) or on any connection of the pool: the
+// same two reads, over PostgresRowSequence.
+extension PostgresConnection {
+    func firstRow(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRow? {
+        try await self.query(query, logger: logger).firstRow()
     }
 
     func allRows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
-        var rows: [PostgresRow] = []
-        for try await row in try await self.query(query, logger: logger) { rows.append(row) }
-        return rows
+        try await self.query(query, logger: logger).collect()
     }
 }
 
 extension PostgresClient {
-    /// As `PostgresConnection.firstRow`, on any connection of the pool (one statement, no transaction).
     func firstRow(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRow? {
-        var first: PostgresRow?
-        for try await row in try await self.query(query, logger: logger) where first == nil {
-            first = row
-        }
-        return first
+        try await self.query(query, logger: logger).firstRow()
     }
 
     func allRows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
-        var rows: [PostgresRow] = []
-        for try await row in try await self.query(query, logger: logger) { rows.append(row) }
-        return rows
+        try await self.query(query, logger: logger).collect()
     }
 }
