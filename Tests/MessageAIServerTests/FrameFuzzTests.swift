@@ -8,7 +8,8 @@ import XCTest
 /// its integer fields at boundary values and its strings at boundary lengths, to a real server
 /// process; each frame must be answered, and a second client must still be served at the end.
 /// MESSAGEAI_FUZZ_COUNT sets the random rounds after the sweep (300 here; Scripts/asan.sh runs
-/// many more); MESSAGEAI_FUZZ_SEED replays another sequence. The sweep takes about 30 s, most
+/// many more), MESSAGEAI_FUZZ_SECONDS bounds them in time; MESSAGEAI_FUZZ_SEED replays another
+/// sequence. The sweep takes about 30 s, most
 /// of it password hashing (LOGOUT's re-logins, PASSWORD_CHANGE's checks).
 final class ServerFrameFuzzTests: XCTestCase {
     func testTheOverflowFrameIsRefusedWithItsField() throws {
@@ -58,9 +59,15 @@ final class ServerFrameFuzzTests: XCTestCase {
                 sent += 1
             }
         }
-        let rounds = Int(ProcessInfo.processInfo.environment["MESSAGEAI_FUZZ_COUNT"] ?? "") ?? 300
-        var rng = SplitMix64(seed: UInt64(ProcessInfo.processInfo.environment["MESSAGEAI_FUZZ_SEED"] ?? "") ?? 0xF0_22)
-        for _ in 0..<rounds {
+        let env = ProcessInfo.processInfo.environment
+        let limit = Int(env["MESSAGEAI_FUZZ_COUNT"] ?? "") ?? 300
+        // A time bound for long runs (Scripts/asan.sh): under ASan one mutated LOGIN or
+        // PASSWORD_CHANGE costs seconds of hashing, so a count alone cannot say how long it takes.
+        let stopAt = Double(env["MESSAGEAI_FUZZ_SECONDS"] ?? "").map { Date().addingTimeInterval($0) }
+        var rng = SplitMix64(seed: UInt64(env["MESSAGEAI_FUZZ_SEED"] ?? "") ?? 0xF0_22)
+        var rounds = 0
+        while rounds < limit, stopAt.map({ Date() < $0 }) ?? true {
+            rounds += 1
             let samples = FuzzSamples.all(session.world)
             let sample = samples[Int(rng.next() % UInt64(samples.count))]
             try session.exchange(type(of: sample).frameType, FrameMutator.randomVariant(of: sample.payloadBytes, &rng), server: server)
