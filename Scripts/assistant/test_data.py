@@ -13,8 +13,8 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
-SETS = ("dev", "dev2", "heldout", "fresh")
-MINIMUM = {"dev": (160, 9, 20, 20), "dev2": (0, 5, 0, 0), "heldout": (90, 5, 10, 10),
+SETS = ("dev", "dev2", "dev3", "heldout", "fresh")
+MINIMUM = {"dev": (160, 9, 20, 20), "dev2": (0, 5, 0, 0), "dev3": (0, 6, 0, 0), "heldout": (90, 5, 10, 10),
            "fresh": (125, 6, 18, 14)}  # messages, threads, clarity flags, tone flags
 
 
