@@ -166,8 +166,9 @@ enum ActionRules {
                 let w = t[j].lower
                 if phraseStops.contains(w) && j > verb + 1 { break }
                 if w == "and", j + 1 < t.count, ["get", "let", "see", "go", "come", "try", "then", "i", "we", "you", "it's", "that's"].contains(t[j + 1].lower) { break }
-                if ["i", "we", "you", "they"].contains(w) && j > verb + 1 { break }
-                words.append(pronouns.contains(w) ? resolve(t[j].raw, t, j, message, sentenceIndex, sentences) : t[j].raw)
+                // (After "that" the subject opens what is told: "tell the teams that they move to 3.3".)
+                if ["i", "we", "you", "they"].contains(w) && j > verb + 1 && t[j - 1].lower != "that" { break }
+                words.append(pronouns.contains(w) ? reference(t[j].raw, after: words, t, j, message, sentenceIndex, sentences) : t[j].raw)
                 if t[j].endsClause { break }
                 j += 1
             }
@@ -237,6 +238,15 @@ enum ActionRules {
         if let p = earlier.last(where: { $0.head.hasSuffix("s") == plural }) ?? earlier.last { return lowerDeterminer(NounPhrases.objectText(p)) }
         if let a = References.antecedent(message: message, sentenceIndex: sentenceIndex, sentences: sentences) { return lowerDeterminer(a) }
         return pronoun
+    }
+
+    /// A pronoun's referent, unless it is the words just before it: in "tell the two prospects that SSO
+    /// lands in Q2" the "that" joins a clause, and resolving it repeated the object ("tell the two
+    /// prospects the two prospects SSO ..."); a phrase never says its object twice.
+    static func reference(_ pronoun: String, after words: [String], _ t: [Token], _ at: Int, _ message: MessageToJudge, _ sentenceIndex: Int, _ sentences: [String]) -> String {
+        let r = resolve(pronoun, t, at, message, sentenceIndex, sentences)
+        guard r != pronoun, words.count > 1 else { return r }
+        return (" " + words.dropFirst().joined(separator: " ").lowercased()).hasSuffix(" " + r.lowercased()) ? pronoun : r
     }
 
     static let socialVerbs: Set<String> = ["grab", "get", "have", "take", "go", "head", "catch", "join", "do"]
