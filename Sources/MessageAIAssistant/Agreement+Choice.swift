@@ -23,7 +23,8 @@ extension Agreement {
         guard let k = words.prefix(4).indices.first(where: { choiceAuxiliaries.contains(words[$0]) && $0 + 1 < words.count && words[$0 + 1] == "we" }) else { return false }
         let rest = words[(k + 2)...].drop { $0 == "also" }
         // "Should we also page on-call ...?": "should"/"shall" before any work verb puts up a course of action.
-        if ["should", "shall"].contains(words[k]), let verb = rest.first, Verbs.work.contains(verb) { return true }
+        // "Do we add a latency check to the pipeline?": so does "do" before one (not "do we know/have ...", which ask what is).
+        if ["should", "shall", "do"].contains(words[k]), let verb = rest.first, Verbs.work.contains(verb) { return true }
         return words.contains("or") || rest.first.map { choiceVerbs.contains($0) } == true
     }
 

@@ -64,7 +64,7 @@ enum DecisionRules {
     static let explicitLabels = ["let's decide:", "lets decide:", "decided:", "decision made:", "we decide:", "final:", "settled:"]
     /// A sentence that only seals the one before it ("Analytics export moves to next sprint. Final.").
     static let seals: Set<String> = ["final", "that's final", "thats final", "decided", "it's decided", "done deal", "settled", "that's settled",
-                                     "final answer", "case closed"]
+                                     "final answer", "case closed", "confirmed", "that's confirmed"]
 
     /// The explicit forms of ASSISTANT.md's markers that need the words around them: a label
     /// then a colon, or a statement sealed by "Final." (in its own sentence or after a comma).
@@ -109,6 +109,11 @@ enum DecisionRules {
             text = String(text.dropFirst(label.count)).trimmingSpaces()
         }
         while let l = text.last, ".!".contains(l) { text.removeLast() }
+        // "As release owner: freeze on the 4th": the speaker's role says who decides, not what.
+        if text.hasPrefix("As "), let colon = text.firstIndex(of: ":"), text[..<colon].split(separator: " ").count <= 5,
+           Words.content(String(text[text.index(after: colon)...])).count >= 2 {
+            text = String(text[text.index(after: colon)...]).trimmingSpaces()
+        }
         // "We'll go with that: search returns to the tab bar" — the choice is after the colon.
         if let colon = text.firstIndex(of: ":"), text[..<colon].split(separator: " ").count <= 7,
            Words.content(String(text[text.index(after: colon)...])).count >= 2 {

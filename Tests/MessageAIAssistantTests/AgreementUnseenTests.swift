@@ -1,0 +1,34 @@
+@testable import MessageAIAssistant
+import XCTest
+
+/// Issue 28, 0.5.3: ways a team settles something that the engine missed on threads it had never
+/// seen, written from ASSISTANT.md's definitions ("a decision that has been made", "outcomes agreed
+/// in the thread"), each beside look-alikes that must not count. Threads made up here, none from a
+/// labelled set.
+final class AgreementUnseenTests: XCTestCase {
+    let people = ["ana", "bo", "cyd", "dee"]
+
+    func summary(_ lines: [(String, String)]) -> ThreadSummary {
+        engine.summarize(ThreadToSummarize(participants: people, messages: lines.map { ChatLine(from: $0.0, text: $0.1) }))
+    }
+
+    func decisions(_ lines: [(String, String)]) -> [String] { summary(lines).decisions }
+
+    func testDoWeWithAWorkVerbPutsACourseOfActionUp() {
+        let settled = decisions([("ana", "Do we add a size check to the upload form?"),
+                                 ("bo", "Yes, reject files over 20 MB before the upload starts."), ("cyd", "Works for me.")])
+        XCTAssertTrue(settled.contains { $0.hasPrefix("reject files over 20 MB") }, "\(settled)")
+        // Questions about what is known or held are no choice, whatever the answer.
+        XCTAssertEqual(decisions([("ana", "Do we know why the upload failed?"), ("bo", "Yes, the proxy dropped files over 20 MB.")]), [])
+        XCTAssertEqual(decisions([("ana", "Do we have the proxy logs from last night?"), ("bo", "Yes, in the ops bucket.")]), [])
+    }
+
+    func testAStatementSealedWithConfirmedIsADecision() {
+        let sealed = decisions([("ana", "QA needs a week after the freeze."), ("bo", "Freeze on the 4th then?"),
+                                ("cyd", "As release owner: freeze on the 4th, release on the 11th. Confirmed.")])
+        XCTAssertEqual(sealed, ["freeze on the 4th, release on the 11th"])
+        // A "Confirmed." that answers a question of fact seals nothing of its own message.
+        XCTAssertEqual(decisions([("ana", "Is the venue for the offsite booked?"), ("bo", "Confirmed.")]), [])
+        XCTAssertNil(judge("Confirmed? I thought the venue was still open.").decision)
+    }
+}
