@@ -26,6 +26,8 @@ enum ActionRules {
     static func found(_ m: MessageToJudge) -> [Found] { TextMemo.found(m, findAll) }
 
     private static func findAll(_ m: MessageToJudge) -> [Found] {
+        // "Actually Sam will do the alert": the sender's ask passed on is the named member's.
+        if !m.context.isEmpty, let handed = handoff(m) { return handed }
         let own = written(m)
         // ("Roger that" is no order to roger anything: the takeover's own words make no item.)
         if !m.context.isEmpty, let taken = takeover(m, own) {

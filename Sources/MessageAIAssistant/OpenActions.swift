@@ -27,6 +27,13 @@ enum OpenActions {
             for (fi, found) in founds[i].enumerated() {
                 if let d = decided, found.sentence < sentences.count, d.isSubset(of: Words.content(sentences[found.sentence])) { continue }
                 var item = found.item
+                // A handoff moves the sender's open ask to the member named ("Actually Sam will do the alert").
+                if case .member(let name) = found.trigger.owner, found.trigger.verb == 0, item.who == name,
+                   let k = entries.lastIndex(where: { $0.item.who == judged[i].from.lowercased() && i - $0.message <= 3 && firstWord($0.item.what) == firstWord(item.what) }) {
+                    entries[k].item.who = name
+                    entries[k].message = i
+                    continue
+                }
                 // A taker in the next messages owns a group ask ("Can someone ...?" — "I'll take it").
                 if item.who == "recipient" || !participants.contains(item.who) {
                     if let taker = taker(of: item, after: i, in: judged, founds) ?? taker(after: i, in: judged) { item.who = taker } else if item.who == "recipient" { item.who = "everyone" }
