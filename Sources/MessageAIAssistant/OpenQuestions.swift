@@ -14,7 +14,7 @@ enum OpenQuestions {
             for (si, s) in Sentences.split(m.text).enumerated() where s.hasSuffix("?") {
                 if found.contains(where: { $0.sentence == si }) { continue }
                 if Words.content(s).count < 2 { continue }
-                if answered(s, asker: m.from, after: i, judged) { continue }
+                if answered(s, asker: m.from, after: i, judged) || assigned(s, after: i, judged, founds) { continue }
                 let q = Compress.sentence(s.trimmingSpaces(), names: Set(judged.map { $0.from.lowercased() }))
                 // Back-to-back questions of one message are one open question ("Who tells the partners? Is there a comms plan?").
                 if last == si - 1, let prev = out.popLast() { out.append(prev + " " + q) } else { out.append(q) }
@@ -41,6 +41,18 @@ enum OpenQuestions {
             }
         }
         return out
+    }
+
+    /// "Who reviews the async change?" — "Tom, can you review it?": a question of who does the work
+    /// is answered when the next messages give that work to a member by name.
+    static func assigned(_ question: String, after i: Int, _ judged: [MessageToJudge], _ founds: [[ActionRules.Found]]) -> Bool {
+        let words = Words.all(question)
+        guard words.first == "who" || words.prefix(3).contains("who") && words.first != "do" else { return false }
+        let asked = Set(Words.content(question))
+        let names = Set(judged.map { $0.from.lowercased() })
+        return founds.indices.dropFirst(i + 1).prefix(3).contains { k in
+            founds[k].contains { f in names.contains(f.item.who) && asked.contains(Words.stem(OpenActions.firstWord(f.item.what))) }
+        }
     }
 
     static func answered(_ question: String, asker: String, after i: Int, _ judged: [MessageToJudge]) -> Bool {

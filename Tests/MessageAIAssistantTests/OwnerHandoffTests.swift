@@ -46,4 +46,16 @@ final class OwnerHandoffTests: XCTestCase {
         // An offer nobody takes up is no one's work; a conditional offer never is.
         XCTAssertEqual(owners([("sam", "Happy to help with the load test if you need."), ("rui", "The export finished at 04:10.")]), [])
     }
+
+    func testAWhoQuestionIsAnsweredByGivingTheWorkToAMember() {
+        func open(_ lines: [(String, String)]) -> [String] {
+            engine.summarize(ThreadToSummarize(participants: people, messages: lines.map { ChatLine(from: $0.0, text: $0.1) })).openQuestions
+        }
+        XCTAssertEqual(open([("ken", "Who reviews the backup script change?"), ("rui", "Ana, can you review it?"), ("ana", "Sure.")]), [])
+        // Given to nobody by name, or other work given: still open.
+        let unnamed = open([("ken", "Who reviews the backup script change?"), ("rui", "Can someone review it?"), ("sam", "The export finished.")])
+        XCTAssertTrue(unnamed.contains { $0.hasPrefix("Who reviews") }, "\(unnamed)")
+        let other = open([("ken", "Who reviews the backup script change?"), ("rui", "Ana, can you deploy the exporter?"), ("ana", "Sure.")])
+        XCTAssertTrue(other.contains { $0.hasPrefix("Who reviews") }, "\(other)")
+    }
 }
