@@ -96,7 +96,11 @@ enum Agreement {
         let said = Set(Words.content(t)), proposed = Set(Words.content(proposal))
         // "Sure, let's just keep moving every deadline": an opener followed by other content is no yes.
         if let (text, opener) = opening(t) {
-            let rest = Set(Words.content(String(text.dropFirst(opener.count))))
+            let after = String(text.dropFirst(opener.count))
+            // "Could we compress them?" — "Yes, I'll compress them this week.": the replier takes the
+            // asked work on; that is an action item, and ASSISTANT.md's decision is not an action.
+            if proposal.contains("?"), let verb = committed(after), Words.all(proposal.lowercased()).contains(verb) { return false }
+            let rest = Set(Words.content(after))
             return rest.count <= 3 || !rest.isDisjoint(with: proposed)
         }
         // "Static images are fine for launch.": the proposal's words with an approving word.
@@ -159,6 +163,13 @@ enum Agreement {
             return DecisionRules.strip(sentences[k - 1])
         }
         return nil
+    }
+
+    /// The verb a reply commits its sender to ("I'll compress them" → "compress"), if it opens with one.
+    static func committed(_ after: String) -> String? {
+        let words = Words.all(after.replacingPresent("’", with: "'").replacingPresent("'ll", with: " will"))
+        guard words.count >= 3, words[0] == "i", words[1] == "will" else { return nil }
+        return words[2]
     }
 
     /// Words that accept when they are the whole reply (as an opener they may only be a filler: "Ok, but ...").

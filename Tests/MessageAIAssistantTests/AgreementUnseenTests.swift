@@ -31,4 +31,13 @@ final class AgreementUnseenTests: XCTestCase {
         XCTAssertEqual(decisions([("ana", "Is the venue for the offsite booked?"), ("bo", "Confirmed.")]), [])
         XCTAssertNil(judge("Confirmed? I thought the venue was still open.").decision)
     }
+
+    func testAYesThatTakesTheAskedWorkOnIsAnActionNotADecision() {
+        let taken = summary([("ana", "Could we compress the hero images to under 300 KB?"), ("bo", "Yes, I'll compress them this week.")])
+        XCTAssertEqual(taken.decisions, [])
+        XCTAssertEqual(taken.actions.map(\.who), ["bo"])
+        // The same question agreed to is a decision; so is a yes that commits to other work beside it.
+        XCTAssertEqual(decisions([("ana", "Could we compress the hero images to under 300 KB?"), ("bo", "Yes, let's do it.")]).count, 1)
+        XCTAssertEqual(decisions([("ana", "Could we compress the hero images to under 300 KB?"), ("bo", "Yes, I'll tell design.")]).count, 1)
+    }
 }
