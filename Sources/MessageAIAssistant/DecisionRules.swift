@@ -96,10 +96,26 @@ enum DecisionRules {
         let choice = Set(Words.content(String(decision.dropLast(6))))
         for line in context.reversed() {
             for s in Sentences.split(line.text).reversed() where !choice.isDisjoint(with: Set(Words.content(s))) {
-                return decision + " (" + s.trimming(" .?!") + ")"
+                return decision + " (" + option(s, choice: choice) + ")"
             }
         }
         return decision
+    }
+
+    /// What the choice's sentence says of the option taken: a question put to the group without its
+    /// asking ("Also, do we keep the gate at 15 minutes or raise it to 20?" with "15 it is" → "keep the
+    /// gate at 15 minutes"), so the line states the outcome; other sentences as written.
+    static func option(_ s: String, choice: Set<String>) -> String {
+        let text = s.trimming(" .?!")
+        guard s.hasSuffix("?") else { return text }
+        let asked = Compress.question(Compress.sentence(text))
+        guard asked != Compress.sentence(text) else { return text }
+        let options = asked.components(separatedBy: " or ")
+        if options.count == 2, let taken = options.first(where: { !choice.isDisjoint(with: Set(Words.content($0))) }),
+           options.allSatisfy({ !choice.isDisjoint(with: Set(Words.content($0))) }) == false, Words.all(taken).count >= 3 {
+            return taken.prefix(1).lowercased() + taken.dropFirst()
+        }
+        return asked.prefix(1).lowercased() + asked.dropFirst()
     }
 
     /// The decision without its label: "Decision: Postgres for events." → "Postgres for events".

@@ -17,6 +17,13 @@ enum ThreadSummarizer {
         return reversals.contains { lower.hasBytes(" " + $0 + " ") || lower.hasBytes(" " + $0 + ",") }
     }
 
+    /// A decision without the choice it names in brackets ("15 it is (do we keep the merge gate at 15
+    /// minutes or raise it?)"): the question's words are not what was decided, so they make no duplicate.
+    static func ownWords(_ d: String) -> String {
+        guard d.hasSuffix(")"), let open = d.lastIndex(of: "("), open > d.startIndex else { return d }
+        return String(d[..<open])
+    }
+
     static func summarize(_ thread: ThreadToSummarize, engine: EngineInfo) -> ThreadSummary {
         let msgs = thread.messages
         let participants = thread.participants.isEmpty ? Array(Set(msgs.map { $0.from.lowercased() })).sorted() : thread.participants.map { $0.lowercased() }
@@ -52,7 +59,7 @@ enum ThreadSummarizer {
             decisions.append(d)
         }
         for d in judged.indices.compactMap({ marked[$0].isEmpty ? Agreement.accepted(judged[$0]) : nil }) + Agreement.acceptedProposals(judged) + Agreement.answeredChoices(judged)
-            where !decisions.contains(where: { Set(Words.content($0)).intersection(Words.content(d)).count >= 2 }) {
+            where !decisions.contains(where: { Set(Words.content(ownWords($0))).intersection(Words.content(d)).count >= 2 }) {
             decisions.append(d)
         }
         let asked = OpenQuestions.open(judged, founds)
