@@ -23,8 +23,9 @@ extension Sentences {
         var items: [[ArraySlice<UInt8>]] = [[]]
         let words = line.split(separator: 0x20)
         for (k, w) in words.enumerated() {
-            // "cap retries at 2.": a number ending the line after a word that needs one is the sentence's own, no item.
-            if isListMarker(w), k + 1 < words.count || k == 0 || !ActionRules.dangling.contains(String(decoding: words[k - 1], as: UTF8.self).lowercased()) {
+            // "cap retries at 2.", "Redis wins 3 to 1. Redis for ...": a number with a full stop after a word that
+            // needs one is the sentence's own, no item (a ")" marker after one still opens an item mid-line).
+            if isListMarker(w), k == 0 || !ActionRules.dangling.contains(String(decoding: words[k - 1], as: UTF8.self).lowercased()) || k + 1 < words.count && w.last == 0x29 {
                 if !items[items.count - 1].isEmpty { items.append([]) }
                 continue
             }

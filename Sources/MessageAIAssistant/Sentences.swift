@@ -25,8 +25,9 @@ enum Sentences {
         let words = line.split(separator: " ", omittingEmptySubsequences: true)
         var items: [[Substring]] = [[]]
         for (k, w) in words.enumerated() {
-            // "cap retries at 2.": a number ending the line after a word that needs one is the sentence's own, no item.
-            if isListMarker(w), k + 1 < words.count || k == 0 || !ActionRules.dangling.contains(words[k - 1].lowercased()) {
+            // "cap retries at 2.", "Redis wins 3 to 1. Redis for ...": a number with a full stop after a word that
+            // needs one is the sentence's own, no item (a ")" marker after one still opens an item mid-line).
+            if isListMarker(w), k == 0 || !ActionRules.dangling.contains(words[k - 1].lowercased()) || k + 1 < words.count && w.last == ")" {
                 if !items[items.count - 1].isEmpty { items.append([]) }
                 continue
             }

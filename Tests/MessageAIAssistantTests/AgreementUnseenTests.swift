@@ -40,4 +40,14 @@ final class AgreementUnseenTests: XCTestCase {
         XCTAssertEqual(decisions([("ana", "Could we compress the hero images to under 300 KB?"), ("bo", "Yes, let's do it.")]).count, 1)
         XCTAssertEqual(decisions([("ana", "Could we compress the hero images to under 300 KB?"), ("bo", "Yes, I'll tell design.")]).count, 1)
     }
+
+    func testAChoiceSettledWithItIsStatesTheOptionAndHidesNoOtherDecision() {
+        let both = decisions([("ana", "Proposal: move the flaky tests to a nightly job and keep them out of the merge gate."), ("bo", "Ship it."),
+                              ("cyd", "Also, do we keep the merge gate at 15 minutes or raise it to 20?"), ("dee", "Keep 15."), ("ana", "15 it is.")])
+        XCTAssertTrue(both.contains { $0.hasPrefix("move the flaky tests to a nightly job") }, "\(both)")
+        XCTAssertTrue(both.contains { $0.contains("keep the merge gate at 15 minutes)") && !$0.contains("raise") }, "\(both)")
+        // A choice put as a statement keeps its own words.
+        let stated = decisions([("ana", "Release day options are Tuesday or Thursday."), ("bo", "Thursday it is.")])
+        XCTAssertEqual(stated, ["Thursday it is (Release day options are Tuesday or Thursday)"])
+    }
 }

@@ -16,6 +16,9 @@ final class ClippedFragmentTests: XCTestCase {
         // A due date or a note in brackets closes the line: judge what comes before it.
         if text.hasSuffix(")"), let open = text.lastIndex(of: "(") { text = String(text[..<open]).trimmingCharacters(in: .whitespaces) }
         if text.hasSuffix(",") || text.hasSuffix(":") { return true }
+        // "Redis wins 3 to; Redis for ...": each part a ";" joins must end whole too.
+        let parts = text.components(separatedBy: "; ")
+        if parts.count > 1 { return parts.contains(where: clipped) }
         let last = text.split(separator: " ").last.map { $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".!?\"'")) } ?? ""
         return ActionRules.dangling.contains(last)
     }
@@ -23,6 +26,8 @@ final class ClippedFragmentTests: XCTestCase {
     func testTheCheckSeesAClippedLineAndPassesAWholeOne() {
         XCTAssertTrue(Self.clipped("maya: share final specs with secondary button and the (Friday)"))
         XCTAssertTrue(Self.clipped("Decision: move the export to"))
+        XCTAssertTrue(Self.clipped("Decision: Redis wins 3 to; Redis for the session cache"))
+        XCTAssertFalse(Self.clipped("Decision: Redis wins 3 to 1; Redis for the session cache"))
         XCTAssertFalse(Self.clipped("maya: share the final specs (Friday)"))
         XCTAssertFalse(Self.clipped("Open: Who owns the rollback plan?"))
         XCTAssertFalse(Self.clipped("Decision: Thursday it is (Thursday works for QA)"))

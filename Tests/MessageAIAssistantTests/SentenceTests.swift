@@ -32,4 +32,15 @@ final class SentenceTests: XCTestCase {
         XCTAssertEqual(Sentences.split("Raise the pool to 60 and cap retries at 2.").first, Sentences.splitCharacters("Raise the pool to 60 and cap retries at 2.").first)
         XCTAssertEqual(Sentences.split("Plan: 1. Li updates the dashboard 2. Omar books the room"), ["Plan:", "Li updates the dashboard", "Omar books the room"])
     }
+
+    /// Inside a line too: "3 to 1." is the count of a vote, and the sentence ends there (a summary
+    /// showed "Redis wins 3 to; Redis for ..."); a marker after a word that does not need a number, or
+    /// a ")" marker, still opens an item.
+    func testANumberWithAFullStopAfterAWordThatNeedsItEndsTheSentenceMidLine() {
+        let text = "Redis wins 3 to 1. Redis for the session cache."
+        XCTAssertEqual(Sentences.split(text), ["Redis wins 3 to 1.", "Redis for the session cache."])
+        XCTAssertEqual(Sentences.split(text), Sentences.splitCharacters(text))
+        XCTAssertEqual(Sentences.split("Steps: 1. build the image 2. push it"), ["Steps:", "build the image", "push it"])
+        XCTAssertEqual(Sentences.split("Order goes to 1) Li 2) Omar"), ["Order goes to", "Li", "Omar"])
+    }
 }
