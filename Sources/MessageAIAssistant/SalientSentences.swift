@@ -68,7 +68,31 @@ enum Compress {
             words.removeFirst()
         }
         if let f = words.first, let c = f.first, c.isLowercase, !f.hasPrefix("@") { words[0] = c.uppercased() + f.dropFirst() }
+        // "That was the old web app; nobody asked": a clause cut at its ";" ends as a sentence, not mid-way.
+        if let l = words.last, l.hasSuffix(";") { words[words.count - 1] = String(l.dropLast()) + "." }
         return words.joined(separator: " ")
+    }
+
+    /// A decision's outcome without the words around it that only lead up to it: a reversal's opener
+    /// ("Scratch that: ..."), a reason before ", so we ..." and a "Given the poll, ..." (the line states
+    /// what was settled; the thread gave the reasons).
+    static func outcome(_ d: String) -> String {
+        var text = d.trimmingSpaces()
+        let lower = text.lowercased().replacingPresent("’", with: "'")
+        for lead in ["scratch that: ", "scratch that, ", "change of plan: ", "change of plan, "] where lower.hasPrefix(lead) {
+            text = String(text.dropFirst(lead.count))
+        }
+        let low = text.lowercased()
+        if let r = low.range(of: ", so we "), Words.all(String(low[..<r.lowerBound])).count >= 3,
+           case let rest = String(text[text.index(text.startIndex, offsetBy: low.distance(from: low.startIndex, to: r.lowerBound) + 5)...]),
+           Words.content(rest).count >= 3 {
+            return rest
+        }
+        if low.hasPrefix("given "), let comma = text.firstIndex(of: ","), Words.all(String(text[..<comma])).count <= 5,
+           case let rest = String(text[text.index(after: comma)...]).trimmingSpaces(), Words.content(rest).count >= 3 {
+            return rest
+        }
+        return text
     }
 
     static let copulas: Set<String> = ["is", "are", "was", "were"]
@@ -78,7 +102,7 @@ enum Compress {
 
     /// A decision without the words that only say it is one ("Let's move the backup" → "Move the backup").
     static func decision(_ d: String) -> String {
-        let s = sentence(d)
+        let s = sentence(outcome(d))
         for lead in ["let's ", "lets ", "we'll ", "we will ", "we're ", "we are ", "we "] where s.lowercased().hasPrefix(lead) && s.count > lead.count + 8 {
             let rest = s.dropFirst(lead.count)
             return rest.prefix(1).uppercased() + rest.dropFirst()

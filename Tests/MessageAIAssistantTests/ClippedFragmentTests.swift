@@ -15,7 +15,7 @@ final class ClippedFragmentTests: XCTestCase {
         var text = line.trimmingCharacters(in: .whitespaces)
         // A due date or a note in brackets closes the line: judge what comes before it.
         if text.hasSuffix(")"), let open = text.lastIndex(of: "(") { text = String(text[..<open]).trimmingCharacters(in: .whitespaces) }
-        if text.hasSuffix(",") || text.hasSuffix(":") { return true }
+        if text.hasSuffix(",") || text.hasSuffix(":") || text.hasSuffix(";") { return true }
         // "Redis wins 3 to; Redis for ...": each part a ";" joins must end whole too.
         let parts = text.components(separatedBy: "; ")
         if parts.count > 1 { return parts.contains(where: clipped) }
