@@ -20,7 +20,11 @@ extension Agreement {
         guard s.hasSuffix("?") else { return false }
         let words = Words.all(s.replacingPresent("’", with: "'"))
         // After a short lead-in ("Also,", "Tracking:", "And"): the auxiliary, then "we".
-        guard let k = words.prefix(4).indices.first(where: { choiceAuxiliaries.contains(words[$0]) && $0 + 1 < words.count && words[$0 + 1] == "we" }) else { return false }
+        guard let k = words.prefix(4).indices.first(where: { choiceAuxiliaries.contains(words[$0]) && $0 + 1 < words.count && words[$0 + 1] == "we" }) else {
+            // "For the annual discount badge, do we show ...?": a longer lead-in closed by a comma names the topic.
+            if let comma = s.range(of: ", "), Words.all(String(s[..<comma.lowerBound])).count <= 6 { return putsChoice(String(s[comma.upperBound...])) }
+            return false
+        }
         let rest = words[(k + 2)...].drop { $0 == "also" }
         // "Should we also page on-call ...?": "should"/"shall" before any work verb puts up a course of action.
         // "Do we add a latency check to the pipeline?": so does "do" before one (not "do we know/have ...", which ask what is).

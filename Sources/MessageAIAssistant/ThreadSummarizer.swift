@@ -45,13 +45,18 @@ enum ThreadSummarizer {
         // the same thing ("Actually, the demo moves to Wednesday instead"); then those agreed to,
         // unless a marked one already says them.
         var decisions: [String] = []
+        // Reversals with nothing marked before them to replace: they may replace an agreed one below.
+        var pending: [(text: String, topic: Set<String>)] = []
         for d in marked.joined() {
             let words = Set(Words.content(d))
             // (What the decision is about, not the words that say it changed: "moves", "instead".)
             let topic = words.subtracting(SalientSentences.changes.map(Words.stem)).subtracting(reversalWords.map(Words.stem))
             if reverses(d) {
                 // "Actually we'll ..." settles a thread's choice by replacing one: with nothing earlier on its topic it is a plan's detail.
-                if DecisionRules.opensReversal(d) && !decisions.contains(where: { !Set(Words.content($0)).isDisjoint(with: topic) }) { continue }
+                if DecisionRules.opensReversal(d) && !decisions.contains(where: { !Set(Words.content($0)).isDisjoint(with: topic) }) {
+                    pending.append((d, topic))
+                    continue
+                }
                 decisions.removeAll { !Set(Words.content($0)).isDisjoint(with: topic) }
             }
             // The same decision said again ("Decision: X" then "Agreed: X") is one: the later words stand.
@@ -61,6 +66,12 @@ enum ThreadSummarizer {
         for d in judged.indices.compactMap({ marked[$0].isEmpty ? Agreement.accepted(judged[$0]) : nil }) + Agreement.acceptedProposals(judged) + Agreement.answeredChoices(judged)
             where !decisions.contains(where: { Set(Words.content(ownWords($0))).intersection(Words.content(d)).count >= 2 }) {
             decisions.append(d)
+        }
+        // "Percentage, it is shorter." — "Works for me." — "Actually we'll show the amount saved instead":
+        // the reversal replaces the choice agreed before it (a reversal says what it reverses, so it comes after).
+        for r in pending where decisions.contains(where: { !Set(Words.content($0)).isDisjoint(with: r.topic) }) {
+            decisions.removeAll { !Set(Words.content($0)).isDisjoint(with: r.topic) }
+            decisions.append(r.text)
         }
         let asked = OpenQuestions.open(judged, founds)
         let questions = asked + OpenQuestions.unansweredAsks(judged, founds, unowned: unowned, known: asked)

@@ -50,4 +50,16 @@ final class AgreementUnseenTests: XCTestCase {
         let stated = decisions([("ana", "Release day options are Tuesday or Thursday."), ("bo", "Thursday it is.")])
         XCTAssertEqual(stated, ["Thursday it is (Release day options are Tuesday or Thursday)"])
     }
+
+    func testAReversalReplacesTheChoiceAgreedBeforeIt() {
+        let reversed = decisions([("ana", "For the release email banner, do we use the photo or the illustration?"),
+                                  ("bo", "Photo, it tests better."), ("cyd", "Works for me."),
+                                  ("dee", "Actually we'll use the illustration instead, the photo rights expire in May.")])
+        XCTAssertEqual(reversed.count, 1, "\(reversed)")
+        XCTAssertTrue(reversed.first?.contains("illustration instead") == true, "\(reversed)")
+        // The choice alone, settled and never reversed, stays; a reversal with nothing before it on its topic is a plan's detail.
+        XCTAssertEqual(decisions([("ana", "For the release email banner, do we use the photo or the illustration?"),
+                                  ("bo", "Photo, it tests better."), ("cyd", "Works for me.")]).count, 1)
+        XCTAssertEqual(decisions([("ana", "The banner goes out Tuesday."), ("bo", "Actually we'll send the survey link instead of the FAQ link.")]), [])
+    }
 }
