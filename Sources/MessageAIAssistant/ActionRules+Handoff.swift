@@ -29,8 +29,9 @@ extension ActionRules {
     /// The sender's ask handed to another member, as that member's items (the ask's own words).
     static func handoff(_ m: MessageToJudge) -> [Found]? {
         let me = m.from.lowercased()
-        guard !m.text.contains("?"), Words.all(m.text).count <= 20,
-              let ask = m.context.last(where: { $0.from.lowercased() != me }) else { return nil }
+        // Most messages name no other member beside a modal: skip them before reading the ask (a summary asks for every message).
+        guard !m.text.contains("?"), [" will ", " should ", " can ", " could ", "'ll ", "’ll "].contains(where: { m.text.hasBytes($0) }),
+              Words.all(m.text).count <= 20, let ask = m.context.last(where: { $0.from.lowercased() != me }) else { return nil }
         let asked = found(MessageToJudge(from: ask.from, to: [m.from] + m.to.filter { $0.lowercased() != ask.from.lowercased() }, text: ask.text, context: []))
             .filter { $0.item.who == me }
         guard !asked.isEmpty, let name = handedTo(m, askedVerbs: Set(asked.map { OpenActions.firstWord($0.item.what) })) else { return nil }
