@@ -15,9 +15,10 @@ enum Agreement {
                              "let's do that", "let's go", "go for it", "yeah", "yup", "sure, let's", "ok, let's", "okay, let's",
                              "go ahead", "plan approved", "approved", "good idea", "great idea", "fair enough", "happy with that", "love it", "yes please", "fine",
                              "sounds great", "sounds right", "sounds fine", "sounds like a plan", "good with me", "i'm good with", "works for us", "fine with that",
-                             "i can live with", "on board", "i'm on board", "let's go with that", "that's the plan", "sure thing", "totally agree", "fully agree", "exactly", "absolutely", "definitely"]
+                             "i can live with", "on board", "i'm on board", "let's go with that", "that's the plan", "sure thing", "totally agree", "fully agree", "exactly", "absolutely", "definitely",
+                             "i'm fine with", "i'm ok with", "i'm okay with", "ok by me", "okay by me", "fine by us", "all good", "yes from me", "no complaints"]
     /// Words that may stand before the yes without saying anything ("Ok, that works.", "Alright, agreed").
-    static let fillers: Set<String> = ["ok", "okay", "alright", "right", "oh", "ah", "well", "then", "so", "cool", "great", "nice"]
+    static let fillers: Set<String> = ["ok", "okay", "alright", "right", "oh", "ah", "well", "then", "so", "cool", "great", "nice", "sure"]
 
     /// The reply (lower-cased) with its leading fillers and a vocative dropped, and the agreement it opens with, if any.
     static func opening(_ t: String, names: Set<String> = []) -> (rest: String, agreement: String)? {
@@ -214,7 +215,9 @@ enum Agreement {
                 let replies = judged.dropFirst(i + 1).prefix(3).filter { $0.from.lowercased() != m.from.lowercased() }
                 let accepted = replies.contains { r in
                     let first = r.text.lowercased().trimmingSpaces()
+                    // (A yes with a condition is no yes: "Fine with Thursday but not at 10.")
                     return opening(first).map { !$0.rest.hasPrefix("yes, but") } == true && !first.contains("?")
+                        && ![" but ", " not ", "n't ", " unless "].contains { (" " + first + " ").hasBytes($0) }
                 }
                 if accepted || takesUp { out.append(DecisionRules.strip(s.replacingPresent(" Agreed?", with: "").replacingPresent("?", with: ""))) }
             }

@@ -62,4 +62,14 @@ final class AgreementUnseenTests: XCTestCase {
                                   ("bo", "Photo, it tests better."), ("cyd", "Works for me.")]).count, 1)
         XCTAssertEqual(decisions([("ana", "The banner goes out Tuesday."), ("bo", "Actually we'll send the survey link instead of the FAQ link.")]), [])
     }
+
+    func testMoreWaysOfSayingYesAgreeAndAYesWithAConditionDoesNot() {
+        let proposal = ("ana", "Let's move the weekly sync to Thursday at 10.")
+        for yes in ["I'm fine with that.", "Sure, sounds good.", "Ok by me.", "Yes from me."] {
+            XCTAssertEqual(decisions([proposal, ("bo", yes)]).count, 1, yes)
+        }
+        for notYet in ["Sure, but only after the audit.", "I'm fine with Thursday but not at 10.", "Sure?"] {
+            XCTAssertEqual(decisions([proposal, ("bo", notYet)]), [], notYet)
+        }
+    }
 }
