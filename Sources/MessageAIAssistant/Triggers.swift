@@ -134,7 +134,9 @@ enum Triggers {
                let v = verb(after: b == "remember" ? i + 3 : i + 4) {
                 return Trigger(verb: v, owner: .addressee)
             }
-            if ["please", "pls", "plz", "kindly"].contains(a), let v = verb(after: i + 1), !["let", "don't", "do", "note", "see", "ignore"].contains(w[v]) {
+            // ("Yes please, finance asks for it": after an answering "yes please," only a verb of work orders something.)
+            if ["please", "pls", "plz", "kindly"].contains(a), let v = verb(after: i + 1), !["let", "don't", "do", "note", "see", "ignore"].contains(w[v]),
+               !(i > 0 && ["yes", "ok", "okay", "sure", "no", "thanks"].contains(w[i - 1]) && t[i].endsClause && !Verbs.work.contains(w[v])) {
                 return Trigger(verb: v, owner: .addressee)
             }
             if ["don't", "dont", "remember"].contains(a) && (b == "forget" || a == "remember") {

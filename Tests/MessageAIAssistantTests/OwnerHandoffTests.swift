@@ -58,4 +58,12 @@ final class OwnerHandoffTests: XCTestCase {
         let other = open([("ken", "Who reviews the backup script change?"), ("rui", "Ana, can you deploy the exporter?"), ("ana", "Sure.")])
         XCTAssertTrue(other.contains { $0.hasPrefix("Who reviews") }, "\(other)")
     }
+
+    func testYesPleaseThenAStatementIsNoOrder() {
+        let context = [("ana", "Do you need my VAT number on the invoice?")]
+        XCTAssertEqual(judge("Yes please, finance asks for it.", to: ["ana"], context: context, from: "ken").actions, [])
+        // An order after the "yes please," is still one, and so is "please" before a verb.
+        XCTAssertEqual(judge("Yes please, send it to finance.", to: ["ana"], context: context, from: "ken").actions.map(\.who), ["ana"])
+        XCTAssertEqual(judge("Please add it to the invoice.", to: ["ana"], context: context, from: "ken").actions.count, 1)
+    }
 }
