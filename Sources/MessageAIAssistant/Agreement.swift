@@ -22,7 +22,7 @@ enum Agreement {
 
     /// The reply (lower-cased) with its leading fillers and a vocative dropped, and the agreement it opens with, if any.
     static func opening(_ t: String, names: Set<String> = []) -> (rest: String, agreement: String)? {
-        if let a = agreements.first(where: { t.hasPrefix($0) }) { return (t, a) }
+        if let a = agreement(opening: t) { return (t, a) }
         // A reply of one such word and nothing else ("Ok.", "Sure!") says yes to what was put to it.
         let bare = t.trimming(" .!")
         if bareYes.contains(bare) { return (bare, bare) }
@@ -30,13 +30,25 @@ enum Agreement {
         guard let lead = t.split(separator: " ", maxSplits: 1).first.map({ String($0).trimming(",.!") }),
               fillers.contains(lead) || names.contains(lead) else { return nil }
         var rest = Substring(t)
-        while let w = rest.split(whereSeparator: { " ,.!".contains($0) }).first, fillers.contains(String(w)) || names.contains(String(w)),
-              rest.count > w.count {
+        // (The first word as split() would give it, without splitting the whole reply on every round.)
+        while case let w = rest.drop(while: { " ,.!".contains($0) }).prefix(while: { !" ,.!".contains($0) }), !w.isEmpty,
+              fillers.contains(String(w)) || names.contains(String(w)), rest.count > w.count {
             rest = rest.dropFirst(w.count).drop { " ,.!".contains($0) }
         }
-        guard let a = agreements.first(where: { rest.hasPrefix($0) }) else { return nil }
+        guard let a = agreement(opening: rest) else { return nil }
         return (String(rest), a)
     }
+    /// The agreements by their first byte, in list order: a summary asks every reply whether it opens
+    /// with one, and most replies open with a byte no agreement does.
+    static let agreementsByFirstByte: [UInt8: [[UInt8]]] = Dictionary(grouping: agreements.map { Array($0.utf8) }, by: { $0[0] })
+
+    /// The first agreement of the list the text opens with (the phrases are lower-case, and ASCII but
+    /// for 👍, so a byte prefix is a prefix of the text).
+    static func agreement<S: StringProtocol>(opening t: S) -> String? {
+        guard let b = t.utf8.first, let bucket = agreementsByFirstByte[b] else { return nil }
+        return bucket.first { t.utf8.starts(with: $0) }.map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Questions that ask for agreement rather than for information.
     static let agreementAsks = ["agreed?", "ok?", "okay?", "sound good?", "sounds good?", "right?", "objections?", "does that work?", "work for everyone?",
                                  "works for everyone?", "ok with everyone?", "sound ok?", "sounds ok?", "all good with that?"]
