@@ -30,7 +30,7 @@ extension ActionRules {
     static func handoff(_ m: MessageToJudge) -> [Found]? {
         let me = m.from.lowercased()
         // Most messages name no other member beside a modal: skip them before reading the ask (a summary asks for every message).
-        guard !m.text.contains("?"), [" will ", " should ", " can ", " could ", "'ll ", "’ll "].contains(where: { m.text.hasBytes($0) }),
+        guard [" will ", " should ", " can ", " could ", "'ll ", "’ll "].contains(where: { m.text.hasBytes($0) }), !m.text.hasBytes("?"),
               case let lower = m.text.lowercased(), m.to.contains(where: { $0.lowercased() != me && lower.hasBytes($0.lowercased()) }),
               Words.all(m.text).count <= 20, let ask = m.context.last(where: { $0.from.lowercased() != me }) else { return nil }
         let asked = found(MessageToJudge(from: ask.from, to: [m.from] + m.to.filter { $0.lowercased() != ask.from.lowercased() }, text: ask.text, context: []))

@@ -22,8 +22,9 @@ extension Agreement {
         // After a short lead-in ("Also,", "Tracking:", "And"): the auxiliary, then "we".
         guard let k = words.prefix(4).indices.first(where: { choiceAuxiliaries.contains(words[$0]) && $0 + 1 < words.count && words[$0 + 1] == "we" }) else {
             // "For the annual discount badge, do we show ...?": a longer lead-in closed by a comma names the topic.
-            if let comma = s.range(of: ", "), Words.all(String(s[..<comma.lowerBound])).count <= 6 { return putsChoice(String(s[comma.upperBound...])) }
-            return false
+            // (Only where a "we" comes later: most questions put nothing to the group, and Foundation's range(of:) is costly.)
+            guard words.dropFirst(4).contains("we"), let comma = s.range(of: ", "), Words.all(String(s[..<comma.lowerBound])).count <= 6 else { return false }
+            return putsChoice(String(s[comma.upperBound...]))
         }
         let rest = words[(k + 2)...].drop { $0 == "also" }
         // "Should we also page on-call ...?": "should"/"shall" before any work verb puts up a course of action.
