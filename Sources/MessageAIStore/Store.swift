@@ -1,4 +1,4 @@
-import MessageAIProtocol  // ConversationKind, ChangeAction: the product's vocabularies, not frames
+import MessageAIVocabulary  // ConversationKind, ChangeAction, AssistItemKind, AssistItemFilter
 
 // The server's storage seam. It speaks the store's own records (`Records.swift`), never a wire
 // type, and nothing of one backend: one SQLite implementation (`SQLiteStore`) today; tests run

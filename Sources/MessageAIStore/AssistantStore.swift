@@ -1,4 +1,4 @@
-import MessageAIProtocol  // AssistItemKind, AssistItemFilter: the product's vocabularies, not frames
+import MessageAIVocabulary  // ConversationKind, ChangeAction, AssistItemKind, AssistItemFilter
 
 /// An item as the extractor produces it, before it has an id and a rev.
 public struct NewAssistItem: Equatable, Sendable {
