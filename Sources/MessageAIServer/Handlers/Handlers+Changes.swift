@@ -19,7 +19,7 @@ extension ChatServer {
         let membership = try requireMember(c.conversationID, user.id)
         if !pendingSends.isEmpty { commitPendingSends() }
         // A resend is answered like the first time, whatever happened to the message since.
-        if let original = try store.change(actorID: user.id, clientID: c.clientID) {
+        if let original = try sqlite.change(actorID: user.id, clientID: c.clientID) {
             guard original.conversationID == c.conversationID, original.targetSeq == c.targetSeq,
                   original.action == c.action, original.emoji == c.emoji else {
                 throw ServerError.clientIDReused(.changeAfterChange)
@@ -56,7 +56,7 @@ extension ChatServer {
             metrics.rateLimited.increment()
             throw ServerError.rateLimited(.changing)
         }
-        let outcome = try store.apply(NewChange(conversationID: c.conversationID, actorID: user.id, clientID: c.clientID,
+        let outcome = try sqlite.apply(NewChange(conversationID: c.conversationID, actorID: user.id, clientID: c.clientID,
                                                 targetSeq: c.targetSeq, action: action, emoji: c.emoji, text: c.text, serverTime: now))
         let change: MessageChange
         switch outcome {
@@ -92,7 +92,7 @@ extension ChatServer {
             // After shutdown the store may be closed; the scrub stays owed and ends at next start.
             guard !isShuttingDown else { return }
             do {
-                if try store.runDeferred(.purgeDeleted) { scheduleScrub() }
+                if try sqlite.runDeferred(.purgeDeleted) { scheduleScrub() }
             } catch {
                 logger.error("scrubbing deleted text failed: \(error)")
                 scheduleScrub(after: .seconds(5))
@@ -104,7 +104,7 @@ extension ChatServer {
     /// The message a change or a reply names: it exists in that conversation and is not deleted.
     /// `field` names the request's field in the error (a reply's is `reply_to_seq`).
     func changeableMessage(_ conversationID: UInt64, _ seq: UInt64, field: String = "target_seq") throws -> StoredMessage {
-        guard seq > 0, let m = try store.message(conversationID: conversationID, seq: seq) else {
+        guard seq > 0, let m = try sqlite.message(conversationID: conversationID, seq: seq) else {
             throw ServerError.noSuchMessage(seq: seq, conversation: conversationID, field: field)
         }
         guard !m.deleted else {

@@ -10,7 +10,7 @@ extension ChatServer {
         Route.on(GroupRename.self) { s, c, m in try s.renameGroup(c, m) },
         Route.on(GroupLeave.self) { s, c, m in try s.leaveGroup(c, m) },
         Route.on(ConversationsList.self) { s, c, _ in
-            c.reply(Conversations(conversations: try s.store.conversationList(userID: c.user.id).map { c.peer.shown(Conversation($0)) }),
+            c.reply(Conversations(conversations: try s.sqlite.conversationList(userID: c.user.id).map { c.peer.shown(Conversation($0)) }),
                     compress: true)
         },
     ]
@@ -19,11 +19,11 @@ extension ChatServer {
         let me = ctx.user
         let other = try existingUser(o.username)
         guard other.id != me.id else { throw ServerError.invalidArgument(.directWithSelf) }
-        let (record, created) = try store.directConversation(me.id, other.id, now: Clock.nowMillis())
+        let (record, created) = try sqlite.directConversation(me.id, other.id, now: Clock.nowMillis())
         ctx.reply(try view(record.id, for: me.id))
         guard created else { return }
         // Someone who blocks the opener is not shown the new (message request) conversation.
-        let blocked = try store.contactLink(other.id, me.id).iBlock
+        let blocked = try sqlite.contactLink(other.id, me.id).iBlock
         pushConversation(record.id, to: blocked ? [me.id] : [me.id, other.id], except: ctx.peer)
     }
 
@@ -36,7 +36,7 @@ extension ChatServer {
         }
         try requireNoBlockers(others, adder: me.id)
         try requireGroupRoom(for: others.count + 1)
-        let record = try store.createGroup(name: g.name, creator: me.id, members: others.map(\.id), now: Clock.nowMillis())
+        let record = try sqlite.createGroup(name: g.name, creator: me.id, members: others.map(\.id), now: Clock.nowMillis())
         ctx.reply(try view(record.id, for: me.id))
         pushConversation(record.id, to: [me.id] + others.map(\.id), except: ctx.peer)
     }
@@ -44,7 +44,7 @@ extension ChatServer {
     func addToGroup(_ ctx: RequestContext, _ a: GroupAdd) throws {
         let me = ctx.user
         _ = try group(a.conversationID, member: me.id)
-        let current = Set(try store.memberIDs(conversationID: a.conversationID))
+        let current = Set(try sqlite.memberIDs(conversationID: a.conversationID))
         let added = try distinctUsers(a.usernames, excluding: me.id).filter { !current.contains($0.id) }
         guard !added.isEmpty else {
             // Everyone named is a member already: nothing changes, nothing is pushed.
@@ -53,7 +53,7 @@ extension ChatServer {
         }
         try requireNoBlockers(added, adder: me.id)
         try requireGroupRoom(for: current.count + added.count)
-        try store.addMembers(conversationID: a.conversationID, userIDs: added.map(\.id), now: Clock.nowMillis())
+        try sqlite.addMembers(conversationID: a.conversationID, userIDs: added.map(\.id), now: Clock.nowMillis())
         ctx.reply(try view(a.conversationID, for: me.id))
         pushConversation(a.conversationID, to: Array(current) + added.map(\.id), except: ctx.peer)
         announceItems(a.conversationID, to: added.map(\.id))
@@ -63,8 +63,8 @@ extension ChatServer {
         let me = ctx.user
         try Validation.groupName(r.name)
         _ = try group(r.conversationID, member: me.id)
-        try store.renameGroup(conversationID: r.conversationID, name: r.name)
-        let members = try store.memberIDs(conversationID: r.conversationID)
+        try sqlite.renameGroup(conversationID: r.conversationID, name: r.name)
+        let members = try sqlite.memberIDs(conversationID: r.conversationID)
         ctx.reply(try view(r.conversationID, for: me.id))
         pushConversation(r.conversationID, to: members, except: ctx.peer)
     }
@@ -72,8 +72,8 @@ extension ChatServer {
     func leaveGroup(_ ctx: RequestContext, _ l: GroupLeave) throws {
         let me = ctx.user
         _ = try group(l.conversationID, member: me.id)
-        try store.removeMember(conversationID: l.conversationID, userID: me.id)
-        let members = try store.memberIDs(conversationID: l.conversationID)
+        try sqlite.removeMember(conversationID: l.conversationID, userID: me.id)
+        let members = try sqlite.memberIDs(conversationID: l.conversationID)
         ctx.reply(OK())
         pushConversation(l.conversationID, to: members, except: ctx.peer)
     }
@@ -85,7 +85,7 @@ extension ChatServer {
     /// conversation ids exist.
     func group(_ conversationID: UInt64, member: UInt64) throws -> ConversationRecord {
         try requireMember(conversationID, member)
-        guard let record = try store.conversation(id: conversationID) else {
+        guard let record = try sqlite.conversation(id: conversationID) else {
             throw ServerError.notAMember(conversation: conversationID)
         }
         guard record.kind == .group else {
@@ -104,14 +104,14 @@ extension ChatServer {
     /// Also returns what SEND, MARK and TYPING need (message request, block), from the same query.
     @discardableResult
     func requireMember(_ conversationID: UInt64, _ userID: UInt64) throws -> Membership {
-        guard let membership = try store.membership(conversationID: conversationID, userID: userID) else {
+        guard let membership = try sqlite.membership(conversationID: conversationID, userID: userID) else {
             throw ServerError.notAMember(conversation: conversationID)
         }
         return membership
     }
 
     func view(_ conversationID: UInt64, for userID: UInt64) throws -> Conversation {
-        guard let c = try store.conversationView(id: conversationID, userID: userID) else {
+        guard let c = try sqlite.conversationView(id: conversationID, userID: userID) else {
             throw ServerError.notFound(.conversation(conversationID))
         }
         return Conversation(c)

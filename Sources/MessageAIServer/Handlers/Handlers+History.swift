@@ -11,13 +11,13 @@ extension ChatServer {
     func history(_ ctx: RequestContext, _ h: HistoryRequest) throws {
         try requireMember(h.conversationID, ctx.user.id)
         let limit = h.limit == 0 ? 50 : min(h.limit, 500)
-        var page = try store.messages(conversationID: h.conversationID, beforeSeq: h.beforeSeq, limit: Int(limit))
+        var page = try sqlite.messages(conversationID: h.conversationID, beforeSeq: h.beforeSeq, limit: Int(limit))
         // Long messages: keep the newest that fit one frame; the client pages on from there.
         while page.count > 1, page.reduce(0, { $0 + $1.estimatedSize }) > replyByteBudget { page.removeFirst(page.count / 4 + 1) }
         // Seqs are gapless from 1, so older messages exist exactly when the page starts above 1.
         // Seq 1 is always a message (a change needs a message before it).
         let hasMore = (page.first?.seq ?? 1) > 1
-        let shown = try store.withReactions(page).map { ctx.peer.shown(ChatMessage($0)) }
+        let shown = try sqlite.withReactions(page).map { ctx.peer.shown(ChatMessage($0)) }
         ctx.reply(HistoryPage(conversationID: h.conversationID, messages: shown, hasMore: hasMore), compress: true)
     }
 
@@ -31,7 +31,7 @@ extension ChatServer {
         if q.conversationID != 0 { try requireMember(q.conversationID, user.id) }
         let limit = q.limit == 0 ? 20 : min(q.limit, 100)
         let offset = min(q.offset, 100_000)
-        var found = try store.search(userID: user.id, query: query, conversationID: q.conversationID == 0 ? nil : q.conversationID,
+        var found = try sqlite.search(userID: user.id, query: query, conversationID: q.conversationID == 0 ? nil : q.conversationID,
                                      offset: Int(offset), limit: Int(limit) + 1)
         var hasMore = found.count > Int(limit)
         if hasMore { found.removeLast() }
@@ -39,7 +39,7 @@ extension ChatServer {
             found.removeLast(found.count / 4 + 1)
             hasMore = true
         }
-        ctx.reply(SearchResults(messages: try store.withReactions(found).map { ctx.peer.shown(ChatMessage($0)) }, hasMore: hasMore),
+        ctx.reply(SearchResults(messages: try sqlite.withReactions(found).map { ctx.peer.shown(ChatMessage($0)) }, hasMore: hasMore),
                   compress: true)
     }
 
@@ -49,7 +49,7 @@ extension ChatServer {
         }
         var positions: [UInt64: UInt64] = [:]
         for p in s.positions { positions[p.conversationID] = max(positions[p.conversationID] ?? 0, p.lastSeq) }
-        let conversations = try store.conversationList(userID: ctx.user.id).map(Conversation.init)
+        let conversations = try sqlite.conversationList(userID: ctx.user.id).map(Conversation.init)
         ctx.peer.sync = SyncCursor(requestID: ctx.requestID, conversations: conversations, positions: positions)
         pumpSync(ctx.peer)
     }
@@ -92,7 +92,7 @@ extension ChatServer {
             cursor.metadataSent = true
             var receipts: [Receipt] = []
             for c in cursor.conversations {
-                for m in try store.markers(conversationID: c.conversationID) {
+                for m in try sqlite.markers(conversationID: c.conversationID) {
                     receipts.append(Receipt(conversationID: c.conversationID, userID: m.user.userID, username: m.user.username,
                                             deliveredSeq: m.deliveredSeq, readSeq: m.user.userID == userID ? m.readSeq : m.sharedReadSeq))
                 }
@@ -108,7 +108,7 @@ extension ChatServer {
             let want = SyncCursor.messagesPerBatch - messages.count - changes.count
             if cursor.sendingChanges {
                 // After the conversation's messages: its changes above the client's position.
-                let got = try store.changes(conversationID: conversationID, afterSeq: cursor.changesSentThrough, limit: want)
+                let got = try sqlite.changes(conversationID: conversationID, afterSeq: cursor.changesSentThrough, limit: want)
                 for c in got {
                     cursor.changesSentThrough = c.seq
                     changes.append(MessageChange(c))
@@ -119,7 +119,7 @@ extension ChatServer {
                 if bytes > replyByteBudget { full = true }
                 continue
             }
-            let got = try store.messages(conversationID: conversationID, afterSeq: cursor.sentThrough, limit: want)
+            let got = try sqlite.messages(conversationID: conversationID, afterSeq: cursor.sentThrough, limit: want)
             for m in got {
                 if !messages.isEmpty, bytes + m.estimatedSize > replyByteBudget { full = true; break }
                 // Answered from the client's positions alone: what this connection saw live or
@@ -134,7 +134,7 @@ extension ChatServer {
             }
         }
         cursor.messageCount += UInt64(messages.count)
-        return SyncBatch(conversations: [], messages: try store.withReactions(messages).map { peer.shown(ChatMessage($0)) }, receipts: [],
+        return SyncBatch(conversations: [], messages: try sqlite.withReactions(messages).map { peer.shown(ChatMessage($0)) }, receipts: [],
                          changes: changes)
     }
 }

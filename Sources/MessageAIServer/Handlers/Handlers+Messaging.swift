@@ -33,7 +33,7 @@ extension ChatServer {
         let membership = try requireMember(s.conversationID, user.id)
         try requireNotBlocked(membership, user)
         // Replying accepts a message request (written once per conversation).
-        if membership.pending { try store.acceptRequest(conversationID: s.conversationID, userID: user.id) }
+        if membership.pending { try sqlite.acceptRequest(conversationID: s.conversationID, userID: user.id) }
         // With an attachment the stored text is the fallback line (name, size, caption).
         let attachment = try s.attachment.map { try sentAttachment($0, caption: s.text, ctx) }
         let storedText = attachment?.fallbackText ?? s.text
@@ -41,7 +41,7 @@ extension ChatServer {
             // A resend of a stored message is not new traffic: it still gets its duplicate ack
             // (a client resending its outbox after a reconnect learns at once what is stored).
             // Looked up only here, on the refusal path, so sending costs no extra query.
-            let original = try store.message(senderID: user.id, clientID: s.clientID)
+            let original = try sqlite.message(senderID: user.id, clientID: s.clientID)
             guard let original, original.conversationID == s.conversationID,
                   original.text == storedText || original.editedAt != 0 || original.deleted else {
                 metrics.rateLimited.increment()
@@ -50,7 +50,7 @@ extension ChatServer {
         }
         // A reply names a message that is there (checked only for replies: no cost otherwise).
         // A resend of a stored reply is caught by the append's duplicate check first.
-        if s.replyTo != 0, try store.message(senderID: user.id, clientID: s.clientID) == nil {
+        if s.replyTo != 0, try sqlite.message(senderID: user.id, clientID: s.clientID) == nil {
             _ = try changeableMessage(s.conversationID, s.replyTo, field: "reply_to_seq")
         }
         let message = NewMessage(conversationID: s.conversationID, senderID: user.id, clientID: s.clientID,
@@ -72,7 +72,7 @@ extension ChatServer {
         let outcomes: [AppendOutcome]
         do {
             let started = ServerMetrics.now
-            outcomes = try store.append(batch.map(\.message))
+            outcomes = try sqlite.append(batch.map(\.message))
             metrics.commitLatency.recordNanoseconds(Int64(clamping: ServerMetrics.now &- started))
         } catch StoreError.diskFull {
             // Nothing was stored; every sender is told and its client retries later.
@@ -141,19 +141,19 @@ extension ChatServer {
         unindexedMessages = 0
         // On failure (disk full) the messages stay stored and unindexed; the next batch or
         // search retries.
-        do { try store.runDeferred(.catchUpSearch) } catch { logger.error("indexing messages failed: \(error)") }
+        do { try sqlite.runDeferred(.catchUpSearch) } catch { logger.error("indexing messages failed: \(error)") }
     }
 
     func mark(_ ctx: RequestContext, _ m: Mark) throws {
         let user = ctx.user
         let membership = try requireMember(m.conversationID, user.id)
-        let result = try store.raiseMarkers(conversationID: m.conversationID, userID: user.id,
+        let result = try sqlite.raiseMarkers(conversationID: m.conversationID, userID: user.id,
                                             delivered: max(m.deliveredSeq, m.readSeq), read: m.readSeq)
         guard result.changed else {
             ctx.reply(OK())
             return
         }
-        let members = try store.memberIDs(conversationID: m.conversationID)
+        let members = try sqlite.memberIDs(conversationID: m.conversationID)
         ctx.reply(OK())
         let receipt = Receipt(conversationID: m.conversationID, userID: user.id, username: user.username,
                               deliveredSeq: result.delivered, readSeq: result.read).frame(requestID: 0)
@@ -167,11 +167,11 @@ extension ChatServer {
 
     func readers(_ ctx: RequestContext, _ r: ReadersRequest) throws {
         try requireMember(r.conversationID, ctx.user.id)
-        guard r.seq > 0, let message = try store.messages(conversationID: r.conversationID, afterSeq: r.seq - 1, limit: 1).first,
+        guard r.seq > 0, let message = try sqlite.messages(conversationID: r.conversationID, afterSeq: r.seq - 1, limit: 1).first,
               message.seq == r.seq else {
             throw ServerError.notFound(.message(seq: r.seq, conversation: r.conversationID))
         }
-        let recipients = try store.markers(conversationID: r.conversationID).filter { $0.user.userID != message.senderID }
+        let recipients = try sqlite.markers(conversationID: r.conversationID).filter { $0.user.userID != message.senderID }
         ctx.reply(ReadersResult(
             conversationID: r.conversationID, seq: r.seq, recipientCount: UInt64(recipients.count),
             deliveredTo: recipients.filter { $0.deliveredSeq >= r.seq }.map { UserInfo($0.user) },

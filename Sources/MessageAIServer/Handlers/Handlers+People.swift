@@ -24,7 +24,7 @@ extension ChatServer {
             throw ServerError.tooLong(.userSearch(max: most))
         }
         let limit = q.limit == 0 ? 20 : min(q.limit, ChatServer.maxUserSearchResults)
-        let users = try store.searchUsers(query: q.prefix, limit: Int(limit))
+        let users = try sqlite.searchUsers(query: q.prefix, limit: Int(limit))
         ctx.reply(Users(users: users.map(\.info)))
     }
 
@@ -34,9 +34,9 @@ extension ChatServer {
         let me = ctx.user
         let other = try existingUser(a.username)
         guard other.id != me.id else { throw ServerError.invalidArgument(.contactSelf) }
-        let added = try store.addContact(owner: me.id, contact: other.id, now: Clock.nowMillis())
-        let link = try store.contactLink(me.id, other.id)
-        if link.accepted { try store.acceptDirectRequests(me.id, other.id) }
+        let added = try sqlite.addContact(owner: me.id, contact: other.id, now: Clock.nowMillis())
+        let link = try sqlite.contactLink(me.id, other.id)
+        if link.accepted { try sqlite.acceptDirectRequests(me.id, other.id) }
         ctx.reply(profile(of: other, link))
         if added { try announceContact(me, to: other.id) }
     }
@@ -45,7 +45,7 @@ extension ChatServer {
         let other = try existingUser(r.username)
         // Removing someone who is neither a contact nor asked to be one says so: a second
         // /remove must not read as a second removal.
-        guard try store.removeContact(owner: ctx.user.id, contact: other.id) else {
+        guard try sqlite.removeContact(owner: ctx.user.id, contact: other.id) else {
             throw ServerError.notAContact(.notInContacts(other.username))
         }
         ctx.reply(OK())
@@ -53,7 +53,7 @@ extension ChatServer {
 
     /// Accepted contacts, sent requests and pending incoming requests, each with its state.
     func listContacts(_ ctx: RequestContext) throws {
-        let entries = try store.contactEntries(owner: ctx.user.id)
+        let entries = try sqlite.contactEntries(owner: ctx.user.id)
         ctx.reply(Contacts(contacts: entries.map { profile(of: $0.0, $0.1) }), compress: true)
     }
 
@@ -66,8 +66,8 @@ extension ChatServer {
             ctx.reply(try ownProfile(other))
             return
         }
-        let link = try store.contactLink(me.id, other.id)
-        let visible = try link.iWant || (link.theyWant && !link.theyBlock) || store.sharesConversation(me.id, other.id)
+        let link = try sqlite.contactLink(me.id, other.id)
+        let visible = try link.iWant || (link.theyWant && !link.theyBlock) || sqlite.sharesConversation(me.id, other.id)
         guard visible else {
             throw ServerError.notAContact(.profileHidden(other.username))
         }
@@ -75,7 +75,7 @@ extension ChatServer {
     }
 
     func existingUser(_ username: String) throws -> UserRecord {
-        guard let user = try store.user(username: username) else {
+        guard let user = try sqlite.user(username: username) else {
             throw ServerError.notFound(.user(username))
         }
         return user
@@ -92,7 +92,7 @@ extension ChatServer {
             return Profile(user: user.info, online: false, lastSeen: 0, contactState: Self.contactState(link), avatarID: avatar, timeZone: zone)
         }
         let online = isOnline(user.id)
-        let away = (try? store.awayMessage(userID: user.id)) ?? nil
+        let away = (try? sqlite.awayMessage(userID: user.id)) ?? nil
         return Profile(user: user.info, online: online, lastSeen: online ? 0 : user.lastSeen, contactState: .accepted,
                        away: away != nil, awayMessage: away ?? "", avatarID: avatar, timeZone: zone)
     }

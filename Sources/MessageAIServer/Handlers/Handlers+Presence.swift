@@ -21,9 +21,9 @@ extension ChatServer {
             if !a.message.isEmpty {
                 try Validation.name(a.message, field: "message", what: "away messages", limit: ChatServer.maxAwayMessage)
             }
-            try store.setAway(userID: user.id, message: a.message, now: Clock.nowMillis())
+            try sqlite.setAway(userID: user.id, message: a.message, now: Clock.nowMillis())
         } else {
-            try store.clearAway(userID: user.id)
+            try sqlite.clearAway(userID: user.id)
         }
         ctx.reply(OK())
         broadcastPresence(of: user, online: true, lastSeen: 0, andSelf: true)
@@ -48,8 +48,8 @@ extension ChatServer {
         ctx.peer.lastTyping[t.conversationID] = now
         // Never to or from someone in a block with the typist (either way): one query, not one
         // per member.
-        let blocks = try store.blockPartners(of: user.id)
-        let members = try store.memberIDs(conversationID: t.conversationID).filter { $0 != user.id && !blocks.contains($0) }
+        let blocks = try sqlite.blockPartners(of: user.id)
+        let members = try sqlite.memberIDs(conversationID: t.conversationID).filter { $0 != user.id && !blocks.contains($0) }
         let frame = TypingEvent(conversationID: t.conversationID, user: user.info, ttl: ChatServer.typingTTLMillis).frame(requestID: 0)
         delivery.send(frame, to: members)
         // Clients send TYPING with id 0 (no answer); a non-zero id gets its one answer, as

@@ -14,7 +14,7 @@ extension ChatServer {
     func logout(_ ctx: RequestContext) throws {
         let user = ctx.user
         let sessionID = ctx.sessionID
-        _ = try store.deleteSession(id: sessionID, userID: user.id)
+        _ = try sqlite.deleteSession(id: sessionID, userID: user.id)
         ctx.reply(OK())
         // Other connections resumed with the same token end too.
         closeSessions([sessionID], of: user.id, except: ctx.peer)
@@ -22,7 +22,7 @@ extension ChatServer {
     }
 
     func listSessions(_ ctx: RequestContext) throws {
-        let sessions = try store.sessions(userID: ctx.user.id).map {
+        let sessions = try sqlite.sessions(userID: ctx.user.id).map {
             SessionInfo(sessionID: $0.id, device: $0.device, created: $0.createdAt, lastUsed: $0.lastUsedAt, current: $0.id == ctx.sessionID)
         }
         ctx.reply(Sessions(sessions: sessions))
@@ -30,7 +30,7 @@ extension ChatServer {
 
     func revokeSession(_ ctx: RequestContext, _ r: SessionRevoke) throws {
         let user = ctx.user
-        guard try store.deleteSession(id: r.sessionID, userID: user.id) else {
+        guard try sqlite.deleteSession(id: r.sessionID, userID: user.id) else {
             throw ServerError.notFound(.session(r.sessionID))
         }
         ctx.reply(OK())
@@ -50,11 +50,11 @@ extension ChatServer {
         var user = ctx.user
         if let given = u.displayName {
             let name = given.isEmpty ? user.username : given
-            try store.setDisplayName(userID: user.id, name)
+            try sqlite.setDisplayName(userID: user.id, name)
             user.displayName = name
         }
         if let zone = u.timeZone, zone != user.timeZone {
-            try store.setTimeZone(userID: user.id, zone)
+            try sqlite.setTimeZone(userID: user.id, zone)
             user.timeZone = zone
         }
         for p in delivery.connections(of: user.id) { p.user = user }
@@ -69,7 +69,7 @@ extension ChatServer {
         if let wait = loginThrottle.retryAfter(account: accountKey, address: address, now: Clock.uptimeMillis()) {
             throw ServerError.throttled(.passwordAttempts, retryAfter: wait)
         }
-        let stored = try store.user(id: user.id)?.passwordHash
+        let stored = try sqlite.user(id: user.id)?.passwordHash
         let decoy = self.decoy
         let rounds = configuration.pbkdf2Rounds
         let attempt = loginThrottle.begin(account: accountKey, address: address, now: Clock.uptimeMillis())
@@ -91,8 +91,8 @@ extension ChatServer {
                 throw ServerError.wrongCurrentPassword
             }
             loginThrottle.cancel(attempt)
-            try store.setPasswordHash(userID: user.id, newHash)
-            let revoked = try store.deleteSessions(userID: user.id, except: peer.sessionID)
+            try sqlite.setPasswordHash(userID: user.id, newHash)
+            let revoked = try sqlite.deleteSessions(userID: user.id, except: peer.sessionID)
             peer.reply(id, OK())
             closeSessions(revoked, of: user.id, except: peer)
             logger.info("user \(user.id) changed password; \(revoked.count) other session(s) revoked")
