@@ -6,6 +6,10 @@ import PackageDescription
 // documents the queue it runs on instead. The server (MessageAIServer, messageai-server) and the
 // pure libraries are in Swift 6 mode: their hub-confined types say which queue confines them.
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+// An async function without isolation runs on its caller's executor (SE-0461) instead of hopping
+// to the global one: awaiting a store that answers at once (SQLite) then costs no thread hop,
+// and an async handler started on the hub stays there (`HubExecutor`).
+let nonsending: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 
 let package = Package(
     name: "MessageAI",
@@ -66,7 +70,7 @@ let package = Package(
         // The store's interface, apart from any backend and from the wire (issue 25): its records,
         // its protocols (`Store` and its optional capabilities) and `StoreError`. A backend
         // (SQLite in the server, PostgreSQL) conforms to it without depending on the server.
-        .target(name: "MessageAIStore", dependencies: ["MessageAIVocabulary"]),
+        .target(name: "MessageAIStore", dependencies: ["MessageAIVocabulary"], swiftSettings: nonsending),
 
         // The assistant: engines that judge messages and summarise threads. No I/O.
         .target(name: "MessageAIAssistant"),
@@ -97,7 +101,8 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]),
+            ],
+            swiftSettings: nonsending),
         .target(
             name: "MessageAIClient",
             dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAISocket", "MessageAIAssistant", "CEditline", "CVips", "CChafa",

@@ -110,6 +110,16 @@ extension ChatServer {
         return membership
     }
 
+    /// `requireMember` through the asynchronous interface. The synchronous one above serves the
+    /// handlers not yet converted and goes with the last of them.
+    @discardableResult
+    func requireMember(_ conversationID: UInt64, _ userID: UInt64) async throws -> Membership {
+        guard let membership = try await store.membership(conversationID: conversationID, userID: userID) else {
+            throw ServerError.notAMember(conversation: conversationID)
+        }
+        return membership
+    }
+
     func view(_ conversationID: UInt64, for userID: UInt64) throws -> Conversation {
         guard let c = try sqlite.conversationView(id: conversationID, userID: userID) else {
             throw ServerError.notFound(.conversation(conversationID))

@@ -227,9 +227,11 @@ extension ChatServer {
 
 extension ChatServer {
     /// The sender's complete upload named by a SEND, as the message will carry it.
-    func sentAttachment(_ sent: Attachment, caption: String, _ ctx: RequestContext) throws -> AttachmentRecord {
-        let (files, _) = try fileAccess(ctx.peer)
-        guard let file = try files.file(id: sent.fileID), file.ownerID == ctx.user.id, file.complete else {
+    func sentAttachment(_ sent: Attachment, caption: String, _ ctx: RequestContext) async throws -> AttachmentRecord {
+        guard ctx.peer.files, fileVault != nil, let files = store.files else {
+            throw ServerError.capabilityNotAgreed(.files)
+        }
+        guard let file = try await files.file(id: sent.fileID), file.ownerID == ctx.user.id, file.complete else {
             throw ServerError.uploadIncomplete(for: .send)
         }
         var attachment = file.attachment

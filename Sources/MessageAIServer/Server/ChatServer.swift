@@ -32,6 +32,8 @@ public final class ChatServer: @unchecked Sendable {
     let passwordQueue = DispatchQueue(label: "messageai.passwords", attributes: .concurrent)
     /// Writes the connections' output at the end of each turn of `queue`.
     let output: OutputScheduler
+    /// Runs the asynchronous handlers on `queue` (see `HubExecutor`).
+    let hub: HubExecutor
     var logger: Logger
 
     private var listener: ListeningSocket?
@@ -54,6 +56,12 @@ public final class ChatServer: @unchecked Sendable {
     var rateLimiter: RateLimiter
     var pendingSends: [PendingSend] = []
     var commitScheduled = false
+    /// A group commit is awaiting the store (`commitPendingSends`): the next batch gathers meanwhile.
+    var commitInFlight = false
+    /// Group commits started and ended, and the CHANGEs waiting for some to end (`commitQueuedSends`).
+    var commitsStarted: UInt64 = 0
+    var commitsEnded: UInt64 = 0
+    var commitWaiters: [CheckedContinuation<Void, Never>] = []
     /// Messages committed since the full-text index last caught up (see `indexMessages`).
     var unindexedMessages = 0
     var indexScheduled = false
@@ -81,11 +89,13 @@ public final class ChatServer: @unchecked Sendable {
                 metrics: ServerMetrics = .off) {
         self.configuration = configuration
         self.metrics = metrics
-        self.store = store
+        self.store = configuration.storeLatencyMillis == 0 ? store
+            : LatencyStore(store, latency: .milliseconds(Int64(clamping: configuration.storeLatencyMillis)))
         self.sqlite = store
         self.delivery = LocalDelivery(store: store)
         self.logger = logger
         self.output = OutputScheduler(queue: queue)
+        self.hub = HubExecutor(queue: queue, output: output)
         self.inputLimits = InputLimits(configuration)
         self.loginThrottle = LoginThrottle(pairFailures: configuration.loginFailuresPerAccountAtAddress,
                                            accountFailures: configuration.loginFailuresPerAccount,
@@ -170,7 +180,7 @@ public final class ChatServer: @unchecked Sendable {
             }
         }
         connection.onClose = { [unowned self] reason in self.connectionClosed(peer, reason: reason) }
-        connection.onDrain = { [unowned self, unowned peer] in if peer.sync != nil { self.pumpSync(peer) } }
+        connection.onDrain = { [unowned self, unowned peer] in if peer.sync != nil { self.resumeSync(peer) } }
         connection.start()
         logger.debug("connection \(id) from \(accepted.address)")
     }
