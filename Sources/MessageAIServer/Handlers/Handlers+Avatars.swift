@@ -14,7 +14,7 @@ extension ChatServer {
         let (files, vault) = try fileAccess(ctx.peer)
         let user = ctx.user
         if a.conversationID != 0 {
-            _ = try group(a.conversationID, member: user.id)
+            _ = try groupNow(a.conversationID, member: user.id)
         }
         guard !a.fileID.isEmpty else {
             try recordAvatar(nil, for: a, ctx, files)
@@ -76,8 +76,8 @@ extension ChatServer {
             ctx.reply(own)
             pushAvatar(of: user, own, except: ctx.peer)
         } else {
-            ctx.reply(try view(a.conversationID, for: user.id))
-            pushConversation(a.conversationID, to: try sqlite.memberIDs(conversationID: a.conversationID), except: ctx.peer)
+            ctx.reply(try viewNow(a.conversationID, for: user.id))
+            pushConversationNow(a.conversationID, to: try sqlite.memberIDs(conversationID: a.conversationID), except: ctx.peer)
         }
     }
 

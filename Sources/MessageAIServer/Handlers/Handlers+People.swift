@@ -81,6 +81,15 @@ extension ChatServer {
         return user
     }
 
+    /// `existingUser` through the asynchronous interface (conversations); the synchronous one
+    /// serves people and privacy, not yet converted, and goes with them.
+    func existingUser(_ username: String) async throws -> UserRecord {
+        guard let user = try await store.user(username: username) else {
+            throw ServerError.notFound(.user(username))
+        }
+        return user
+    }
+
     /// Called where the reader may see the profile; the picture and the time zone still stop
     /// at a block. The zone is shown like the picture, not like presence: a conversation
     /// partner sees it (as Slack shows a member's local time), and every member already reads

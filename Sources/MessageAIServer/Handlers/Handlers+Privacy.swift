@@ -70,8 +70,8 @@ extension ChatServer {
 
     /// A group cannot be given members who block the user adding them; the refusal reads like
     /// any user who cannot be added.
-    func requireNoBlockers(_ candidates: [UserRecord], adder: UInt64) throws {
-        let blockers = try sqlite.blockers(of: adder, among: candidates.map(\.id))
+    func requireNoBlockers(_ candidates: [UserRecord], adder: UInt64) async throws {
+        let blockers = try await store.blockers(of: adder, among: candidates.map(\.id))
         if let first = candidates.first(where: { blockers.contains($0.id) }) {
             throw ServerError.notAContact(.cannotJoinGroup(first.username))
         }
