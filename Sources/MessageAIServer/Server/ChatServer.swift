@@ -26,7 +26,7 @@ public final class ChatServer: @unchecked Sendable {
     let store: any Store
     /// The same SQLite store, called synchronously by the parts not yet converted to the
     /// asynchronous interface (issue 25 stage B: assistant, admin, files, avatars, accounts,
-    /// sessions, people, privacy, conversations, presence, delivery). Goes when they are.
+    /// sessions, people, privacy, the presence broadcast, delivery). Goes when they are.
     let sqlite: SQLiteStore
     let queue = DispatchQueue(label: "messageai.hub")
     let passwordQueue = DispatchQueue(label: "messageai.passwords", attributes: .concurrent)
