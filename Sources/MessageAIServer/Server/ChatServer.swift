@@ -25,8 +25,9 @@ public final class ChatServer: @unchecked Sendable {
     /// SQLite it answers inline on the hub; see `MessageAIStore/Store.swift`).
     let store: any Store
     /// The same SQLite store, called synchronously by the parts not yet converted to the
-    /// asynchronous interface (issue 25 stage B: assistant, admin, files, avatars, accounts,
-    /// sessions, people, privacy, the presence broadcast, delivery). Goes when they are.
+    /// asynchronous interface (issue 25 stage B: the assistant, admin and backup, files,
+    /// avatars, REGISTER/LOGIN/RESUME and PASSWORD_CHANGE, people, privacy, the presence
+    /// broadcast, the delivery seam's member lookups). Goes when they are.
     let sqlite: SQLiteStore
     let queue = DispatchQueue(label: "messageai.hub")
     let passwordQueue = DispatchQueue(label: "messageai.passwords", attributes: .concurrent)
