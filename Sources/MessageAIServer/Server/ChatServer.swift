@@ -26,8 +26,8 @@ public final class ChatServer: @unchecked Sendable {
     let store: any Store
     /// The same SQLite store, called synchronously by the parts not yet converted to the
     /// asynchronous interface (issue 25 stage B: the assistant, admin and backup, files,
-    /// avatars, REGISTER/LOGIN/RESUME and PASSWORD_CHANGE, people, privacy, the presence
-    /// broadcast, the delivery seam's member lookups). Goes when they are.
+    /// avatars, REGISTER/LOGIN/RESUME and PASSWORD_CHANGE, the profile's away text and
+    /// avatar, the presence broadcast, the delivery seam's member lookups). Goes when they are.
     let sqlite: SQLiteStore
     let queue = DispatchQueue(label: "messageai.hub")
     let passwordQueue = DispatchQueue(label: "messageai.passwords", attributes: .concurrent)
