@@ -6,6 +6,10 @@ import PackageDescription
 // documents the queue it runs on instead. The server (MessageAIServer, messageai-server) and the
 // pure libraries are in Swift 6 mode: their hub-confined types say which queue confines them.
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+// An async function without isolation runs on its caller's executor (SE-0461) instead of hopping
+// to the global one: awaiting a store that answers at once (SQLite) then costs no thread hop,
+// and an async handler started on the hub stays there (`HubExecutor`).
+let nonsending: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 
 let package = Package(
     name: "MessageAI",
@@ -56,8 +60,17 @@ let package = Package(
         // The SQLite wrapper shared by the server's store and the client's local cache.
         .target(name: "MessageAISQLite", dependencies: ["CSQLite", "MessageAISearch"]),
 
-        // The wire protocol: frames, fields, messages, compression. No I/O.
-        .target(name: "MessageAIProtocol", dependencies: ["CZlib"]),
+        // The product's vocabularies (conversation kinds, change actions, assistant item kinds)
+        // that the wire protocol and the store both speak. No I/O, no dependencies.
+        .target(name: "MessageAIVocabulary"),
+
+        // The wire protocol: frames, fields, messages, compression. No I/O. Re-exports the vocabularies.
+        .target(name: "MessageAIProtocol", dependencies: ["CZlib", "MessageAIVocabulary"]),
+
+        // The store's interface, apart from any backend and from the wire (issue 25): its records,
+        // its protocols (`Store` and its optional capabilities) and `StoreError`. A backend
+        // (SQLite in the server, PostgreSQL) conforms to it without depending on the server.
+        .target(name: "MessageAIStore", dependencies: ["MessageAIVocabulary"], swiftSettings: nonsending),
 
         // The assistant: engines that judge messages and summarise threads. No I/O.
         .target(name: "MessageAIAssistant"),
@@ -82,13 +95,14 @@ let package = Package(
         .target(
             name: "MessageAIServer",
             dependencies: [
-                "MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAISocket", "MessageAIAssistant", "MessageAIAssistantProvider", "CVips",
+                "MessageAIProtocol", "MessageAIStore", "MessageAISQLite", "MessageAITLS", "MessageAISocket", "MessageAIAssistant", "MessageAIAssistantProvider", "CVips",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]),
+            ],
+            swiftSettings: nonsending),
         .target(
             name: "MessageAIClient",
             dependencies: ["MessageAIProtocol", "MessageAISQLite", "MessageAITLS", "MessageAISocket", "MessageAIAssistant", "CEditline", "CVips", "CChafa",
@@ -135,7 +149,7 @@ let package = Package(
             name: "MessageAIAssistantProviderTests", dependencies: ["MessageAIAssistantProvider"],
             exclude: ["fake_chat_server.py"], swiftSettings: swift5),
         .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol", "MessageAILoad"], swiftSettings: swift5),
-        .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAISQLite", "MessageAISearch", "MessageAITLS", "MessageAILoad", "MessageAIAssistantProvider"], swiftSettings: swift5),
+        .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAIStore", "MessageAISQLite", "MessageAISearch", "MessageAITLS", "MessageAILoad", "MessageAIAssistantProvider"], swiftSettings: swift5),
         .testTarget(name: "MessageAIPostgresTests", dependencies: ["MessageAIPostgres"]),
         .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient", "MessageAITLS", "MessageAISocket"], swiftSettings: swift5),
     ]

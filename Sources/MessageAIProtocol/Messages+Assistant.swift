@@ -22,22 +22,6 @@ extension FrameType {
     public static let assistSettingsGet = FrameType(rawValue: 0x070B)
 }
 
-/// What an item records.
-public enum AssistItemKind: UInt64, Sendable, CaseIterable {
-    case action = 1
-    case decision = 2
-}
-
-/// Which items ASSIST_ITEMS_LIST wants.
-public enum AssistItemFilter: UInt64, Sendable, CaseIterable {
-    /// Not done yet (the default).
-    case open = 0
-    /// Open and done.
-    case all = 1
-    /// Open items whose owner is the asking user, or everyone.
-    case mine = 2
-}
-
 /// One action item or decision, as extracted from the message at (`conversationID`, `seq`).
 public struct AssistItem: FieldCodable, Equatable {
     public var itemID: UInt64

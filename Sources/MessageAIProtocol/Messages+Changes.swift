@@ -6,23 +6,6 @@
 /// that applies every change in seq order on top of any earlier state of the message ends
 /// with its current state, which is also what the message record itself carries.
 
-/// What a change does to its target message.
-public enum ChangeAction: UInt64, Sendable, CaseIterable {
-    case react = 1
-    case unreact = 2
-    case edit = 3
-    case delete = 4
-
-    public var name: String {
-        switch self {
-        case .react: return "react"
-        case .unreact: return "unreact"
-        case .edit: return "edit"
-        case .delete: return "delete"
-        }
-    }
-}
-
 /// One member's reaction to a message.
 public struct Reaction: FieldCodable, Hashable {
     /// One emoji grapheme (skin tones and ZWJ sequences included).

@@ -73,11 +73,6 @@ public struct ChatMessage: WireMessage, Hashable {
     }
 }
 
-public enum ConversationKind: UInt64, Sendable {
-    case direct = 1
-    case group = 2
-}
-
 /// A conversation as one user sees it. Also pushed alone in CONVERSATION when the user is
 /// added to one, or it is renamed or its members change.
 public struct Conversation: WireMessage {

@@ -81,7 +81,7 @@ final class FileTests: FileTestCase {
         let error = try ann.requestError(FileChunk(fileID: start.fileID, offset: 65_536, data: Array(bytes[65_536...])))
         XCTAssertEqual(error.errorCode, .hashMismatch)
         XCTAssertEqual(try ann.requestError(FileStatus(fileID: start.fileID)).errorCode, .notFound)
-        let partials = try server.server.queue.sync { try (server.store as FileStore).partialFiles() }
+        let partials = try server.server.queue.sync { try server.store.partialFiles() }
         XCTAssertEqual(partials, [])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: server.directory.path + "/files/partial"), [])
     }

@@ -2,12 +2,12 @@ import XCTest
 @testable import MessageAIServer
 import MessageAIProtocol
 
-/// The admin capability (`AdminStore`, issue 27), written against the interface (`store.admin`)
+/// The admin capability (`AdminStore`, issue 27), written against the interface (`store.adminCapability`)
 /// and run on an in-memory and a temp-file database.
 final class StoreAdminTests: XCTestCase {
     func testDisableAndEnableAnAccountKeepItsSessions() {
         forEachStore { store, kind in
-            let admin = try XCTUnwrap(store.admin, "\(kind)")
+            let admin = try XCTUnwrap(store.adminCapability, "\(kind)")
             let alice = try store.makeUser("alice")
             let bob = try store.makeUser("bob")
             let session = try store.createSession(userID: bob.id, tokenHash: [UInt8](repeating: 5, count: 32), device: "phone", now: 10)
@@ -27,7 +27,7 @@ final class StoreAdminTests: XCTestCase {
 
     func testRevokeEverySessionOfOneUser() {
         forEachStore { store, _ in
-            let admin = try XCTUnwrap(store.admin)
+            let admin = try XCTUnwrap(store.adminCapability)
             let dan = try store.makeUser("dan")
             let eve = try store.makeUser("eve")
             let a = try store.createSession(userID: dan.id, tokenHash: [UInt8](repeating: 1, count: 32), device: "a", now: 1)
@@ -42,7 +42,7 @@ final class StoreAdminTests: XCTestCase {
 
     func testStatisticsCountWhatIsStored() {
         forEachStore { store, kind in
-            let admin = try XCTUnwrap(store.admin)
+            let admin = try XCTUnwrap(store.adminCapability)
             let alice = try store.makeUser("alice")
             let bob = try store.makeUser("bob")
             let (dm, _) = try store.directConversation(alice.id, bob.id, now: 1)
@@ -58,7 +58,7 @@ final class StoreAdminTests: XCTestCase {
 
     func testDeleteFreesTheNameAndKeepsTheMessages() {
         forEachStore { store, kind in
-            let admin = try XCTUnwrap(store.admin)
+            let admin = try XCTUnwrap(store.adminCapability)
             let alice = try store.makeUser("alice")
             let bob = try store.makeUser("bob")
             let (dm, _) = try store.directConversation(alice.id, bob.id, now: 1)
@@ -87,7 +87,7 @@ final class StoreAdminTests: XCTestCase {
         let (dm, _) = try store.directConversation(alice.id, bob.id, now: 1)
         for i in 0..<50 { _ = try store.send(alice, dm.id, "message \(i)") }
         let copy = dir.url.appendingPathComponent("copy.sqlite").path
-        try XCTUnwrap(store.admin).snapshot(into: copy)
+        try XCTUnwrap(store.adminCapability).snapshot(into: copy)
         let mode = try FileManager.default.attributesOfItem(atPath: copy)[.posixPermissions] as? NSNumber
         XCTAssertEqual(mode?.intValue, 0o600)
         let restored = try SQLiteStore(path: copy)
@@ -96,10 +96,10 @@ final class StoreAdminTests: XCTestCase {
                        (0..<50).map { "message \($0)" })
         XCTAssertEqual(try restored.user(username: "bob")?.passwordHash, "pbkdf2$test$bob")
         // A second snapshot into the same file is refused rather than written over it.
-        XCTAssertThrowsError(try XCTUnwrap(store.admin).snapshot(into: copy))
+        XCTAssertThrowsError(try XCTUnwrap(store.adminCapability).snapshot(into: copy))
         // An in-memory database has no file to copy: it says so.
         let memory = try SQLiteStore(path: ":memory:")
         defer { memory.close() }
-        XCTAssertThrowsError(try XCTUnwrap(memory.admin).snapshot(into: dir.url.appendingPathComponent("m.sqlite").path))
+        XCTAssertThrowsError(try XCTUnwrap(memory.adminCapability).snapshot(into: dir.url.appendingPathComponent("m.sqlite").path))
     }
 }

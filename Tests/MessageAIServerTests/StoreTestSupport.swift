@@ -69,3 +69,9 @@ extension AppendOutcome {
         return false
     }
 }
+
+extension SQLiteStore {
+    /// The admin capability, asked for through the interface (`Store.admin`) but called with
+    /// SQLite's own synchronous methods, so that these store tests need no `await` per line.
+    var adminCapability: SQLiteStore? { admin == nil ? nil : self }
+}

@@ -152,8 +152,12 @@ final class ChildServer {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
-    init(dataDir: String, arguments: [String] = [], port: Int = 0) throws {
+    /// `environment`: added to this process's own (e.g. `MESSAGEAI_STORE_LATENCY_MS`).
+    init(dataDir: String, arguments: [String] = [], port: Int = 0, environment: [String: String] = [:]) throws {
         process.executableURL = ChildServer.executable
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         // Plaintext: TLS is not the subject of these tests (TLSProcessTests covers it).
         process.arguments = ["--port", String(port), "--data-dir", dataDir, "--log-level", "warning"]
             + (arguments.contains("--tls") ? arguments.filter { $0 != "--tls" } : ["--plaintext"] + arguments)

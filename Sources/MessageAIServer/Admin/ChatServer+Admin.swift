@@ -34,7 +34,7 @@ extension ChatServer {
     func runAdmin(_ words: [String], uid: UInt32, send: @escaping @Sendable (AdminLine) -> Void) {
         queue.async { [self] in
             do {
-                guard let admin = store.admin else { throw AdminFailure(message: "this store has no admin commands", status: AdminStatus.failed) }
+                guard let admin = sqliteAdmin else { throw AdminFailure(message: "this store has no admin commands", status: AdminStatus.failed) }
                 logger.notice("admin (uid \(uid)): \(words.joined(separator: " "))")
                 try adminCommand(words, admin, send: send)
             } catch let failure as AdminFailure {
@@ -46,7 +46,7 @@ extension ChatServer {
         }
     }
 
-    private func adminCommand(_ words: [String], _ admin: AdminStore, send: @escaping @Sendable (AdminLine) -> Void) throws {
+    private func adminCommand(_ words: [String], _ admin: SQLiteStore, send: @escaping @Sendable (AdminLine) -> Void) throws {
         func arg(_ i: Int, _ what: String) throws -> String {
             guard words.count > i else { throw AdminFailure(message: "missing \(what)\n" + Self.adminUsage, status: AdminStatus.usage) }
             return words[i]
@@ -60,7 +60,7 @@ extension ChatServer {
         case ("users", "list"): send(.out(usersTable(try admin.accounts())))
         case ("users", "show"):
             let a = try account(2)
-            send(.out(accountDetails(a) + "\n" + sessionsTable(try store.sessions(userID: a.user.id))))
+            send(.out(accountDetails(a) + "\n" + sessionsTable(try sqlite.sessions(userID: a.user.id))))
         case ("users", "disable"):
             let a = try account(2)
             _ = try admin.setDisabled(userID: a.user.id, at: max(a.disabledAt, Clock.nowMillis()))
@@ -86,11 +86,11 @@ extension ChatServer {
             send(.out("\(a.user.username) is deleted (now \(name)): \(closed) connection(s) closed; the messages they sent stay"))
         case ("users", "reset-password"):
             return try resetPassword(try account(2), admin, send: send)
-        case ("sessions", "list"): send(.out(sessionsTable(try store.sessions(userID: try account(2).user.id))))
+        case ("sessions", "list"): send(.out(sessionsTable(try sqlite.sessions(userID: try account(2).user.id))))
         case ("sessions", "revoke"):
             let text = try arg(2, "session ID")
             guard let id = UInt64(text), let session = try admin.session(id: id),
-                  try store.deleteSession(id: id, userID: session.userID) else {
+                  try sqlite.deleteSession(id: id, userID: session.userID) else {
                 throw AdminFailure(message: "no session \(text)", status: AdminStatus.notFound)
             }
             let online = delivery.connections(of: session.userID).filter { $0.sessionID == id }.count
@@ -132,14 +132,14 @@ extension ChatServer {
         return String((0..<16).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
     }
 
-    private func resetPassword(_ a: AccountRecord, _ admin: AdminStore, send: @escaping @Sendable (AdminLine) -> Void) throws {
+    private func resetPassword(_ a: AccountRecord, _ admin: SQLiteStore, send: @escaping @Sendable (AdminLine) -> Void) throws {
         let password = Self.oneTimePassword()
         let rounds = configuration.pbkdf2Rounds
         passwordQueue.async { [self] in
             let hash = PasswordHasher.hash(password, rounds: rounds)
             queue.async { [self] in
                 do {
-                    try store.setPasswordHash(userID: a.user.id, hash)
+                    try sqlite.setPasswordHash(userID: a.user.id, hash)
                     let ids = try admin.deleteAllSessions(userID: a.user.id)
                     closeSessions(ids, of: a.user.id, except: nil)
                     logger.notice("admin: password of user \(a.user.id) reset; \(ids.count) session(s) revoked")

@@ -13,7 +13,7 @@ import Glibc
 /// with what it put aside. Partial uploads are not copied: clients resume them from the start.
 extension ChatServer {
     func backup(to destination: String, send: @escaping @Sendable (AdminLine) -> Void) throws {
-        guard let admin = store.admin else { throw AdminFailure(message: "this store has no backup", status: AdminStatus.failed) }
+        guard let admin = sqliteAdmin else { throw AdminFailure(message: "this store has no backup", status: AdminStatus.failed) }
         guard destination.hasPrefix("/") else {
             throw AdminFailure(message: "the backup directory must be an absolute path", status: AdminStatus.usage)
         }
@@ -47,7 +47,7 @@ extension ChatServer {
         }
     }
 
-    private static func writeBackup(_ dest: String, admin: AdminStore, blobs: String?, dataDirectory: String, tls: TLSFiles?,
+    private static func writeBackup(_ dest: String, admin: SQLiteStore, blobs: String?, dataDirectory: String, tls: TLSFiles?,
                                     send: @escaping @Sendable (AdminLine) -> Void) throws {
         try BackupFiles.makeDirectory(dest)
         let database = dest + "/" + BackupFiles.databaseName

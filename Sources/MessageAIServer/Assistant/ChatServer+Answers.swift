@@ -9,7 +9,7 @@ import MessageAIProtocol
 /// meanwhile (a slow provider delays no message); the answer carries its request id.
 extension ChatServer {
     /// Why the provider does not answer this request ("" when it may), or nil with no provider.
-    private func providerRefusal(_ assistant: Assistant, _ items: AssistantStore, userID: UInt64, conversationID: UInt64,
+    private func providerRefusal(_ assistant: Assistant, _ items: SQLiteStore, userID: UInt64, conversationID: UInt64,
                                  localOnly: Bool) throws -> String? {
         guard assistant.provider != nil else { return nil }
         if localOnly { return "you asked for the local rules" }
@@ -64,8 +64,8 @@ extension ChatServer {
         try requireMember(r.conversationID, user.id)
         let limit = r.limit == 0 ? 50 : Int(min(r.limit, 500))
         let messages = r.fromSeq > 0
-            ? try store.messages(conversationID: r.conversationID, afterSeq: r.fromSeq - 1, limit: limit).filter { r.toSeq == 0 || $0.seq <= r.toSeq }
-            : try store.messages(conversationID: r.conversationID, beforeSeq: newestFirst(before: r.toSeq), limit: limit)
+            ? try sqlite.messages(conversationID: r.conversationID, afterSeq: r.fromSeq - 1, limit: limit).filter { r.toSeq == 0 || $0.seq <= r.toSeq }
+            : try sqlite.messages(conversationID: r.conversationID, beforeSeq: newestFirst(before: r.toSeq), limit: limit)
         let refusal = try providerRefusal(assistant, items, userID: user.id, conversationID: r.conversationID, localOnly: r.localOnly)
         let engine: AssistantEngine = refusal == "" ? assistant.provider! : assistant.local
         let notice = refusal.flatMap { $0.isEmpty || r.localOnly ? nil : $0 } ?? ""
@@ -82,7 +82,7 @@ extension ChatServer {
             ctx.reply(cached, compress: true)
             return
         }
-        let participants = try store.members(conversationID: r.conversationID).map { $0.username.lowercased() }
+        let participants = try sqlite.members(conversationID: r.conversationID).map { $0.username.lowercased() }
         // The newest messages that fit `maxSummaryBytes`; `covered` says how many that was.
         var bytes = 0
         let kept = messages.reversed().prefix { m in bytes += m.text.utf8.count; return bytes <= Assistant.maxSummaryBytes }.reversed()
@@ -122,9 +122,9 @@ extension ChatServer {
         var others: [String] = []
         if r.conversationID != 0 {
             try requireMember(r.conversationID, user.id)
-            context = try store.messages(conversationID: r.conversationID, beforeSeq: 0, limit: Assistant.contextSize)
+            context = try sqlite.messages(conversationID: r.conversationID, beforeSeq: 0, limit: Assistant.contextSize)
                 .map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) }
-            others = try store.members(conversationID: r.conversationID).map { $0.username.lowercased() }
+            others = try sqlite.members(conversationID: r.conversationID).map { $0.username.lowercased() }
                 .filter { $0 != user.username.lowercased() }
         }
         let draft = MessageToJudge(from: user.username.lowercased(), to: others, text: r.text, context: context)

@@ -45,7 +45,7 @@ extension ChatServer {
         for m in messages {
             if zones[m.senderID] == nil { zones[m.senderID] = timeZone(of: m.senderID) }
             if names[m.conversationID] == nil {
-                names[m.conversationID] = ((try? store.members(conversationID: m.conversationID)) ?? []).map(\.username)
+                names[m.conversationID] = ((try? sqlite.members(conversationID: m.conversationID)) ?? []).map(\.username)
             }
             let members = names[m.conversationID]!
             let line = ChatLine(from: m.senderUsername.lowercased(), text: m.text)
@@ -77,11 +77,11 @@ extension ChatServer {
     /// stored before it is replaced.
     func extractAgain(conversationID: UInt64, seq: UInt64) {
         guard let assistant, assistant.config.extract, !isShuttingDown,
-              let m = (try? store.message(conversationID: conversationID, seq: seq)).flatMap({ $0 }).map(ChatMessage.init), !m.deleted else { return }
+              let m = (try? sqlite.message(conversationID: conversationID, seq: seq)).flatMap({ $0 }).map(ChatMessage.init), !m.deleted else { return }
         // The message's first extraction goes to the engine's thread before this one.
         flushExtraction()
-        let members = ((try? store.members(conversationID: conversationID)) ?? []).map(\.username)
-        let context = ((try? store.messages(conversationID: conversationID, beforeSeq: seq, limit: Assistant.contextSize)) ?? [])
+        let members = ((try? sqlite.members(conversationID: conversationID)) ?? []).map(\.username)
+        let context = ((try? sqlite.messages(conversationID: conversationID, beforeSeq: seq, limit: Assistant.contextSize)) ?? [])
             .filter { !$0.deleted }.map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) }
         let from = m.senderUsername.lowercased()
         let judge = MessageToJudge(from: from, to: members.map { $0.lowercased() }.filter { $0 != from }, text: m.text, context: context)
@@ -104,7 +104,7 @@ extension ChatServer {
     /// extraction of the newer text is then on its way), and pushes the rows that changed (hub).
     func replaceAndPush(_ message: ChatMessage, _ items: [NewAssistItem]) {
         guard let itemStore = assistantStore, !isShuttingDown else { return }
-        guard let now = try? store.message(conversationID: message.conversationID, seq: message.seq),
+        guard let now = try? sqlite.message(conversationID: message.conversationID, seq: message.seq),
               !now.deleted, now.text == message.text else { return }
         do {
             pushItems(try itemStore.replaceItems(conversationID: message.conversationID, seq: message.seq, with: items, now: Clock.nowMillis()),
@@ -147,7 +147,7 @@ extension ChatServer {
     /// The user's time zone as their profile has it; empty when not known (or the lookup
     /// failed: due dates are then placed in UTC rather than not at all).
     func timeZone(of userID: UInt64) -> String {
-        ((try? store.user(id: userID)) ?? nil)?.timeZone ?? ""
+        ((try? sqlite.user(id: userID)) ?? nil)?.timeZone ?? ""
     }
 
     /// Items per ASSIST_ITEMS push: 200 items of at most 500 characters stay far below the frame limit.

@@ -43,8 +43,8 @@ extension ChatServer {
             guard !batch.isEmpty else { return }
             let day = Assistant.day(Clock.nowMillis())
             for s in Set(batch.map(\.senderID)) { try itemStore.countProviderRequest(userID: s, day: day) }
-            let members = try store.members(conversationID: cid).map(\.username)
-            let context = try store.messages(conversationID: cid, beforeSeq: batch[0].seq, limit: Assistant.contextSize)
+            let members = try sqlite.members(conversationID: cid).map(\.username)
+            let context = try sqlite.messages(conversationID: cid, beforeSeq: batch[0].seq, limit: Assistant.contextSize)
                 .filter { !$0.deleted }.map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) }
             let request = MessagesToExtract(participants: members.map { $0.lowercased() }, context: context,
                                             messages: batch.map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) })

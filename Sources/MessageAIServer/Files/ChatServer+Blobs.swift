@@ -7,7 +7,7 @@ import MessageAIProtocol
 extension ChatServer {
     /// Hub: deletes, off the hub, the blobs of these contents that no complete row serves.
     func collectBlobs(_ hashes: [[UInt8]]) {
-        guard let vault = fileVault, let files = store.files else { return }
+        guard let vault = fileVault, let files = sqliteFiles else { return }
         if backupsRunning > 0 { deferredReclaim += hashes; return }
         // A failed query keeps the blob: a leak is fixed by the next sweep, a wrong delete never.
         let unserved = hashes.filter { !$0.isEmpty && (try? files.isServed(sha256: $0)) == false }

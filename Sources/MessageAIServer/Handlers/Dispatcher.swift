@@ -42,6 +42,13 @@ extension ChatServer {
                     return
                 }
                 try run(self, RequestContext(peer: peer, user: user, sessionID: peer.sessionID, requestID: frame.requestID), frame)
+            case .awaiting(let run):
+                guard let user = peer.user else {
+                    peer.fail(frame.requestID, .notAuthenticated)
+                    return
+                }
+                let context = RequestContext(peer: peer, user: user, sessionID: peer.sessionID, requestID: frame.requestID)
+                runAwaiting(frame, from: peer) { [self] in try await run(self, context, frame) }
             }
         } catch {
             report(error, for: frame, to: peer)
@@ -99,10 +106,35 @@ extension ChatServer {
         }
     }
 
+    /// Runs an asynchronous handler on the hub (`HubExecutor`). It starts inline: a store that
+    /// answers at once (SQLite) never suspends it, so it has ended, answer written, before this
+    /// returns, exactly as a synchronous handler. One that suspends holds the connection's later
+    /// frames meanwhile (`peer.busy`, as `offHub` does for password hashing) and, when it ends
+    /// on the hub, runs them in order: per-connection answer order holds either way.
+    func runAwaiting(_ frame: Frame, from peer: Peer, _ body: @escaping @Sendable () async throws -> Void) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        peer.busy = true
+        let start = InlineStart()
+        Task.immediate(executorPreference: hub) { [self] in
+            do { try await body() } catch { report(error, for: frame, to: peer) }
+            peer.busy = false
+            // Ended inline: the caller (a read event, or `resumeWaiting`'s loop) goes on with
+            // the next frame itself. Ended after a suspension: nobody else will.
+            if start.returned, !peer.connection.isClosing { resumeWaiting(peer) }
+        }
+        start.returned = true
+    }
+
     private func resumeWaiting(_ peer: Peer) {
         while !peer.busy, !peer.waiting.isEmpty, !peer.connection.isClosing {
             dispatch(peer.waiting.removeFirst(), from: peer)
         }
         if !peer.busy { peer.connection.resumeReading() }
     }
+}
+
+/// Whether `runAwaiting` has returned, that is, whether its handler ended after a suspension.
+// @unchecked Sendable: set and read on the hub queue only (the handler resumes there).
+private final class InlineStart: @unchecked Sendable {
+    var returned = false
 }

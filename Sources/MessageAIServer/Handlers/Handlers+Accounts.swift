@@ -18,8 +18,8 @@ extension ChatServer {
         try Validation.device(r.device)
         // Cheap checks first, so a taken name costs no hashing. The insert below still decides
         // a race between two connections registering the same name.
-        if try store.user(username: r.username) != nil { throw ServerError.usernameTaken }
-        if try store.user(login: r.email) != nil { throw ServerError.emailTaken }
+        if try sqlite.user(username: r.username) != nil { throw ServerError.usernameTaken }
+        if try sqlite.user(login: r.email) != nil { throw ServerError.emailTaken }
         // Each registration costs a password hash: an address gets a few an hour.
         if let wait = registrations.take(peer.address, now: Clock.uptimeMillis()) {
             throw ServerError.throttled(.registrations, retryAfter: wait)
@@ -29,7 +29,7 @@ extension ChatServer {
             do {
                 let now = Clock.nowMillis()
                 let displayName = r.displayName.isEmpty ? r.username : r.displayName
-                let user = try store.createUser(email: r.email, username: r.username, displayName: displayName, passwordHash: hash, now: now)
+                let user = try sqlite.createUser(email: r.email, username: r.username, displayName: displayName, passwordHash: hash, now: now)
                 logger.info("registered user \(user.id) '\(user.username)'")
                 metrics.registrations.increment()
                 loginThrottle.recordSuccess(account: ChatServer.throttleKey(user), address: peer.address)
@@ -43,7 +43,7 @@ extension ChatServer {
     func login(_ peer: Peer, _ l: Login, _ id: UInt32) throws {
         guard peer.user == nil else { throw ServerError.alreadyLoggedIn }
         try Validation.device(l.device)
-        let user = try store.user(login: l.login)
+        let user = try sqlite.user(login: l.login)
         // Username and email of one account share a counter; unknown names count on their own.
         let accountKey = user.map(ChatServer.throttleKey) ?? "login:" + l.login.lowercased()
         let address = peer.address
@@ -64,7 +64,7 @@ extension ChatServer {
                     }
                     loginThrottle.succeeded(attempt)
                     // Checked after the password, so the answer tells only its owner the account is disabled.
-                    if try store.admin?.isDisabled(userID: user.id) == true {
+                    if try sqliteAdmin?.isDisabled(userID: user.id) == true {
                         metrics.loginsFailed.increment()
                         throw ServerError.accountDisabled(.admin)
                     }
@@ -82,16 +82,16 @@ extension ChatServer {
 
     func resume(_ peer: Peer, _ r: Resume, _ id: UInt32) throws {
         guard peer.user == nil else { throw ServerError.alreadyLoggedIn }
-        guard r.token.count == 32, let session = try store.session(tokenHash: SessionToken.hash(r.token)),
-              let user = try store.user(id: session.userID) else {
+        guard r.token.count == 32, let session = try sqlite.session(tokenHash: SessionToken.hash(r.token)),
+              let user = try sqlite.user(id: session.userID) else {
             metrics.loginsFailed.increment()
             throw ServerError.sessionEnded
         }
-        if try store.admin?.isDisabled(userID: user.id) == true {
+        if try sqliteAdmin?.isDisabled(userID: user.id) == true {
             metrics.loginsFailed.increment()
             throw ServerError.accountDisabled(.admin)
         }
-        try store.touchSession(id: session.id, now: Clock.nowMillis())
+        try sqlite.touchSession(id: session.id, now: Clock.nowMillis())
         // A valid token is the owner: never throttled, and this address becomes a usual one.
         loginThrottle.recordSuccess(account: ChatServer.throttleKey(user), address: peer.address)
         metrics.loginsOK.increment()
@@ -105,7 +105,7 @@ extension ChatServer {
     /// hash to the store.
     private func grantSession(_ peer: Peer, user: UserRecord, device: String, requestID: UInt32) throws {
         let token = SessionToken.generate()
-        let session = try store.createSession(userID: user.id, tokenHash: SessionToken.hash(token), device: device, now: Clock.nowMillis())
+        let session = try sqlite.createSession(userID: user.id, tokenHash: SessionToken.hash(token), device: device, now: Clock.nowMillis())
         attachUser(peer, user: user, sessionID: session.id)
         peer.reply(requestID, SessionGranted(token: token, sessionID: session.id, user: user.info))
     }

@@ -16,7 +16,7 @@ extension ChatServer {
     /// The assistant's frames are unknown to a connection that did not agree on the capability
     /// (as to a server without the assistant).
     @discardableResult
-    func requireAssistant(_ peer: Peer, _ type: FrameType) throws -> (Assistant, AssistantStore) {
+    func requireAssistant(_ peer: Peer, _ type: FrameType) throws -> (Assistant, SQLiteStore) {
         guard peer.assistant, let assistant, let assistantStore else {
             throw ServerError.capabilityNotAgreed(.assistant(type))
         }
@@ -64,7 +64,7 @@ extension ChatServer {
         try requireMember(r.conversationID, user.id)
         try items.setProviderOff(conversationID: r.conversationID, by: user.id, off: r.providerOff, now: Clock.nowMillis())
         ctx.reply(try assistSettings(r.conversationID, for: user.id, assistant, items))
-        let members = try store.memberIDs(conversationID: r.conversationID)
+        let members = try sqlite.memberIDs(conversationID: r.conversationID)
         delivery.send(to: members, except: ctx.peer, only: \.assistant) { uid in
             try? assistSettings(r.conversationID, for: uid, assistant, items).frame(requestID: 0)
         }
@@ -76,14 +76,14 @@ extension ChatServer {
         ctx.reply(try assistSettings(r.conversationID, for: ctx.user.id, assistant, items))
     }
 
-    func assistSettings(_ cid: UInt64, for userID: UInt64, _ assistant: Assistant, _ items: AssistantStore) throws -> AssistSettings {
+    func assistSettings(_ cid: UInt64, for userID: UInt64, _ assistant: Assistant, _ items: SQLiteStore) throws -> AssistSettings {
         let sw = try items.assistSwitch(conversationID: cid)
         return AssistSettings(conversationID: cid, providerOff: sw.providerOff, changedBy: sw.changedBy,
                               providerAvailable: assistant.provider != nil,
                               budgetLeft: assistant.provider == nil ? 0 : UInt64(try budgetLeft(userID, assistant, items)))
     }
 
-    func budgetLeft(_ userID: UInt64, _ assistant: Assistant, _ items: AssistantStore) throws -> Int {
+    func budgetLeft(_ userID: UInt64, _ assistant: Assistant, _ items: SQLiteStore) throws -> Int {
         max(0, assistant.config.providerRequestsPerDay - (try items.providerRequests(userID: userID, day: Assistant.day(Clock.nowMillis()))))
     }
 }

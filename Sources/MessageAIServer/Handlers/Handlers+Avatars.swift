@@ -14,7 +14,7 @@ extension ChatServer {
         let (files, vault) = try fileAccess(ctx.peer)
         let user = ctx.user
         if a.conversationID != 0 {
-            _ = try group(a.conversationID, member: user.id)
+            _ = try groupNow(a.conversationID, member: user.id)
         }
         guard !a.fileID.isEmpty else {
             try recordAvatar(nil, for: a, ctx, files)
@@ -62,7 +62,7 @@ extension ChatServer {
     }
 
     /// Points the profile or group at the new avatar (nil: none), drops the old one, answers.
-    private func recordAvatar(_ file: FileRecord?, for a: AvatarSet, _ ctx: RequestContext, _ files: FileStore) throws {
+    private func recordAvatar(_ file: FileRecord?, for a: AvatarSet, _ ctx: RequestContext, _ files: SQLiteStore) throws {
         let user = ctx.user
         let old: [UInt8]
         if a.conversationID == 0 {
@@ -76,8 +76,8 @@ extension ChatServer {
             ctx.reply(own)
             pushAvatar(of: user, own, except: ctx.peer)
         } else {
-            ctx.reply(try view(a.conversationID, for: user.id))
-            pushConversation(a.conversationID, to: try store.memberIDs(conversationID: a.conversationID), except: ctx.peer)
+            ctx.reply(try viewNow(a.conversationID, for: user.id))
+            pushConversationNow(a.conversationID, to: try sqlite.memberIDs(conversationID: a.conversationID), except: ctx.peer)
         }
     }
 
@@ -91,9 +91,9 @@ extension ChatServer {
         let ownFrame = own.frame(requestID: 0)
         delivery.send(ownFrame, to: [user.id], except: setter, only: \.avatars)
         do {
-            let contacts = try store.presenceAudience(userID: user.id).filter { $0 != user.id }
+            let contacts = try sqlite.presenceAudience(userID: user.id).filter { $0 != user.id }
             try delivery.send(to: contacts, except: nil, only: \.avatars) { contact in
-                profile(of: user, try store.contactLink(contact, user.id)).frame(requestID: 0)
+                profile(of: user, try sqlite.contactLink(contact, user.id)).frame(requestID: 0)
             }
         } catch {
             logger.error("avatar push of user \(user.id) failed: \(error)")
@@ -102,7 +102,7 @@ extension ChatServer {
 
     /// The user's own profile, as PROFILE_GET of oneself and AVATAR_SET answer it.
     func ownProfile(_ user: UserRecord) throws -> Profile {
-        let away = try store.awayMessage(userID: user.id)
+        let away = try sqlite.awayMessage(userID: user.id)
         return Profile(user: user.info, online: isOnline(user.id), lastSeen: 0, away: away != nil, awayMessage: away ?? "",
                        avatarID: avatarID(of: user.id), timeZone: user.timeZone)
     }
@@ -111,19 +111,19 @@ extension ChatServer {
     /// sharing a conversation), except across a block in either direction.
     func avatarVisible(of owner: UInt64, to reader: UInt64) throws -> Bool {
         if owner == reader { return true }
-        let link = try store.contactLink(reader, owner)
+        let link = try sqlite.contactLink(reader, owner)
         guard !link.blocked else { return false }
-        return try link.iWant || link.theyWant || store.sharesConversation(reader, owner)
+        return try link.iWant || link.theyWant || sqlite.sharesConversation(reader, owner)
     }
 
     /// The user's avatar file id, empty for none (or no file store).
     func avatarID(of userID: UInt64) -> [UInt8] {
-        guard fileVault != nil, let files = store.files else { return [] }
+        guard fileVault != nil, let files = sqliteFiles else { return [] }
         return (try? files.avatarID(userID: userID)) ?? []
     }
 
     /// FILE_GET's second chance: a profile picture the reader may see.
-    func canReadAvatar(_ fileID: [UInt8], reader: UInt64, _ files: FileStore) throws -> Bool {
+    func canReadAvatar(_ fileID: [UInt8], reader: UInt64, _ files: SQLiteStore) throws -> Bool {
         guard let owner = try files.avatarOwner(fileID: fileID) else { return false }
         return try avatarVisible(of: owner, to: reader)
     }

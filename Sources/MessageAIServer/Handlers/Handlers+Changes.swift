@@ -8,18 +8,18 @@ import MessageAIProtocol
 /// committing the queued SENDs first keeps one connection's SEND-then-CHANGE in that order.
 extension ChatServer {
     static let changeRoutes: [(FrameType, Route)] = [
-        Route.on(ChangeRequest.self) { s, c, m in try s.change(c, m) },
+        Route.awaiting(ChangeRequest.self) { s, c, m in try await s.change(c, m) },
     ]
 
-    func change(_ ctx: RequestContext, _ c: ChangeRequest) throws {
+    func change(_ ctx: RequestContext, _ c: ChangeRequest) async throws {
         guard ctx.peer.messageChanges else {
             throw ServerError.capabilityNotAgreed(.messageChanges)
         }
         let user = ctx.user
-        let membership = try requireMember(c.conversationID, user.id)
-        if !pendingSends.isEmpty { commitPendingSends() }
+        let membership = try await requireMember(c.conversationID, user.id)
+        await commitQueuedSends()
         // A resend is answered like the first time, whatever happened to the message since.
-        if let original = try store.change(actorID: user.id, clientID: c.clientID) {
+        if let original = try await store.change(actorID: user.id, clientID: c.clientID) {
             guard original.conversationID == c.conversationID, original.targetSeq == c.targetSeq,
                   original.action == c.action, original.emoji == c.emoji else {
                 throw ServerError.clientIDReused(.changeAfterChange)
@@ -30,8 +30,8 @@ extension ChatServer {
         }
         // In the spec's order: the target before the action (a deleted target is
         // `message_deleted` whatever the action).
-        let target = try changeableMessage(c.conversationID, c.targetSeq)
-        try requireNotBlocked(membership, user)
+        let target = try await changeableMessage(c.conversationID, c.targetSeq)
+        try await requireNotBlocked(membership, user)
         guard let action = c.changeAction else {
             throw ServerError.invalidArgument(.changeAction(c.action))
         }
@@ -56,8 +56,8 @@ extension ChatServer {
             metrics.rateLimited.increment()
             throw ServerError.rateLimited(.changing)
         }
-        let outcome = try store.apply(NewChange(conversationID: c.conversationID, actorID: user.id, clientID: c.clientID,
-                                                targetSeq: c.targetSeq, action: action, emoji: c.emoji, text: c.text, serverTime: now))
+        let outcome = try await store.apply(NewChange(conversationID: c.conversationID, actorID: user.id, clientID: c.clientID,
+                                               targetSeq: c.targetSeq, action: action, emoji: c.emoji, text: c.text, serverTime: now))
         let change: MessageChange
         switch outcome {
         case .stored(let stored): change = MessageChange(stored)
@@ -91,11 +91,13 @@ extension ChatServer {
             scrubScheduled = false
             // After shutdown the store may be closed; the scrub stays owed and ends at next start.
             guard !isShuttingDown else { return }
-            do {
-                if try store.runDeferred(.purgeDeleted) { scheduleScrub() }
-            } catch {
-                logger.error("scrubbing deleted text failed: \(error)")
-                scheduleScrub(after: .seconds(5))
+            Task.immediate(executorPreference: hub) { [self] in
+                do {
+                    if try await store.runDeferred(.purgeDeleted) { scheduleScrub() }
+                } catch {
+                    logger.error("scrubbing deleted text failed: \(error)")
+                    scheduleScrub(after: .seconds(5))
+                }
             }
         }
         if delay == .never { queue.async(execute: step) } else { queue.asyncAfter(deadline: .now() + delay, execute: step) }
@@ -103,8 +105,8 @@ extension ChatServer {
 
     /// The message a change or a reply names: it exists in that conversation and is not deleted.
     /// `field` names the request's field in the error (a reply's is `reply_to_seq`).
-    func changeableMessage(_ conversationID: UInt64, _ seq: UInt64, field: String = "target_seq") throws -> StoredMessage {
-        guard seq > 0, let m = try store.message(conversationID: conversationID, seq: seq) else {
+    func changeableMessage(_ conversationID: UInt64, _ seq: UInt64, field: String = "target_seq") async throws -> StoredMessage {
+        guard seq > 0, let m = try await store.message(conversationID: conversationID, seq: seq) else {
             throw ServerError.noSuchMessage(seq: seq, conversation: conversationID, field: field)
         }
         guard !m.deleted else {

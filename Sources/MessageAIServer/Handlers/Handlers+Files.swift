@@ -26,8 +26,8 @@ extension ChatServer {
     }
 
     /// The file store and vault, for a connection that agreed on `files`.
-    func fileAccess(_ peer: Peer) throws -> (FileStore, FileVault) {
-        guard peer.files, let vault = fileVault, let files = store.files else {
+    func fileAccess(_ peer: Peer) throws -> (SQLiteStore, FileVault) {
+        guard peer.files, let vault = fileVault, let files = sqliteFiles else {
             throw ServerError.capabilityNotAgreed(.files)
         }
         return (files, vault)
@@ -88,7 +88,7 @@ extension ChatServer {
 
     /// Where an upload stands; one that has all its bytes but is not complete (the server
     /// stopped while checking it) is checked now.
-    private func answerStatus(_ peer: Peer, _ file: FileRecord, _ id: UInt32, _ files: FileStore, _ vault: FileVault) throws {
+    private func answerStatus(_ peer: Peer, _ file: FileRecord, _ id: UInt32, _ files: SQLiteStore, _ vault: FileVault) throws {
         if file.complete { peer.reply(id, uploadAnswer(file, offset: file.uploadSize, complete: true)); return }
         let offset = vault.partialSize(file.id)
         if offset >= file.uploadSize && !finishingUploads.contains(file.id) {
@@ -136,13 +136,13 @@ extension ChatServer {
         .imageTooLarge(pixels: pixels, max: configuration.maxImagePixels)
     }
 
-    private func discardUpload(_ file: FileRecord, _ files: FileStore, _ vault: FileVault) {
+    private func discardUpload(_ file: FileRecord, _ files: SQLiteStore, _ vault: FileVault) {
         try? files.deleteFile(id: file.id)
         vault.removePartial(file.id)
     }
 
     /// Checks the whole upload on `filesQueue`, then records it and answers on the hub.
-    private func finishUpload(_ peer: Peer, _ file: FileRecord, _ id: UInt32, _ files: FileStore, _ vault: FileVault) {
+    private func finishUpload(_ peer: Peer, _ file: FileRecord, _ id: UInt32, _ files: SQLiteStore, _ vault: FileVault) {
         finishingUploads.insert(file.id)
         let maxPixels = configuration.maxImagePixels
         filesQueue.async { [self] in
@@ -203,7 +203,7 @@ extension ChatServer {
 
     /// Removes partial uploads untouched for the expiry (at start and every hour).
     func expirePartialUploads() {
-        guard let vault = fileVault, let files = store.files, let partials = try? files.partialFiles() else { return }
+        guard let vault = fileVault, let files = sqliteFiles, let partials = try? files.partialFiles() else { return }
         let active = finishingUploads
         for id in vault.expire(partials.filter { !active.contains($0.id) }, olderThan: configuration.partialExpirySeconds) {
             try? files.deleteFile(id: id)
@@ -227,9 +227,11 @@ extension ChatServer {
 
 extension ChatServer {
     /// The sender's complete upload named by a SEND, as the message will carry it.
-    func sentAttachment(_ sent: Attachment, caption: String, _ ctx: RequestContext) throws -> AttachmentRecord {
-        let (files, _) = try fileAccess(ctx.peer)
-        guard let file = try files.file(id: sent.fileID), file.ownerID == ctx.user.id, file.complete else {
+    func sentAttachment(_ sent: Attachment, caption: String, _ ctx: RequestContext) async throws -> AttachmentRecord {
+        guard ctx.peer.files, fileVault != nil, let files = store.files else {
+            throw ServerError.capabilityNotAgreed(.files)
+        }
+        guard let file = try await files.file(id: sent.fileID), file.ownerID == ctx.user.id, file.complete else {
             throw ServerError.uploadIncomplete(for: .send)
         }
         var attachment = file.attachment

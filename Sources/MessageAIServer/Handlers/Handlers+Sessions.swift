@@ -4,33 +4,35 @@ import MessageAIProtocol
 /// What a logged-in user does with their account: sessions, profile, password.
 extension ChatServer {
     static let sessionRoutes: [(FrameType, Route)] = [
-        Route.on(Logout.self) { s, c, _ in try s.logout(c) },
-        Route.on(SessionsList.self) { s, c, _ in try s.listSessions(c) },
-        Route.on(SessionRevoke.self) { s, c, m in try s.revokeSession(c, m) },
-        Route.on(ProfileUpdate.self) { s, c, m in try s.updateProfile(c, m) },
+        Route.awaiting(Logout.self) { s, c, _ in try await s.logout(c) },
+        Route.awaiting(SessionsList.self) { s, c, _ in try await s.listSessions(c) },
+        Route.awaiting(SessionRevoke.self) { s, c, m in try await s.revokeSession(c, m) },
+        Route.awaiting(ProfileUpdate.self) { s, c, m in try await s.updateProfile(c, m) },
+        // Synchronous: the hash runs off the hub through `offHub`, which holds the connection's
+        // frames itself (an awaiting route would release them when its body returns).
         Route.on(PasswordChange.self) { s, c, m in try s.changePassword(c, m) },
     ]
 
-    func logout(_ ctx: RequestContext) throws {
+    func logout(_ ctx: RequestContext) async throws {
         let user = ctx.user
         let sessionID = ctx.sessionID
-        _ = try store.deleteSession(id: sessionID, userID: user.id)
+        _ = try await store.deleteSession(id: sessionID, userID: user.id)
         ctx.reply(OK())
         // Other connections resumed with the same token end too.
         closeSessions([sessionID], of: user.id, except: ctx.peer)
         detachUser(ctx.peer)
     }
 
-    func listSessions(_ ctx: RequestContext) throws {
-        let sessions = try store.sessions(userID: ctx.user.id).map {
+    func listSessions(_ ctx: RequestContext) async throws {
+        let sessions = try await store.sessions(userID: ctx.user.id).map {
             SessionInfo(sessionID: $0.id, device: $0.device, created: $0.createdAt, lastUsed: $0.lastUsedAt, current: $0.id == ctx.sessionID)
         }
         ctx.reply(Sessions(sessions: sessions))
     }
 
-    func revokeSession(_ ctx: RequestContext, _ r: SessionRevoke) throws {
+    func revokeSession(_ ctx: RequestContext, _ r: SessionRevoke) async throws {
         let user = ctx.user
-        guard try store.deleteSession(id: r.sessionID, userID: user.id) else {
+        guard try await store.deleteSession(id: r.sessionID, userID: user.id) else {
             throw ServerError.notFound(.session(r.sessionID))
         }
         ctx.reply(OK())
@@ -40,7 +42,7 @@ extension ChatServer {
 
     /// The display name, the time zone or both (a field left out is unchanged). Both are
     /// checked before either is stored, so a bad one changes nothing.
-    func updateProfile(_ ctx: RequestContext, _ u: ProfileUpdate) throws {
+    func updateProfile(_ ctx: RequestContext, _ u: ProfileUpdate) async throws {
         if let name = u.displayName { try Validation.displayName(name) }
         // Empty clears it ("not known": due dates are placed in UTC). The value is not echoed:
         // it may be anything up to the frame limit.
@@ -50,11 +52,11 @@ extension ChatServer {
         var user = ctx.user
         if let given = u.displayName {
             let name = given.isEmpty ? user.username : given
-            try store.setDisplayName(userID: user.id, name)
+            try await store.setDisplayName(userID: user.id, name)
             user.displayName = name
         }
         if let zone = u.timeZone, zone != user.timeZone {
-            try store.setTimeZone(userID: user.id, zone)
+            try await store.setTimeZone(userID: user.id, zone)
             user.timeZone = zone
         }
         for p in delivery.connections(of: user.id) { p.user = user }
@@ -69,7 +71,7 @@ extension ChatServer {
         if let wait = loginThrottle.retryAfter(account: accountKey, address: address, now: Clock.uptimeMillis()) {
             throw ServerError.throttled(.passwordAttempts, retryAfter: wait)
         }
-        let stored = try store.user(id: user.id)?.passwordHash
+        let stored = try sqlite.user(id: user.id)?.passwordHash
         let decoy = self.decoy
         let rounds = configuration.pbkdf2Rounds
         let attempt = loginThrottle.begin(account: accountKey, address: address, now: Clock.uptimeMillis())
@@ -91,8 +93,8 @@ extension ChatServer {
                 throw ServerError.wrongCurrentPassword
             }
             loginThrottle.cancel(attempt)
-            try store.setPasswordHash(userID: user.id, newHash)
-            let revoked = try store.deleteSessions(userID: user.id, except: peer.sessionID)
+            try sqlite.setPasswordHash(userID: user.id, newHash)
+            let revoked = try sqlite.deleteSessions(userID: user.id, except: peer.sessionID)
             peer.reply(id, OK())
             closeSessions(revoked, of: user.id, except: peer)
             logger.info("user \(user.id) changed password; \(revoked.count) other session(s) revoked")

@@ -8,13 +8,17 @@ struct Route: Sendable {
         case open(@Sendable (ChatServer, Peer, Frame) throws -> Void)
         /// Refused with not_authenticated before login; gets the logged-in user's context.
         case loggedIn(@Sendable (ChatServer, RequestContext, Frame) throws -> Void)
+        /// Like `loggedIn`, for a handler that awaits the store (`Dispatcher.runAwaiting`).
+        case awaiting(@Sendable (ChatServer, RequestContext, Frame) async throws -> Void)
     }
 
     let body: Body
 
     var requiresLogin: Bool {
-        if case .loggedIn = body { return true }
-        return false
+        switch body {
+        case .open: return false
+        case .loggedIn, .awaiting: return true
+        }
     }
 
     /// A route open before login, whose body gets the decoded message and the request id.
@@ -30,6 +34,15 @@ struct Route: Sendable {
                                    _ body: @escaping @Sendable (ChatServer, RequestContext, M) throws -> Void) -> (FrameType, Route) {
         (M.frameType, Route(body: .loggedIn { server, context, frame in
             try body(server, context, try decode(M.self, frame, server, loggedIn: true))
+        }))
+    }
+
+    /// A route for logged-in connections whose body awaits the store's asynchronous interface.
+    /// The connection's later frames wait until it ends, so answers keep request order.
+    static func awaiting<M: WireMessage>(_ type: M.Type,
+                                         _ body: @escaping @Sendable (ChatServer, RequestContext, M) async throws -> Void) -> (FrameType, Route) {
+        (M.frameType, Route(body: .awaiting { server, context, frame in
+            try await body(server, context, try decode(M.self, frame, server, loggedIn: true))
         }))
     }
 

@@ -3,7 +3,8 @@ import MessageAIProtocol
 /// Where a running SYNC answer has got to. The answer is produced lazily, a batch at a time,
 /// whenever the connection's output drains below its low-water mark: a sync of 100,000
 /// messages never sits in memory at once, and never trips the output limit.
-final class SyncCursor {
+// @unchecked Sendable: confined to the hub queue, where the pump that reads it runs and resumes.
+final class SyncCursor: @unchecked Sendable {
     let requestID: UInt32
     /// The user's conversations, in the order they are walked.
     let conversations: [Conversation]
@@ -18,6 +19,8 @@ final class SyncCursor {
     var sendingChanges = false
     var changesSentThrough: UInt64 = 0
     var messageCount: UInt64 = 0
+    /// A pump is producing batches (it may be awaiting the store): a drain starts no second one.
+    var pumping = false
 
     static let messagesPerBatch = 500
 

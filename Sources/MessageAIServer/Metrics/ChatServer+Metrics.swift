@@ -27,7 +27,7 @@ extension ChatServer {
         let result = Box(false)
         queue.async { [self] in
             // Any answer counts, "no such user" included: only a failing query is unhealthy.
-            do { _ = try store.user(id: 0); result.value = true } catch { result.value = false }
+            do { _ = try sqlite.user(id: 0); result.value = true } catch { result.value = false }
             answered.signal()
         }
         DispatchQueue.global().async {

@@ -21,11 +21,20 @@ import Glibc
 // it (passwords, files, assistant, backup) only carry it back there with `queue.async`.
 public final class ChatServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
-    let store: Store
+    /// The store through its asynchronous interface: the converted handlers `await` it (on
+    /// SQLite it answers inline on the hub; see `MessageAIStore/Store.swift`).
+    let store: any Store
+    /// The same SQLite store, called synchronously by the parts not yet converted to the
+    /// asynchronous interface (issue 25 stage B: the assistant, admin and backup, files,
+    /// avatars, REGISTER/LOGIN/RESUME and PASSWORD_CHANGE, the profile's away text and
+    /// avatar, the presence broadcast, the delivery seam's member lookups). Goes when they are.
+    let sqlite: SQLiteStore
     let queue = DispatchQueue(label: "messageai.hub")
     let passwordQueue = DispatchQueue(label: "messageai.passwords", attributes: .concurrent)
     /// Writes the connections' output at the end of each turn of `queue`.
     let output: OutputScheduler
+    /// Runs the asynchronous handlers on `queue` (see `HubExecutor`).
+    let hub: HubExecutor
     var logger: Logger
 
     private var listener: ListeningSocket?
@@ -48,6 +57,12 @@ public final class ChatServer: @unchecked Sendable {
     var rateLimiter: RateLimiter
     var pendingSends: [PendingSend] = []
     var commitScheduled = false
+    /// A group commit is awaiting the store (`commitPendingSends`): the next batch gathers meanwhile.
+    var commitInFlight = false
+    /// Group commits started and ended, and the CHANGEs waiting for some to end (`commitQueuedSends`).
+    var commitsStarted: UInt64 = 0
+    var commitsEnded: UInt64 = 0
+    var commitWaiters: [CheckedContinuation<Void, Never>] = []
     /// Messages committed since the full-text index last caught up (see `indexMessages`).
     var unindexedMessages = 0
     var indexScheduled = false
@@ -58,7 +73,7 @@ public final class ChatServer: @unchecked Sendable {
     private(set) var isShuttingDown = false
     /// The assistant (nil with `--assistant off`) and its tables (see Assistant/).
     let assistant: Assistant?
-    let assistantStore: AssistantStore?
+    let assistantStore: SQLiteStore?
     /// Uploaded files (nil: file sharing is off), the serial queue that hashes and cleans them
     /// off the hub, and the uploads being finished there (by file id).
     let fileVault: FileVault?
@@ -71,14 +86,17 @@ public final class ChatServer: @unchecked Sendable {
     /// Counters and histograms for `--metrics-listen` (no-ops without it).
     let metrics: ServerMetrics
 
-    public init(configuration: ServerConfiguration, store: Store, logger: Logger = Logger(label: "messageai-server"),
+    public init(configuration: ServerConfiguration, store: SQLiteStore, logger: Logger = Logger(label: "messageai-server"),
                 metrics: ServerMetrics = .off) {
         self.configuration = configuration
         self.metrics = metrics
-        self.store = store
+        self.store = configuration.storeLatencyMillis == 0 ? store
+            : LatencyStore(store, latency: .milliseconds(Int64(clamping: configuration.storeLatencyMillis)))
+        self.sqlite = store
         self.delivery = LocalDelivery(store: store)
         self.logger = logger
         self.output = OutputScheduler(queue: queue)
+        self.hub = HubExecutor(queue: queue, output: output)
         self.inputLimits = InputLimits(configuration)
         self.loginThrottle = LoginThrottle(pairFailures: configuration.loginFailuresPerAccountAtAddress,
                                            accountFailures: configuration.loginFailuresPerAccount,
@@ -86,7 +104,7 @@ public final class ChatServer: @unchecked Sendable {
         self.registrations = RegistrationLimiter(perHour: configuration.registrationsPerAddressPerHour)
         self.decoy = DecoyHash.shared(rounds: configuration.pbkdf2Rounds, queue: passwordQueue)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
-        self.assistantStore = store.assistant
+        self.assistantStore = store.assistant == nil ? nil : store
         self.assistant = configuration.assistant.enabled && assistantStore != nil ? Assistant(config: configuration.assistant) : nil
         // A files directory that cannot be made turns file sharing off rather than the server.
         self.fileVault = store.files != nil ? configuration.filesDirectory.flatMap { try? FileVault(root: $0) } : nil
@@ -163,7 +181,7 @@ public final class ChatServer: @unchecked Sendable {
             }
         }
         connection.onClose = { [unowned self] reason in self.connectionClosed(peer, reason: reason) }
-        connection.onDrain = { [unowned self, unowned peer] in if peer.sync != nil { self.pumpSync(peer) } }
+        connection.onDrain = { [unowned self, unowned peer] in if peer.sync != nil { self.resumeSync(peer) } }
         connection.start()
         logger.debug("connection \(id) from \(accepted.address)")
     }
@@ -245,7 +263,7 @@ public final class ChatServer: @unchecked Sendable {
         guard delivery.detach(peer, userID: user.id) else { return }
         metrics.usersOnline.decrement()
         let now = Clock.nowMillis()
-        do { try store.setLastSeen(userID: user.id, now) } catch { logger.error("setLastSeen failed: \(error)") }
+        do { try sqlite.setLastSeen(userID: user.id, now) } catch { logger.error("setLastSeen failed: \(error)") }
         broadcastPresence(of: user, online: false, lastSeen: now)
     }
 
@@ -256,8 +274,8 @@ public final class ChatServer: @unchecked Sendable {
     func broadcastPresence(of user: UserRecord, online: Bool, lastSeen: UInt64, andSelf: Bool = false) {
         guard !isShuttingDown else { return }
         do {
-            let audience = try store.presenceAudience(userID: user.id)
-            let away = try store.awayMessage(userID: user.id)
+            let audience = try sqlite.presenceAudience(userID: user.id)
+            let away = try sqlite.awayMessage(userID: user.id)
             let frame = Presence(user: user.info, online: online, lastSeen: lastSeen,
                                  away: away != nil, awayMessage: away ?? "").frame(requestID: 0)
             delivery.send(frame, to: audience.filter { $0 != user.id })

@@ -3,13 +3,13 @@ import MessageAIProtocol
 /// The one-node `Delivery`: the hub's tables of logged-in connections, by user and (cached)
 /// by conversation. Hub queue only.
 final class LocalDelivery: Delivery {
-    private let store: Store
+    private let sqlite: SQLiteStore
     /// Logged-in connections by user id: a user is online while this holds any.
     private var online: [UInt64: [UInt64: Peer]] = [:]
     /// Each conversation's logged-in connections, for fan-out (dropped on every login and logout).
     private var audiences = AudienceCache()
 
-    init(store: Store) { self.store = store }
+    init(store: SQLiteStore) { self.sqlite = store }
 
     func attach(_ peer: Peer, userID: UInt64) -> Bool {
         let first = online[userID] == nil
@@ -64,8 +64,8 @@ final class LocalDelivery: Delivery {
 
     /// Every logged-in connection of every member of the conversation (the sender's included).
     private func audience(of conversationID: UInt64) throws -> [Peer] {
-        if let cached = audiences.connections(of: conversationID, membershipVersion: store.membershipVersion) { return cached }
-        let peers = try store.memberIDs(conversationID: conversationID).flatMap { connections(of: $0) }
+        if let cached = audiences.connections(of: conversationID, membershipVersion: sqlite.membershipVersion) { return cached }
+        let peers = try sqlite.memberIDs(conversationID: conversationID).flatMap { connections(of: $0) }
         audiences.remember(peers, for: conversationID)
         return peers
     }

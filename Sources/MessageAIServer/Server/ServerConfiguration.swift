@@ -82,6 +82,10 @@ public struct ServerConfiguration: Sendable {
     public var serverName = "messageai-server/0.4.1"
     /// The assistant: extraction, summaries, checks, the optional provider.
     public var assistant = AssistantConfiguration()
+    /// Test and measurement only: every call of the asynchronous store interface first waits
+    /// this long, as a database across a network would (`LatencyStore`). 0 (the default): none.
+    /// The server process takes it from `MESSAGEAI_STORE_LATENCY_MS`; no flag, not for production.
+    public var storeLatencyMillis: UInt64 = 0
 
     public init() {}
 }

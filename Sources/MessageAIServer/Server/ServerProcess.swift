@@ -93,6 +93,9 @@ public enum ServerProcess {
             StandardError.write("messageai-server: TLS: \(error)\n")
             exit(1)
         }
+        if let latency = ProcessInfo.processInfo.environment["MESSAGEAI_STORE_LATENCY_MS"].flatMap(UInt64.init) {
+            configuration.storeLatencyMillis = latency  // tests and measurements (`LatencyStore`)
+        }
         let (metrics, registry) = makeMetrics(options)
         let server = ChatServer(configuration: configuration, store: store, logger: logger, metrics: metrics)
         let port: Int

@@ -12,7 +12,7 @@ extension SQLiteStore {
 
     /// The deferred work of the interface: SQLite fills its FTS5 index in batches after the
     /// acknowledging commit (`indexPendingMessages`) and scrubs a delete in steps (`scrubStep`).
-    public func runDeferred(_ work: DeferredWork) throws -> Bool {
+    @discardableResult public func runDeferred(_ work: DeferredWork) throws -> Bool {
         switch work {
         case .catchUpSearch:
             try indexPendingMessages()

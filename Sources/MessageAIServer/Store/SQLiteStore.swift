@@ -2,7 +2,9 @@ import MessageAISQLite
 import Foundation
 import MessageAIProtocol
 
-/// The SQLite implementation of `Store`: one connection, used from one serial queue.
+/// The SQLite implementation of `Store`: one connection, used from one serial queue. Its
+/// synchronous methods witness the asynchronous interface's `nonisolated(nonsending)`
+/// requirements, so a caller that awaits them gets its answer inline, with no thread hop.
 ///
 /// Durability: the database runs in WAL mode. With `synchronous = NORMAL` a commit is appended
 /// to the WAL without an fsync, which survives a crash of the process (kill -9): the data is in

@@ -45,33 +45,33 @@ public struct StoredContent: Equatable, Sendable {
 /// Files: a capability of its own (`Store.files`, nil for a store without file sharing).
 /// Sendable so that a closure may carry it back to the hub queue, which alone calls it.
 public protocol FileStore: AnyObject, Sendable {
-    func createFile(_ file: FileRecord) throws
-    func file(id: [UInt8]) throws -> FileRecord?
+    nonisolated(nonsending) func createFile(_ file: FileRecord) async throws
+    nonisolated(nonsending) func file(id: [UInt8]) async throws -> FileRecord?
     /// The user's own upload of this content under this name (resuming, idempotent announce).
-    func file(ownerID: UInt64, uploadSHA256: [UInt8], name: String) throws -> FileRecord?
+    nonisolated(nonsending) func file(ownerID: UInt64, uploadSHA256: [UInt8], name: String) async throws -> FileRecord?
     /// Any complete file announced with this hash and size (dedupe).
-    func completeFile(uploadSHA256: [UInt8], uploadSize: UInt64) throws -> FileRecord?
-    func completeFile(id: [UInt8], _ content: StoredContent) throws
-    func deleteFile(id: [UInt8]) throws
+    nonisolated(nonsending) func completeFile(uploadSHA256: [UInt8], uploadSize: UInt64) async throws -> FileRecord?
+    nonisolated(nonsending) func completeFile(id: [UInt8], _ content: StoredContent) async throws
+    nonisolated(nonsending) func deleteFile(id: [UInt8]) async throws
     /// Bytes the user's files take (complete: as served; partial: as announced) and the number
     /// of unfinished uploads.
-    func fileUsage(ownerID: UInt64) throws -> (bytes: UInt64, partials: Int)
+    nonisolated(nonsending) func fileUsage(ownerID: UInt64) async throws -> (bytes: UInt64, partials: Int)
     /// All partial uploads (expiry looks at their files' ages).
-    func partialFiles() throws -> [FileRecord]
+    nonisolated(nonsending) func partialFiles() async throws -> [FileRecord]
     /// The uploader, a current member of a conversation holding a message that refers to it,
     /// or a member of the group whose avatar it is.
-    func canRead(fileID: [UInt8], userID: UInt64) throws -> Bool
+    nonisolated(nonsending) func canRead(fileID: [UInt8], userID: UInt64) async throws -> Bool
 
     // Avatars (schema v9) and reclaiming space.
-    func avatarID(userID: UInt64) throws -> [UInt8]
+    nonisolated(nonsending) func avatarID(userID: UInt64) async throws -> [UInt8]
     /// Sets or (empty) removes; returns the previous avatar's file id, empty for none.
-    func setAvatar(userID: UInt64, fileID: [UInt8]) throws -> [UInt8]
-    func setGroupAvatar(conversationID: UInt64, fileID: [UInt8]) throws -> [UInt8]
+    nonisolated(nonsending) func setAvatar(userID: UInt64, fileID: [UInt8]) async throws -> [UInt8]
+    nonisolated(nonsending) func setGroupAvatar(conversationID: UInt64, fileID: [UInt8]) async throws -> [UInt8]
     /// The user whose profile picture this file is, if it is one.
-    func avatarOwner(fileID: [UInt8]) throws -> UInt64?
+    nonisolated(nonsending) func avatarOwner(fileID: [UInt8]) async throws -> UInt64?
     /// Deletes the row unless a message or an avatar still refers to it; true if deleted.
     @discardableResult
-    func releaseFile(id: [UInt8]) throws -> Bool
+    nonisolated(nonsending) func releaseFile(id: [UInt8]) async throws -> Bool
     /// Whether a complete row serves this content (a blob without one may be deleted).
-    func isServed(sha256: [UInt8]) throws -> Bool
+    nonisolated(nonsending) func isServed(sha256: [UInt8]) async throws -> Bool
 }

@@ -1,9 +1,15 @@
-import MessageAIProtocol  // ConversationKind, ChangeAction: the product's vocabularies, not frames
+import MessageAIVocabulary  // ConversationKind, ChangeAction, AssistItemKind, AssistItemFilter
 
 // The server's storage seam. It speaks the store's own records (`Records.swift`), never a wire
-// type, and nothing of one backend: one SQLite implementation (`SQLiteStore`) today; tests run
-// the same bodies against an in-memory and a temp-file database. Not thread-safe: the server calls it
-// from one serial queue (the store queue), which is also what makes group commit simple.
+// type, and nothing of one backend: SQLite (`SQLiteStore`, in the server) today, PostgreSQL next;
+// tests run the same bodies against an in-memory and a temp-file database.
+//
+// Asynchronous, so that a database across a network never blocks the hub: every requirement is
+// `async throws` and `nonisolated(nonsending)` (SE-0461), so it runs on the caller's executor.
+// A backend that answers at once (SQLite, whose synchronous methods are the witnesses) then
+// answers inline on the hub, with no thread hop; a network backend suspends and the caller
+// resumes on its own executor (the hub's, `HubExecutor`). Not thread-safe: the server calls it
+// from one serial executor, which is also what makes group commit simple.
 //
 // Time values are milliseconds since the Unix epoch. Ids are positive integers the store assigns (> 0).
 
@@ -186,135 +192,134 @@ public struct Membership: Equatable, Sendable {
 }
 
 /// Sendable so that a closure may carry it back to the hub queue, which alone calls it.
+/// (A cache of `memberIDs` is the backend's business: SQLite's `membershipVersion` is not part of it.)
 public protocol Store: AnyObject, Sendable {
     // MARK: Accounts
     /// Throws `.usernameTaken` (case-insensitive) or `.emailTaken` (case-insensitive).
-    func createUser(email: String, username: String, displayName: String, passwordHash: String, now: UInt64) throws -> UserRecord
-    func user(id: UInt64) throws -> UserRecord?
+    nonisolated(nonsending) func createUser(email: String, username: String, displayName: String, passwordHash: String, now: UInt64) async throws -> UserRecord
+    nonisolated(nonsending) func user(id: UInt64) async throws -> UserRecord?
     /// By username (case-insensitive) or by email (case-insensitive).
-    func user(login: String) throws -> UserRecord?
-    func user(username: String) throws -> UserRecord?
-    func setDisplayName(userID: UInt64, _ name: String) throws
+    nonisolated(nonsending) func user(login: String) async throws -> UserRecord?
+    nonisolated(nonsending) func user(username: String) async throws -> UserRecord?
+    nonisolated(nonsending) func setDisplayName(userID: UInt64, _ name: String) async throws
     /// The user's time zone, already checked (`TimeZoneName`).
-    func setTimeZone(userID: UInt64, _ zone: String) throws
-    func setPasswordHash(userID: UInt64, _ hash: String) throws
-    func setLastSeen(userID: UInt64, _ time: UInt64) throws
+    nonisolated(nonsending) func setTimeZone(userID: UInt64, _ zone: String) async throws
+    nonisolated(nonsending) func setPasswordHash(userID: UInt64, _ hash: String) async throws
+    nonisolated(nonsending) func setLastSeen(userID: UInt64, _ time: UInt64) async throws
 
     // MARK: Sessions
-    func createSession(userID: UInt64, tokenHash: [UInt8], device: String, now: UInt64) throws -> SessionRecord
-    func session(tokenHash: [UInt8]) throws -> SessionRecord?
-    func sessions(userID: UInt64) throws -> [SessionRecord]
-    func touchSession(id: UInt64, now: UInt64) throws
+    nonisolated(nonsending) func createSession(userID: UInt64, tokenHash: [UInt8], device: String, now: UInt64) async throws -> SessionRecord
+    nonisolated(nonsending) func session(tokenHash: [UInt8]) async throws -> SessionRecord?
+    nonisolated(nonsending) func sessions(userID: UInt64) async throws -> [SessionRecord]
+    nonisolated(nonsending) func touchSession(id: UInt64, now: UInt64) async throws
     /// False when no such session of that user exists.
-    func deleteSession(id: UInt64, userID: UInt64) throws -> Bool
+    nonisolated(nonsending) func deleteSession(id: UInt64, userID: UInt64) async throws -> Bool
     /// Deletes all the user's sessions except `keep`; returns the ids deleted.
-    func deleteSessions(userID: UInt64, except keep: UInt64) throws -> [UInt64]
+    nonisolated(nonsending) func deleteSessions(userID: UInt64, except keep: UInt64) async throws -> [UInt64]
 
     // MARK: People
     /// Users whose username starts with `query`, or whose display name has its words (the last
     /// as a prefix), or, for a query with "@", whose email is exactly it; case-insensitive,
     /// ordered by username, through indexes.
-    func searchUsers(query: String, limit: Int) throws -> [UserRecord]
+    nonisolated(nonsending) func searchUsers(query: String, limit: Int) async throws -> [UserRecord]
     /// Records that `owner` wants `contact` (a request, or an accept of theirs); idempotent,
     /// returns whether it is new.
-    @discardableResult func addContact(owner: UInt64, contact: UInt64, now: UInt64) throws -> Bool
-    func removeContact(owner: UInt64, contact: UInt64) throws -> Bool
-    func contacts(owner: UInt64) throws -> [UserRecord]
-    func isContact(owner: UInt64, other: UInt64) throws -> Bool
-    func sharesConversation(_ a: UInt64, _ b: UInt64) throws -> Bool
+    @discardableResult nonisolated(nonsending) func addContact(owner: UInt64, contact: UInt64, now: UInt64) async throws -> Bool
+    nonisolated(nonsending) func removeContact(owner: UInt64, contact: UInt64) async throws -> Bool
+    nonisolated(nonsending) func contacts(owner: UInt64) async throws -> [UserRecord]
+    nonisolated(nonsending) func isContact(owner: UInt64, other: UInt64) async throws -> Bool
+    nonisolated(nonsending) func sharesConversation(_ a: UInt64, _ b: UInt64) async throws -> Bool
     /// Who sees this user's presence: accepted contacts that neither side blocks.
-    func presenceAudience(userID: UInt64) throws -> [UInt64]
+    nonisolated(nonsending) func presenceAudience(userID: UInt64) async throws -> [UInt64]
 
     // MARK: Away (/away, /back)
     /// Marks the user away with `message` (may be empty), replacing an earlier mark.
-    func setAway(userID: UInt64, message: String, now: UInt64) throws
+    nonisolated(nonsending) func setAway(userID: UInt64, message: String, now: UInt64) async throws
     /// Clears the mark; returns whether there was one.
-    @discardableResult func clearAway(userID: UInt64) throws -> Bool
+    @discardableResult nonisolated(nonsending) func clearAway(userID: UInt64) async throws -> Bool
     /// The away text (empty for none) when the user is marked away; nil when not away.
-    func awayMessage(userID: UInt64) throws -> String?
+    nonisolated(nonsending) func awayMessage(userID: UInt64) async throws -> String?
 
     // MARK: Privacy (consent and blocking)
-    func contactLink(_ me: UInt64, _ other: UInt64) throws -> ContactLink
+    nonisolated(nonsending) func contactLink(_ me: UInt64, _ other: UInt64) async throws -> ContactLink
     /// Wanted contacts and pending incoming requests, with their links.
-    func contactEntries(owner: UInt64) throws -> [(UserRecord, ContactLink)]
-    @discardableResult func declineContact(owner: UInt64, requester: UInt64) throws -> Bool
-    @discardableResult func block(blocker: UInt64, blocked: UInt64, now: UInt64) throws -> Bool
-    @discardableResult func unblock(blocker: UInt64, blocked: UInt64) throws -> Bool
-    func blockedUsers(blocker: UInt64) throws -> [UserRecord]
-    func blockers(of userID: UInt64, among candidates: [UInt64]) throws -> Set<UInt64>
+    nonisolated(nonsending) func contactEntries(owner: UInt64) async throws -> [(UserRecord, ContactLink)]
+    @discardableResult nonisolated(nonsending) func declineContact(owner: UInt64, requester: UInt64) async throws -> Bool
+    @discardableResult nonisolated(nonsending) func block(blocker: UInt64, blocked: UInt64, now: UInt64) async throws -> Bool
+    @discardableResult nonisolated(nonsending) func unblock(blocker: UInt64, blocked: UInt64) async throws -> Bool
+    nonisolated(nonsending) func blockedUsers(blocker: UInt64) async throws -> [UserRecord]
+    nonisolated(nonsending) func blockers(of userID: UInt64, among candidates: [UInt64]) async throws -> Set<UInt64>
     /// Membership, message request and block in one query (nil: not a member).
-    func membership(conversationID: UInt64, userID: UInt64) throws -> Membership?
+    nonisolated(nonsending) func membership(conversationID: UInt64, userID: UInt64) async throws -> Membership?
     /// Accepts the message request the member holds, if any; returns whether there was one.
-    @discardableResult func acceptRequest(conversationID: UInt64, userID: UInt64) throws -> Bool
+    @discardableResult nonisolated(nonsending) func acceptRequest(conversationID: UInt64, userID: UInt64) async throws -> Bool
     /// Accepts the direct conversation of two users on both sides (they became contacts).
-    func acceptDirectRequests(_ a: UInt64, _ b: UInt64) throws
+    nonisolated(nonsending) func acceptDirectRequests(_ a: UInt64, _ b: UInt64) async throws
     /// Everyone in a block with the user, either direction (typing fan-out).
-    func blockPartners(of userID: UInt64) throws -> Set<UInt64>
+    nonisolated(nonsending) func blockPartners(of userID: UInt64) async throws -> Set<UInt64>
 
     // MARK: Conversations
     /// The one direct conversation of the pair, created on first use.
-    func directConversation(_ a: UInt64, _ b: UInt64, now: UInt64) throws -> (ConversationRecord, created: Bool)
-    func createGroup(name: String, creator: UInt64, members: [UInt64], now: UInt64) throws -> ConversationRecord
-    func addMembers(conversationID: UInt64, userIDs: [UInt64], now: UInt64) throws
-    func renameGroup(conversationID: UInt64, name: String) throws
-    func removeMember(conversationID: UInt64, userID: UInt64) throws
-    func conversation(id: UInt64) throws -> ConversationRecord?
-    func members(conversationID: UInt64) throws -> [MemberRecord]
+    nonisolated(nonsending) func directConversation(_ a: UInt64, _ b: UInt64, now: UInt64) async throws -> (ConversationRecord, created: Bool)
+    nonisolated(nonsending) func createGroup(name: String, creator: UInt64, members: [UInt64], now: UInt64) async throws -> ConversationRecord
+    nonisolated(nonsending) func addMembers(conversationID: UInt64, userIDs: [UInt64], now: UInt64) async throws
+    nonisolated(nonsending) func renameGroup(conversationID: UInt64, name: String) async throws
+    nonisolated(nonsending) func removeMember(conversationID: UInt64, userID: UInt64) async throws
+    nonisolated(nonsending) func conversation(id: UInt64) async throws -> ConversationRecord?
+    nonisolated(nonsending) func members(conversationID: UInt64) async throws -> [MemberRecord]
     /// Just the members' ids, for fan-out on every message (no join, no sort).
-    func memberIDs(conversationID: UInt64) throws -> [UInt64]
-    /// Changes whenever a conversation gains or loses a member: caches of `memberIDs` compare it.
-    var membershipVersion: UInt64 { get }
-    func isMember(conversationID: UInt64, userID: UInt64) throws -> Bool
+    nonisolated(nonsending) func memberIDs(conversationID: UInt64) async throws -> [UInt64]
+    nonisolated(nonsending) func isMember(conversationID: UInt64, userID: UInt64) async throws -> Bool
     /// The user's conversations, most recent activity first, each with last message, unread
     /// count (messages from others above the user's read marker) and the user's own markers.
-    func conversationList(userID: UInt64) throws -> [ConversationEntry]
+    nonisolated(nonsending) func conversationList(userID: UInt64) async throws -> [ConversationEntry]
     /// One conversation as `userID` sees it (same fields as in the list).
-    func conversationView(id: UInt64, userID: UInt64) throws -> ConversationEntry?
+    nonisolated(nonsending) func conversationView(id: UInt64, userID: UInt64) async throws -> ConversationEntry?
 
     // MARK: Messages
     /// Stores a batch in ONE transaction (group commit). Each message gets the next seq of its
     /// conversation; a (sender, client id) seen before yields `.duplicate` with the original.
     /// All or nothing: on error nothing of the batch is stored.
-    func append(_ batch: [NewMessage]) throws -> [AppendOutcome]
+    nonisolated(nonsending) func append(_ batch: [NewMessage]) async throws -> [AppendOutcome]
     /// Ascending by seq, seq > afterSeq, at most `limit`.
-    func messages(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [StoredMessage]
+    nonisolated(nonsending) func messages(conversationID: UInt64, afterSeq: UInt64, limit: Int) async throws -> [StoredMessage]
     /// The `limit` messages just before `beforeSeq` (0: the newest), ascending by seq.
-    func messages(conversationID: UInt64, beforeSeq: UInt64, limit: Int) throws -> [StoredMessage]
+    nonisolated(nonsending) func messages(conversationID: UInt64, beforeSeq: UInt64, limit: Int) async throws -> [StoredMessage]
     /// Search in the user's conversations (every word, accents and case ignored, the last word
     /// a prefix), newest first; it sees every message appended before the call.
-    func search(userID: UInt64, query: String, conversationID: UInt64?, offset: Int, limit: Int) throws -> [StoredMessage]
+    nonisolated(nonsending) func search(userID: UInt64, query: String, conversationID: UInt64?, offset: Int, limit: Int) async throws -> [StoredMessage]
 
     // MARK: Markers
     /// Raises the member's markers (never lowers; read implies delivered; capped at last seq).
     /// Returns the markers after the change, and whether anything changed.
-    func raiseMarkers(conversationID: UInt64, userID: UInt64, delivered: UInt64, read: UInt64) throws -> (delivered: UInt64, read: UInt64, changed: Bool)
-    func markers(conversationID: UInt64) throws -> [MemberMarker]
+    nonisolated(nonsending) func raiseMarkers(conversationID: UInt64, userID: UInt64, delivered: UInt64, read: UInt64) async throws -> (delivered: UInt64, read: UInt64, changed: Bool)
+    nonisolated(nonsending) func markers(conversationID: UInt64) async throws -> [MemberMarker]
 
     // MARK: Additions (store branch)
     /// One message by its place in the conversation (READERS, previews).
-    func message(conversationID: UInt64, seq: UInt64) throws -> StoredMessage?
+    nonisolated(nonsending) func message(conversationID: UInt64, seq: UInt64) async throws -> StoredMessage?
     /// The message a sender stored under this client id, if any.
-    func message(senderID: UInt64, clientID: [UInt8]) throws -> StoredMessage?
+    nonisolated(nonsending) func message(senderID: UInt64, clientID: [UInt8]) async throws -> StoredMessage?
     /// Closes the database cleanly (shutdown); the store cannot be used afterwards. Idempotent.
-    func close()
+    nonisolated(nonsending) func close() async
 
     // MARK: Changes (replies, reactions, edits, deletes)
     /// The change an actor stored under this client id, if any (a resend).
-    func change(actorID: UInt64, clientID: [UInt8]) throws -> ChangeRecord?
+    nonisolated(nonsending) func change(actorID: UInt64, clientID: [UInt8]) async throws -> ChangeRecord?
     /// Stores a change the caller has checked (membership, sender, window, emoji), with the
     /// next seq of the conversation, and applies it to the message; see `ChangeOutcome`.
     /// A delete may leave work owed (`runDeferred(.purgeDeleted)`): the caller runs it after answering.
-    func apply(_ change: NewChange) throws -> ChangeOutcome
+    nonisolated(nonsending) func apply(_ change: NewChange) async throws -> ChangeOutcome
     /// Changes with seq > afterSeq, ascending, at most `limit` (an edit carries the text now).
-    func changes(conversationID: UInt64, afterSeq: UInt64, limit: Int) throws -> [ChangeRecord]
+    nonisolated(nonsending) func changes(conversationID: UInt64, afterSeq: UInt64, limit: Int) async throws -> [ChangeRecord]
     /// The messages with their current reactions filled in.
-    func withReactions(_ messages: [StoredMessage]) throws -> [StoredMessage]
+    nonisolated(nonsending) func withReactions(_ messages: [StoredMessage]) async throws -> [StoredMessage]
 
     // MARK: Work kept out of the acknowledging transactions
     /// One bounded step of work the store keeps out of the transactions that acknowledge, for
     /// the caller to run between requests; true while more of it is owed. A store that does
     /// all its work inside its transactions answers false at once.
-    @discardableResult func runDeferred(_ work: DeferredWork) throws -> Bool
+    @discardableResult nonisolated(nonsending) func runDeferred(_ work: DeferredWork) async throws -> Bool
 
     // MARK: Optional capabilities (asked for, never found by casting; nil: the store has none)
     /// The assistant's tables: items, summaries, switches, budgets.

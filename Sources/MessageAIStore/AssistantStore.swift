@@ -1,4 +1,4 @@
-import MessageAIProtocol  // AssistItemKind, AssistItemFilter: the product's vocabularies, not frames
+import MessageAIVocabulary  // ConversationKind, ChangeAction, AssistItemKind, AssistItemFilter
 
 /// An item as the extractor produces it, before it has an id and a rev.
 public struct NewAssistItem: Equatable, Sendable {
@@ -41,34 +41,34 @@ public protocol AssistantStore: AnyObject, Sendable {
     /// Stores the items in one transaction, each with the next rev; an item already stored for
     /// the same message and place, or an action the same owner already has open with the same
     /// words (an ask, then "I'll do it"), is skipped. Returns the items stored now.
-    func insertItems(_ items: [NewAssistItem], now: UInt64) throws -> [AssistItemRecord]
+    nonisolated(nonsending) func insertItems(_ items: [NewAssistItem], now: UInt64) async throws -> [AssistItemRecord]
     /// Newest first, in the user's conversations (or one of them).
-    func items(userID: UInt64, conversationID: UInt64?, filter: AssistItemFilter, kind: AssistItemKind?, limit: Int) throws -> [AssistItemRecord]
+    nonisolated(nonsending) func items(userID: UInt64, conversationID: UInt64?, filter: AssistItemFilter, kind: AssistItemKind?, limit: Int) async throws -> [AssistItemRecord]
     /// Items of the user's conversations with rev > `sinceRev`, ascending by rev.
-    func itemsChanged(userID: UInt64, sinceRev: UInt64, limit: Int) throws -> [AssistItemRecord]
+    nonisolated(nonsending) func itemsChanged(userID: UInt64, sinceRev: UInt64, limit: Int) async throws -> [AssistItemRecord]
     /// The items extracted from one message, withdrawn ones (empty text: the message was
     /// deleted) included.
-    func items(conversationID: UInt64, seq: UInt64) throws -> [AssistItemRecord]
+    nonisolated(nonsending) func items(conversationID: UInt64, seq: UInt64) async throws -> [AssistItemRecord]
     /// The items of one message become `items` (an edit, or a second opinion): an item still
     /// there keeps its id and done mark; the others are withdrawn. Returns the rows changed.
-    func replaceItems(conversationID: UInt64, seq: UInt64, with replacement: [NewAssistItem], now: UInt64) throws -> [AssistItemRecord]
+    nonisolated(nonsending) func replaceItems(conversationID: UInt64, seq: UInt64, with replacement: [NewAssistItem], now: UInt64) async throws -> [AssistItemRecord]
     /// A new rev for every live item of the conversation (a member was added); returns them.
-    func reannounceItems(conversationID: UInt64) throws -> [AssistItemRecord]
+    nonisolated(nonsending) func reannounceItems(conversationID: UInt64) async throws -> [AssistItemRecord]
     /// The item if the user is a member of its conversation and it was not withdrawn.
-    func item(id: UInt64, visibleTo userID: UInt64) throws -> AssistItemRecord?
+    nonisolated(nonsending) func item(id: UInt64, visibleTo userID: UInt64) async throws -> AssistItemRecord?
     /// Marks the item done by the user (or open again); a new rev only when it changed.
-    func setItemDone(id: UInt64, by userID: UInt64, done: Bool, now: UInt64) throws -> (item: AssistItemRecord, changed: Bool)
+    nonisolated(nonsending) func setItemDone(id: UInt64, by userID: UInt64, done: Bool, now: UInt64) async throws -> (item: AssistItemRecord, changed: Bool)
     /// The highest rev given out (0: none).
-    func assistantCursor() throws -> UInt64
+    nonisolated(nonsending) func assistantCursor() async throws -> UInt64
 
-    func cachedSummary(conversationID: UInt64, fromSeq: UInt64, toSeq: UInt64, engine: String, engineVersion: String) throws -> [UInt8]?
-    func cacheSummary(conversationID: UInt64, fromSeq: UInt64, toSeq: UInt64, engine: String, engineVersion: String,
-                      answer: [UInt8], now: UInt64) throws
+    nonisolated(nonsending) func cachedSummary(conversationID: UInt64, fromSeq: UInt64, toSeq: UInt64, engine: String, engineVersion: String) async throws -> [UInt8]?
+    nonisolated(nonsending) func cacheSummary(conversationID: UInt64, fromSeq: UInt64, toSeq: UInt64, engine: String, engineVersion: String,
+                      answer: [UInt8], now: UInt64) async throws
 
-    func assistSwitch(conversationID: UInt64) throws -> AssistSwitch
-    func setProviderOff(conversationID: UInt64, by userID: UInt64, off: Bool, now: UInt64) throws
+    nonisolated(nonsending) func assistSwitch(conversationID: UInt64) async throws -> AssistSwitch
+    nonisolated(nonsending) func setProviderOff(conversationID: UInt64, by userID: UInt64, off: Bool, now: UInt64) async throws
 
     /// Provider requests the user made on `day` (days since the epoch, UTC).
-    func providerRequests(userID: UInt64, day: UInt64) throws -> Int
-    func countProviderRequest(userID: UInt64, day: UInt64) throws
+    nonisolated(nonsending) func providerRequests(userID: UInt64, day: UInt64) async throws -> Int
+    nonisolated(nonsending) func countProviderRequest(userID: UInt64, day: UInt64) async throws
 }

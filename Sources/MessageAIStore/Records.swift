@@ -1,4 +1,4 @@
-import MessageAIProtocol  // ConversationKind, AssistItemKind: the product's vocabularies, not frames
+import MessageAIVocabulary  // ConversationKind, ChangeAction, AssistItemKind, AssistItemFilter
 
 // The store's own records: what the store interface takes and returns, apart from the wire.
 // The handlers turn them into frames (`Server/Records+Wire.swift`); a second backend returns

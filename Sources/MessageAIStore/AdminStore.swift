@@ -5,26 +5,26 @@
 /// Sendable: a backup calls `snapshot(into:)` off the hub; everything else runs on the hub.
 public protocol AdminStore: AnyObject, Sendable {
     /// Every account, by username, with whether it is disabled.
-    func accounts() throws -> [AccountRecord]
-    func account(username: String) throws -> AccountRecord?
+    nonisolated(nonsending) func accounts() async throws -> [AccountRecord]
+    nonisolated(nonsending) func account(username: String) async throws -> AccountRecord?
     /// Disables (`at` > 0, when) or enables (`at` == 0) an account; false when there is no such user.
-    func setDisabled(userID: UInt64, at: UInt64) throws -> Bool
-    func isDisabled(userID: UInt64) throws -> Bool
-    func session(id: UInt64) throws -> SessionRecord?
+    nonisolated(nonsending) func setDisabled(userID: UInt64, at: UInt64) async throws -> Bool
+    nonisolated(nonsending) func isDisabled(userID: UInt64) async throws -> Bool
+    nonisolated(nonsending) func session(id: UInt64) async throws -> SessionRecord?
     /// Deletes every session of the user; returns their ids.
-    func deleteAllSessions(userID: UInt64) throws -> [UInt64]
-    func statistics() throws -> StoreStatistics
+    nonisolated(nonsending) func deleteAllSessions(userID: UInt64) async throws -> [UInt64]
+    nonisolated(nonsending) func statistics() async throws -> StoreStatistics
     /// Deletes an account as far as others' history allows, in one transaction: its sessions,
     /// contacts, blocks and status go; its name and email are freed (the row becomes
     /// `deleted-ID`, display name "deleted user", a password hash nothing matches, disabled);
     /// the messages it sent stay in their conversations under that name. Returns the new
     /// username; nil when there is no such user.
-    func deleteAccount(userID: UInt64, now: UInt64) throws -> String?
+    nonisolated(nonsending) func deleteAccount(userID: UInt64, now: UInt64) async throws -> String?
     /// Writes a consistent copy of the whole database, as of one moment, to a new file at
     /// `path` (mode 0600) while the server keeps writing. The one requirement called off the
     /// hub: it must use a connection of its own. A backend that has no single-file copy throws
     /// (PostgreSQL: `pg_dump`, README "Operating a server").
-    func snapshot(into path: String) throws
+    nonisolated(nonsending) func snapshot(into path: String) async throws
 }
 
 /// An account as the admin sees it.

@@ -1,0 +1,133 @@
+import Dispatch
+import MessageAIProtocol
+
+/// SEND's group commit.
+///
+/// The first SEND queued (`pendingSends`) schedules a commit at the end of the hub's current
+/// work: every SEND that arrives before that block runs, including those whose read events
+/// queued up meanwhile, goes into the same `store.append` transaction. At most one batch is in
+/// flight: while the store works on one (a database across the network suspends here), the
+/// next gathers, and it starts as soon as the first has ended. Batches end in the order they
+/// started, so acks and pushes leave in sequence order.
+///
+/// On SQLite the append answers inline (`Store` is `nonisolated(nonsending)`): the commit has
+/// ended, acks and pushes written, before `commitPendingSends` returns, as before the store
+/// became asynchronous. CHANGE awaits `commitQueuedSends` instead, which also covers a store
+/// that suspends; shutdown (not converted) relies on the inline answer.
+extension ChatServer {
+    /// A SEND was queued: commit at the end of this turn, unless a commit is already scheduled
+    /// or in flight (its end starts the next batch).
+    func scheduleCommit() {
+        guard !commitScheduled, !commitInFlight else { return }
+        commitScheduled = true
+        // Acks and pushes of the whole batch are written together at the end.
+        queue.async { [self] in output.turn { commitPendingSends() } }
+    }
+
+    /// Starts committing what is queued, unless a batch is in flight.
+    func commitPendingSends() {
+        commitScheduled = false
+        guard !commitInFlight, !pendingSends.isEmpty else { return }
+        let batch = pendingSends
+        pendingSends = []
+        commitInFlight = true
+        commitsStarted += 1
+        Task.immediate(executorPreference: hub) { [self] in
+            await commit(batch)
+            commitInFlight = false
+            commitsEnded += 1
+            let waiting = commitWaiters
+            commitWaiters = []
+            for w in waiting { w.resume() }
+            // What gathered while this batch was in flight is the next one.
+            if !pendingSends.isEmpty, !commitScheduled { commitPendingSends() }
+        }
+    }
+
+    /// Returns once every SEND queued so far is committed (answered): a CHANGE after a SEND on
+    /// one connection keeps that order. It waits for those batches only, not for SENDs queued
+    /// later, and returns without suspending when nothing is queued or the store answers inline.
+    func commitQueuedSends() async {
+        if !pendingSends.isEmpty, !commitInFlight { commitPendingSends() }
+        let target = commitsStarted + (pendingSends.isEmpty ? 0 : 1)
+        while commitsEnded < target {
+            await withCheckedContinuation { commitWaiters.append($0) }
+        }
+    }
+
+    private func commit(_ batch: [PendingSend]) async {
+        let outcomes: [AppendOutcome]
+        do {
+            let started = ServerMetrics.now
+            outcomes = try await store.append(batch.map(\.message))
+            metrics.commitLatency.recordNanoseconds(Int64(clamping: ServerMetrics.now &- started))
+        } catch StoreError.diskFull {
+            // Nothing was stored; every sender is told and its client retries later.
+            log(StoreError.diskFull, context: "append")
+            for p in batch { p.peer.fail(p.requestID, .storageFull) }
+            return
+        } catch {
+            guard batch.count > 1 else {
+                if let e = error as? StoreError { log(e, context: "append") }
+                logger.error("append failed: \(error)")
+                batch[0].peer.fail(batch[0].requestID, ServerError(error))
+                return
+            }
+            // One bad message must not fail the others: commit them one by one.
+            for p in batch { await commit([p]) }
+            return
+        }
+        commitStats.transactions += 1
+        commitStats.messages += batch.count
+        scheduleIndexing(after: batch.count)
+        logger.trace("committed \(batch.count) message(s) in one transaction")
+        var committed: [ChatMessage] = []
+        defer { extractAfterCommit(committed) }
+        for (pending, outcome) in zip(batch, outcomes) {
+            let (m, isNew): (ChatMessage, Bool)
+            switch outcome {
+            case .stored(let stored): (m, isNew) = (ChatMessage(stored), true)
+            case .duplicate(let original): (m, isNew) = (ChatMessage(original), false)
+            case .clientIDReused(let original):
+                pending.peer.fail(pending.requestID, .clientIDReused(original == nil ? .sendAfterChange : .sendAfterMessage))
+                continue
+            }
+            pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
+                                                          seq: m.seq, serverTime: m.serverTime, duplicate: !isNew))
+            metrics.recordAck(since: pending.receivedAt)
+            // A resend was pushed when it was first stored.
+            guard isNew else { continue }
+            metrics.messagesAccepted.increment()
+            if assistant != nil { committed.append(m) }
+            // Encoded once; each recipient's output copies the bytes.
+            let frame = m.frame(requestID: 0).encoded()
+            // Every connection of every member, the sender's other sessions included;
+            // the sending connection has its SEND_ACK.
+            let pushed = delivery.deliver(m, frame: frame, except: pending.peer)
+            if pushed > 0 { metrics.deliveries.increment(by: Int64(pushed)) }
+        }
+    }
+
+    /// Messages indexed per batch: FTS5 writes a segment per transaction, so one-message
+    /// transactions cost the most; 256 keeps the pending set (and a search's catch-up) small.
+    static let indexBatch = 256
+
+    /// Indexing runs as its own block on the hub queue, after this commit's acks were written.
+    private func scheduleIndexing(after committed: Int) {
+        unindexedMessages += committed
+        guard unindexedMessages >= Self.indexBatch, !indexScheduled else { return }
+        indexScheduled = true
+        queue.async { [self] in indexMessages() }
+    }
+
+    /// The store's deferred search work (`DeferredWork.catchUpSearch`), through the interface.
+    func indexMessages() {
+        indexScheduled = false
+        unindexedMessages = 0
+        // On failure (disk full) the messages stay stored and unindexed; the next batch or
+        // search retries.
+        Task.immediate(executorPreference: hub) { [self] in
+            do { try await store.runDeferred(.catchUpSearch) } catch { logger.error("indexing messages failed: \(error)") }
+        }
+    }
+}
