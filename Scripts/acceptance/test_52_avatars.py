@@ -6,6 +6,9 @@ import pathlib
 import struct
 
 from test_50_files import png
+import pytest
+
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
 
 
 def jpeg_size(data):
