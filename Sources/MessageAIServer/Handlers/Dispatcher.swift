@@ -76,6 +76,7 @@ extension ChatServer {
         case .diskFull: logger.error("\(context): disk full")
         case .failed(let message), .conflict(let message): logger.error("\(context): \(message)")
         case .missingReference: logger.error("\(context): a referenced row does not exist")
+        case .unavailable(let why): logger.warning("\(context): database unavailable: \(why)")
         case .notFound, .usernameTaken, .emailTaken: break
         }
     }

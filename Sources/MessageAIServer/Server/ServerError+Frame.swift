@@ -264,7 +264,7 @@ extension ServerError {
         case .notFound: self = .notFound(.record)
         case .usernameTaken: self = .usernameTaken
         case .emailTaken: self = .emailTaken
-        case .conflict, .missingReference, .failed: self = .internalStorage
+        case .conflict, .missingReference, .failed, .unavailable: self = .internalStorage
         }
     }
 }
