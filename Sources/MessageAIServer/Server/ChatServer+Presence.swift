@@ -57,6 +57,11 @@ extension ChatServer {
         }
     }
 
+    /// Returns once every announcement started so far has ended (shutdown, before the store closes).
+    func presenceSettled() async {
+        while presencePending > 0, let tail = presenceChain { await tail.value }
+    }
+
     /// Runs `work` on the hub after every announcement started before it has ended. Starts
     /// inline: with none pending and a store that answers at once, it has ended on return.
     private func announce(_ work: @escaping @Sendable () async -> Void) {

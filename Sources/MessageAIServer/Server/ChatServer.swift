@@ -135,7 +135,8 @@ public final class ChatServer: @unchecked Sendable {
             keepaliveTimer = nil
             onHub { [self] in
                 await commitQueuedSends()
-                indexMessages()
+                unindexedMessages = 0
+                do { try await store.runDeferred(.catchUpSearch) } catch { logger.error("indexing messages failed: \(error)") }
                 for peer in peers.values {
                     peer.connection.close(after: ServerError.shuttingDown.frame, grace: .seconds(2))
                 }
@@ -149,9 +150,11 @@ public final class ChatServer: @unchecked Sendable {
             // A connection still waiting for a slow reader (output overflow) goes now: the store
             // closes after `completion`, and a later close would touch it.
             for peer in Array(peers.values) { peer.connection.closeNow(.server) }
-            // A SEND read during the grace was queued: it is committed before the store closes.
+            // A SEND read during the grace was queued: it is committed before the store closes,
+            // and so is the last seen of the users who just went offline.
             onHub { [self] in
                 await commitQueuedSends()
+                await presenceSettled()
                 completion()
             }
             return
