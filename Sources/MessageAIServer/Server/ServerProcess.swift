@@ -68,7 +68,7 @@ public enum ServerProcess {
         raiseDescriptorLimit(logger: logger)
         // Files the server creates (database, WAL) are readable by its owner only.
         umask(0o077)
-        let store: SQLiteStore
+        let opened: OpenedStore
         do {
             try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -76,10 +76,7 @@ public enum ServerProcess {
                 StandardError.write("messageai-server: another server is using \(options.dataDirectory)\n")
                 exit(1)
             }
-            // WAL checkpoints on a second connection, off the hub (BENCHMARKS.md, issue 13): that
-            // needs the shared locking mode, so the store is no longer opened `exclusive`.
-            store = try SQLiteStore(path: options.dataDirectory + "/" + databaseFileName, synchronous: options.synchronous,
-                                  checkpoints: WALCheckpointer.Limits())
+            opened = try waitFor { try await openStore(options, logger: logger) }
         } catch {
             StandardError.write("messageai-server: cannot open the database in \(options.dataDirectory): \(error)\n")
             exit(1)
@@ -97,6 +94,7 @@ public enum ServerProcess {
             configuration.storeLatencyMillis = latency  // tests and measurements (`LatencyStore`)
         }
         let (metrics, registry) = makeMetrics(options)
+        let store = opened.store
         let server = ChatServer(configuration: configuration, store: store, logger: logger, metrics: metrics)
         let port: Int
         do {
@@ -122,14 +120,15 @@ public enum ServerProcess {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
             source.setEventHandler {
                 logger.info("signal \(sig): shutting down")
+                // Every acknowledged message is committed by then (`ChatServer.shutdown`).
                 server.shutdown {
-                    if let counts = store.checkpointer?.checkpointCounts {
-                        logger.info("WAL checkpoints: \(counts.background) in the background, \(counts.onWriter) on the hub")
+                    server.onHub {
+                        opened.closing()
+                        await store.close()
+                        admin.stop()
+                        logger.info("stopped")
+                        exit(0)
                     }
-                    store.close()
-                    admin.stop()
-                    logger.info("stopped")
-                    exit(0)
                 }
             }
             source.resume()
@@ -143,4 +142,41 @@ public enum ServerProcess {
         StandardError.write("listening on \(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)\n")
         withExtendedLifetime((sources, hangup, endpoint, admin)) { dispatchMain() }
     }
+
+    /// An open store, and what to do just before it closes (a backend's own farewell).
+    struct OpenedStore: Sendable {
+        var store: any Store
+        var closing: @Sendable () -> Void = {}
+    }
+
+    /// The one place that knows which database the server runs on: everything after it sees
+    /// `any Store`. A second backend (PostgreSQL, `--database postgres://...`) opens here.
+    static func openStore(_ options: Options, logger: Logger) async throws -> OpenedStore {
+        // WAL checkpoints on a second connection, off the hub (BENCHMARKS.md, issue 13): that
+        // needs the shared locking mode, so the store is no longer opened `exclusive`.
+        let sqlite = try SQLiteStore(path: options.dataDirectory + "/" + databaseFileName, synchronous: options.synchronous,
+                                     checkpoints: WALCheckpointer.Limits())
+        return OpenedStore(store: sqlite, closing: {
+            if let counts = sqlite.checkpointer?.checkpointCounts {
+                logger.info("WAL checkpoints: \(counts.background) in the background, \(counts.onWriter) on the hub")
+            }
+        })
+    }
+
+    /// Runs `work` to its end from the synchronous start-up code (before the hub runs).
+    private static func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let result = StartupResult<T>()
+        Task.detached {
+            do { result.value = .success(try await work()) } catch { result.value = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try result.value!.get()
+    }
+}
+
+/// The start-up task's answer (the semaphore orders the accesses).
+private final class StartupResult<T: Sendable>: @unchecked Sendable {
+    var value: Result<T, Error>?
 }
