@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "MessageAIServer",
             dependencies: [
-                "MessageAIProtocol", "MessageAIStore", "MessageAISQLite", "MessageAITLS", "MessageAISocket", "MessageAIAssistant", "MessageAIAssistantProvider", "CVips",
+                "MessageAIProtocol", "MessageAIStore", "MessageAISQLite", "MessageAIPostgres", "MessageAITLS", "MessageAISocket", "MessageAIAssistant", "MessageAIAssistantProvider", "CVips",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -113,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "messageai-server",
             dependencies: [
-                "MessageAIServer",
+                "MessageAIServer", "MessageAIPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),

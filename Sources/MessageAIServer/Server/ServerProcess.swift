@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import MessageAIPostgres
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,6 +19,9 @@ public enum ServerProcess {
         public var tls: TLSMode = .selfSigned(extraNames: [])
         /// `--metrics-listen HOST:PORT`: Prometheus text at /metrics, and /healthz; nil: off.
         public var metricsListen: String?
+        /// `--database postgres://...` (or `MESSAGEAI_DATABASE_URL`) with its password resolved;
+        /// nil: the SQLite database in the data directory (ServerProcess+Postgres.swift).
+        public var database: ConnectionSettings?
         /// Called on SIGHUP before the certificate is reloaded: the executable re-reads `--config`.
         public var onHangup: (@Sendable (ChatServer) -> Void)?
         public init(configuration: ServerConfiguration, dataDirectory: String, synchronous: SQLiteStore.Synchronous) {
@@ -77,6 +81,9 @@ public enum ServerProcess {
                 exit(1)
             }
             opened = try waitFor { try await openStore(options, logger: logger) }
+        } catch let failure as DatabaseStartFailure {
+            StandardError.write("messageai-server: \(failure)\n")  // one line naming the cause
+            exit(1)
         } catch {
             StandardError.write("messageai-server: cannot open the database in \(options.dataDirectory): \(error)\n")
             exit(1)
@@ -152,6 +159,7 @@ public enum ServerProcess {
     /// The one place that knows which database the server runs on: everything after it sees
     /// `any Store`. A second backend (PostgreSQL, `--database postgres://...`) opens here.
     static func openStore(_ options: Options, logger: Logger) async throws -> OpenedStore {
+        if let database = options.database { return try await openPostgres(database, logger: logger) }
         // WAL checkpoints on a second connection, off the hub (BENCHMARKS.md, issue 13): that
         // needs the shared locking mode, so the store is no longer opened `exclusive`.
         let sqlite = try SQLiteStore(path: options.dataDirectory + "/" + databaseFileName, synchronous: options.synchronous,
