@@ -1,4 +1,6 @@
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// Issue 25 §1's first invariant on a real PostgreSQL: seqs from `UPDATE ... RETURNING` under
@@ -9,10 +11,10 @@ final class AppendMessageTests: PostgresTestCase {
         let store = try await openStore(maximumConnections: 8)
         let (group, users) = try await makeGroup(store, users: 8)
         let perSender = 200
-        let seqs = try await withThrowingTaskGroup(of: [Int64].self) { tasks in
+        let seqs = try await withThrowingTaskGroup(of: [UInt64].self) { tasks in
             for sender in users {
                 tasks.addTask {
-                    var mine: [Int64] = []
+                    var mine: [UInt64] = []
                     for i in 0..<perSender {
                         let sent = try await store.appendMessage(conversationID: group, senderID: sender, clientID: newClientID(),
                                                                  text: "message \(i)", serverTime: now())
@@ -22,7 +24,7 @@ final class AppendMessageTests: PostgresTestCase {
                     return mine
                 }
             }
-            var all: [[Int64]] = []
+            var all: [[UInt64]] = []
             for try await mine in tasks { all.append(mine) }
             return all
         }
@@ -30,9 +32,9 @@ final class AppendMessageTests: PostgresTestCase {
             XCTAssertEqual(mine, mine.sorted(), "one sender's messages keep their order")
         }
         let total = users.count * perSender
-        XCTAssertEqual(seqs.flatMap { $0 }.sorted(), Array(1...Int64(total)))
+        XCTAssertEqual(seqs.flatMap { $0 }.sorted(), Array(1...UInt64(total)))
         let stored = try await store.messageSeqs(conversationID: group)
-        XCTAssertEqual(stored, Array(1...Int64(total)))
+        XCTAssertEqual(stored, Array(1...UInt64(total)))
     }
 
     func testResendReturnsTheFirstSeqAndTakesNone() async throws {
@@ -59,10 +61,10 @@ final class AppendMessageTests: PostgresTestCase {
         let elsewhere = try await store.createGroup(name: "other", memberIDs: users, now: now())
         let id = newClientID()
         _ = try await store.appendMessage(conversationID: group, senderID: users[0], clientID: id, text: "hello", serverTime: 1)
-        await assertThrows(.clientIDReused) {
+        await assertThrows(.conflict("client id already used")) {
             _ = try await store.appendMessage(conversationID: group, senderID: users[0], clientID: id, text: "changed", serverTime: 2)
         }
-        await assertThrows(.clientIDReused) {
+        await assertThrows(.conflict("client id already used")) {
             _ = try await store.appendMessage(conversationID: elsewhere, senderID: users[0], clientID: id, text: "hello", serverTime: 3)
         }
         let next = try await store.appendMessage(conversationID: group, senderID: users[0], clientID: newClientID(),
@@ -72,36 +74,18 @@ final class AppendMessageTests: PostgresTestCase {
         XCTAssertEqual(seqsInElsewhere, [])
     }
 
-    func testNonMemberIsRefusedAndNothingIsStored() async throws {
+    /// As on SQLite, membership is the caller's check; a conversation that does not exist
+    /// fails the whole batch, stores nothing, and leaves the client id free.
+    func testMissingConversationIsNotFoundAndNothingIsStored() async throws {
         let store = try await openStore()
-        let (group, _) = try await makeGroup(store, users: 2)
-        let (ownGroup, outsiders) = try await makeGroup(store, users: 1)
+        let (ownGroup, users) = try await makeGroup(store, users: 1)
         let id = newClientID()
-        await assertThrows(.notMember) {
-            _ = try await store.appendMessage(conversationID: group, senderID: outsiders[0], clientID: id,
-                                              text: "let me in", serverTime: 1)
-        }
-        await assertThrows(.notMember) {
-            _ = try await store.appendMessage(conversationID: 999_999, senderID: outsiders[0], clientID: newClientID(),
+        await assertThrows(.notFound) {
+            _ = try await store.appendMessage(conversationID: 999_999, senderID: users[0], clientID: id,
                                               text: "nowhere", serverTime: 1)
         }
-        let seqsInGroup = try await store.messageSeqs(conversationID: group)
-        XCTAssertEqual(seqsInGroup, [])
-        // The refused send's client id was rolled back with it: it is still the user's to use.
-        let sent = try await store.appendMessage(conversationID: ownGroup, senderID: outsiders[0], clientID: id,
-                                                 text: "let me in", serverTime: 2)
+        let sent = try await store.appendMessage(conversationID: ownGroup, senderID: users[0], clientID: id,
+                                                 text: "here", serverTime: 2)
         XCTAssertEqual(sent, AppendedMessage(seq: 1, serverTime: 2, duplicate: false))
-    }
-}
-
-func assertThrows(_ expected: PostgresStoreError, file: StaticString = #filePath, line: UInt = #line,
-                  _ body: () async throws -> Void) async {
-    do {
-        try await body()
-        XCTFail("expected \(expected), nothing was thrown", file: file, line: line)
-    } catch let error as PostgresStoreError {
-        XCTAssertEqual(error, expected, file: file, line: line)
-    } catch {
-        XCTFail("expected \(expected), got \(error)", file: file, line: line)
     }
 }

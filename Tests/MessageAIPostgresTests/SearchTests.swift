@@ -1,4 +1,6 @@
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// Search on PostgreSQL with the SQLite index's rules: every word must match, case and accents
@@ -6,15 +8,15 @@ import XCTest
 /// user types is never an operator, and only the user's own conversations are searched.
 final class SearchTests: PostgresTestCase {
     nonisolated(unsafe) private var store: PostgresStore!
-    nonisolated(unsafe) private var group: Int64 = 0
-    nonisolated(unsafe) private var users: [Int64] = []
+    nonisolated(unsafe) private var group: UInt64 = 0
+    nonisolated(unsafe) private var users: [UInt64] = []
 
-    private func send(_ text: String, from sender: Int = 0) async throws -> Int64 {
+    private func send(_ text: String, from sender: Int = 0) async throws -> UInt64 {
         try await store.appendMessage(conversationID: group, senderID: users[sender], clientID: newClientID(),
                                       text: text, serverTime: now()).seq
     }
 
-    private func find(_ query: String, as user: Int = 0, in conversation: Int64? = nil) async throws -> [Int64] {
+    private func find(_ query: String, as user: Int = 0, in conversation: UInt64? = nil) async throws -> [UInt64] {
         try await store.search(userID: users[user], query: query, conversationID: conversation, offset: 0, limit: 50).map(\.seq)
     }
 
