@@ -6,6 +6,7 @@ The `storage` pass runs it; on SQLite alone it is skipped (two processes cannot 
 import pytest
 
 from harness.checks import assert_no_duplicates
+from harness.client import PASSWORD
 from harness.waiting import wait_until
 
 pytestmark = pytest.mark.storage
@@ -19,7 +20,8 @@ def test_two_servers_append_into_one_conversation(world, postgres_database):
     two = world.server(name="node2", database=url)
     alice = world.user("alice", one.address)
     bob = world.user("bob", two.address)
-    alice.cmd("/group create race bob")
+    world.user("carol", one.address)  # a group has three members at least
+    alice.cmd("/group create race bob carol")
     # bob's node hears of the group only through the database: his client's next sync finds it.
     bob.restart()
     wait_until(lambda: any(r.get("name") == "race" for r in bob.conversations()), 30, "bob to see group race", interval=0.3)
@@ -32,9 +34,15 @@ def test_two_servers_append_into_one_conversation(world, postgres_database):
     for c in (alice, bob):
         c.cmd("/wait sent 60", timeout=70)
 
-    # A fresh look at the conversation from each node: a restarted client syncs it from scratch.
-    for c in (alice, bob):
-        c.restart()
+    # A fresh look at the conversation from each node: a new device of each member logs in and
+    # syncs it from the database. (The senders' own clients never got the other node's messages
+    # pushed, and move their position past them with their own acks: filling such gaps is issue
+    # 26's, with cross-node delivery.)
+    for name, node in (("alice", one), ("bob", two)):
+        c = world.client(f"{name}-new", node.address)
+        c.wait_online()
+        c.cmd(f"/login {name} {PASSWORD}")
+        wait_until(lambda: any(r.get("name") == "race" for r in c.conversations()), 30, f"{c.name} to see group race", interval=0.3)
         c.cmd("/open race")
         c.cmd(f"/wait-messages {2 * PER_SENDER} 40", timeout=50)
         history = c.history(2 * PER_SENDER + 50)
