@@ -17,6 +17,7 @@ start_postgres() {
 }
 
 pg_bin() { ls -d /usr/lib/postgresql/*/bin | sort -t/ -k4 -n | tail -n 1; }
+pg_port() { cat "$OUT/pg/port" 2>/dev/null || echo 5432; }   # postgres.sh saves it only for --port
 
 # pg_floor: a fresh database migrated by the server itself (started once, stopped at
 # "listening on"), 8 senders in 8 conversations (pg-floor-setup.sql), then pgbench with
@@ -25,8 +26,8 @@ pg_bin() { ls -d /usr/lib/postgresql/*/bin | sort -t/ -k4 -n | tail -n 1; }
 pg_floor() {
   local bin url secs=${PG_FLOOR_SECS:-20}
   bin=$(pg_bin)
-  "$bin/createdb" -h "$OUT/pg" -p "$(cat "$OUT/pg/port")" -U postgres floor
-  url="postgres://postgres@/floor?host=$OUT/pg&port=$(cat "$OUT/pg/port")&sslmode=disable"
+  "$bin/createdb" -h "$OUT/pg" -p "$(pg_port)" -U postgres floor
+  url="postgres://postgres@/floor?host=$OUT/pg&port=$(pg_port)&sslmode=disable"
   local data; data=$(mktemp -d "$OUT/floor-server.XXXXXX")
   "$BIN/messageai-server" --host 127.0.0.1 --port 0 --plaintext --data-dir "$data" --database "$url" 2>"$data/log" &
   local server=$!
@@ -38,11 +39,11 @@ pg_floor() {
     sleep 0.2   # polling a log file for a condition, under the deadline above
   done
   kill "$server"; wait "$server" 2>/dev/null || true
-  "$bin/psql" -q -h "$OUT/pg" -p "$(cat "$OUT/pg/port")" -U postgres -d floor -v ON_ERROR_STOP=1 \
+  "$bin/psql" -q -h "$OUT/pg" -p "$(pg_port)" -U postgres -d floor -v ON_ERROR_STOP=1 \
     -f Scripts/bench/pg-floor-setup.sql >/dev/null
   local c out tps lat
   for c in 1 8; do
-    out=$("${GEN[@]}" "$bin/pgbench" -h "$OUT/pg" -p "$(cat "$OUT/pg/port")" -U postgres -n -M prepared \
+    out=$("${GEN[@]}" "$bin/pgbench" -h "$OUT/pg" -p "$(pg_port)" -U postgres -n -M prepared \
           -f Scripts/bench/pg-floor-message.sql -c "$c" -j 1 -T "$secs" floor 2>&1) || { echo "$out" >&2; return 1; }
     tps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\).*/\1/p' | head -n 1)
     lat=$(echo "$out" | sed -n 's/^latency average = \([0-9.]*\) ms.*/\1/p')
