@@ -10,15 +10,18 @@ import Glibc
 ///
 /// Threading: one serial "hub" queue owns all state — the listening socket, every connection's
 /// read and write sources, who is online, sync cursors, rate buckets — and is the only caller
-/// of the `Store` (which is not thread-safe). A handler therefore sees a consistent world and a
-/// sync cannot interleave with a commit. Only password hashing (~0.3 s each) leaves the hub:
-/// it runs on `passwordQueue`, a concurrent queue, and hops back (the connection's later
-/// frames wait meanwhile, so answers keep request order). SQLite work stays on the hub because
-/// it is short and SENDs are group-committed (see `Handlers/Handlers+Messaging.swift`): one
-/// commit, and one fsync with `--fsync always`, covers every SEND that arrived meanwhile.
-/// Measured on 2 cores: ~20,000 messages/s acknowledged and delivered (20 senders).
+/// of the `Store` (which is not thread-safe), through its asynchronous interface only: the
+/// handlers are tasks on the hub's executor (`HubExecutor`). A store that answers at once
+/// (SQLite) answers inline, in the read event's own turn; one that suspends (a database across
+/// the network) resumes the handler on the hub, while the connection's later frames wait, so
+/// answers keep request order. Password hashing (~0.3 s each) is awaited the same way: it runs
+/// on `passwordQueue`, a concurrent queue. SENDs are group-committed (see
+/// `Handlers/Handlers+GroupCommit.swift`): one commit, and one fsync with `--fsync always`,
+/// covers every SEND that arrived meanwhile.
+/// Measured on 2 cores: ~20,000 messages/s acknowledged and delivered (20 senders, SQLite).
 // @unchecked Sendable: confined to the hub queue (`queue`, see above); the closures that leave
-// it (passwords, files, assistant, backup) only carry it back there with `queue.async`.
+// it (passwords, files, assistant, backup) only carry it back there with `queue.async`, or
+// resume a task on the hub's executor.
 public final class ChatServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     /// The store, through its asynchronous interface only: every handler `await`s it (SQLite
