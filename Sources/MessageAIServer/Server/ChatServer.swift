@@ -82,9 +82,10 @@ public final class ChatServer: @unchecked Sendable {
     /// `deferredReclaim`, so every file the database copy refers to is still there to copy.
     var backupsRunning = 0
     var deferredReclaim: [[UInt8]] = []
-    /// Presence announcements not yet ended, and the last one started (`announce`).
-    var presencePending = 0
-    var presenceChain: Task<Void, Never>?
+    /// Presence announcements, in order (`ChatServer+Presence.swift`), and the assistant's
+    /// extraction steps, in order (`ChatServer+Extraction.swift`).
+    let announcements: HubTaskChain
+    let extractionSteps: HubTaskChain
     /// Counters and histograms for `--metrics-listen` (no-ops without it).
     let metrics: ServerMetrics
 
@@ -98,6 +99,8 @@ public final class ChatServer: @unchecked Sendable {
         self.logger = logger
         self.output = OutputScheduler(queue: queue)
         self.hub = HubExecutor(queue: queue, output: output)
+        self.announcements = HubTaskChain(hub: hub)
+        self.extractionSteps = HubTaskChain(hub: hub)
         self.inputLimits = InputLimits(configuration)
         self.loginThrottle = LoginThrottle(pairFailures: configuration.loginFailuresPerAccountAtAddress,
                                            accountFailures: configuration.loginFailuresPerAccount,
@@ -157,7 +160,7 @@ public final class ChatServer: @unchecked Sendable {
             // and so is the last seen of the users who just went offline.
             onHub { [self] in
                 await commitQueuedSends()
-                await presenceSettled()
+                await announcements.settled()
                 completion()
             }
             return
