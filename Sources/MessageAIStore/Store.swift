@@ -196,7 +196,7 @@ public struct Membership: Equatable, Sendable {
 }
 
 /// Sendable so that a closure may carry it back to the hub queue, which alone calls it.
-/// (A cache of `memberIDs` is the backend's business: SQLite's `membershipVersion` is not part of it.)
+/// (The server caches `memberIDs` itself, dropped by the handlers that change a membership.)
 public protocol Store: AnyObject, Sendable {
     // MARK: Accounts
     /// Throws `.usernameTaken` (case-insensitive) or `.emailTaken` (case-insensitive).

@@ -8,8 +8,9 @@ import MessageAIProtocol
 /// even then only as a separate block on the hub, so it never delays an ack. The hub part is
 /// bookkeeping (context, member names: one indexed query per conversation of the batch); the
 /// engine runs on the assistant's serial queue; storing and pushing come back to the hub.
-/// What reads or writes the store runs as a task on the hub (`onHub`): on SQLite it ends
-/// inline, so batches reach the engine's thread in the order they were committed.
+/// What reads or writes the store runs as a task on the hub, in order (`extractionSteps`):
+/// batches reach the engine's thread in the order they were committed, and a message's items
+/// are stored before an edit's re-extraction replaces them, even when the store suspends.
 extension ChatServer {
     func extractAfterCommit(_ messages: [ChatMessage]) {
         guard let assistant, assistant.config.extract, !messages.isEmpty else { return }
@@ -31,12 +32,7 @@ extension ChatServer {
         let batch = assistant.unextracted
         assistant.unextracted = []
         guard !batch.isEmpty else { return }
-        onHub { [self] in await enqueueExtraction(batch, assistant) }
-    }
-
-    /// Runs `work` as a task on the hub, inline until it first suspends.
-    func onHub(_ work: @escaping @Sendable () async -> Void) {
-        Task.immediate(executorPreference: hub) { await work() }
+        extractionSteps.run { [self] in await enqueueExtraction(batch, assistant) }
     }
 
     private func enqueueExtraction(_ messages: [ChatMessage], _ assistant: Assistant) async {
@@ -71,7 +67,7 @@ extension ChatServer {
             queue.async { [self] in
                 assistant.pendingExtractions -= jobs.count
                 metrics.assistantQueueDepth.set(assistant.pendingExtractions)
-                onHub { [self] in
+                extractionSteps.run { [self] in
                     await storeAndPush(items)
                     queueForProvider(jobs.map(\.0))
                 }
@@ -84,11 +80,16 @@ extension ChatServer {
     /// its id and done mark, the rest are withdrawn; every device gets the changed rows.
     /// Queued behind the message's first extraction (one thread, in order), so that one is
     /// stored before it is replaced.
-    func extractAgain(conversationID: UInt64, seq: UInt64) async {
-        guard let assistant, assistant.config.extract, !isShuttingDown,
-              let m = (try? await store.message(conversationID: conversationID, seq: seq)).flatMap({ $0 }).map(ChatMessage.init), !m.deleted else { return }
+    func extractAgain(conversationID: UInt64, seq: UInt64) {
+        guard assistant?.config.extract == true else { return }
         // The message's first extraction goes to the engine's thread before this one.
         flushExtraction()
+        extractionSteps.run { [self] in await reextract(conversationID: conversationID, seq: seq) }
+    }
+
+    private func reextract(conversationID: UInt64, seq: UInt64) async {
+        guard let assistant, !isShuttingDown,
+              let m = (try? await store.message(conversationID: conversationID, seq: seq)).flatMap({ $0 }).map(ChatMessage.init), !m.deleted else { return }
         let members = ((try? await store.members(conversationID: conversationID)) ?? []).map(\.username)
         let context = ((try? await store.messages(conversationID: conversationID, beforeSeq: seq, limit: Assistant.contextSize)) ?? [])
             .filter { !$0.deleted }.map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) }
@@ -103,7 +104,7 @@ extension ChatServer {
             queue.async { [self] in
                 assistant.pendingExtractions -= 1
                 metrics.assistantQueueDepth.set(assistant.pendingExtractions)
-                onHub { [self] in
+                extractionSteps.run { [self] in
                     await replaceAndPush(m, items)
                     queueForProvider([m])
                 }

@@ -55,7 +55,7 @@ extension ChatServer {
                 let result = provider.extractResult(request)
                 queue.async { [self] in
                     assistant.providerCallsInFlight -= 1
-                    onHub { [self] in await storeProviderItems(result, sent, members) }
+                    extractionSteps.run { [self] in await storeProviderItems(result, sent, members) }
                 }
             }
         } catch {

@@ -76,7 +76,7 @@ extension ChatServer {
             await pushItems(items, except: nil)
         }
         // An edited message's items are extracted again from its new text (off the hub).
-        if action == .edit { await extractAgain(conversationID: c.conversationID, seq: c.targetSeq) }
+        if action == .edit { extractAgain(conversationID: c.conversationID, seq: c.targetSeq) }
         if action == .delete { scheduleScrub() }
     }
 

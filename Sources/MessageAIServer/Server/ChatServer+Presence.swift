@@ -5,8 +5,8 @@ import MessageAIProtocol
 /// Logging in and out is synchronous (the connection tables are the hub's); what follows from
 /// it reads and writes the store (last seen, the presence audience, the away mark), so it runs
 /// as a task on the hub. The announcements run one after the other, each after the one before
-/// has ended (`presenceChain`): a contact sees a user come online, then go offline, in that
-/// order, even when the store suspends. On SQLite each ends inline, before the call returns.
+/// has ended (`announcements`, a `HubTaskChain`): a contact sees a user come online, then go
+/// offline, in that order, even when the store suspends. On SQLite each ends inline.
 extension ChatServer {
     /// The connection is now logged in as `user`; the first session online announces presence.
     func attachUser(_ peer: Peer, user: UserRecord, sessionID: UInt64) {
@@ -57,21 +57,5 @@ extension ChatServer {
         }
     }
 
-    /// Returns once every announcement started so far has ended (shutdown, before the store closes).
-    func presenceSettled() async {
-        while presencePending > 0, let tail = presenceChain { await tail.value }
-    }
-
-    /// Runs `work` on the hub after every announcement started before it has ended. Starts
-    /// inline: with none pending and a store that answers at once, it has ended on return.
-    private func announce(_ work: @escaping @Sendable () async -> Void) {
-        let previous = presencePending > 0 ? presenceChain : nil
-        presencePending += 1
-        let task = Task.immediate(executorPreference: hub) { [self] in
-            if let previous { await previous.value }
-            await work()
-            presencePending -= 1
-        }
-        presenceChain = presencePending > 0 ? task : nil
-    }
+    private func announce(_ work: @escaping @Sendable () async -> Void) { announcements.run(work) }
 }

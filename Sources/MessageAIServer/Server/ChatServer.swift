@@ -10,15 +10,18 @@ import Glibc
 ///
 /// Threading: one serial "hub" queue owns all state — the listening socket, every connection's
 /// read and write sources, who is online, sync cursors, rate buckets — and is the only caller
-/// of the `Store` (which is not thread-safe). A handler therefore sees a consistent world and a
-/// sync cannot interleave with a commit. Only password hashing (~0.3 s each) leaves the hub:
-/// it runs on `passwordQueue`, a concurrent queue, and hops back (the connection's later
-/// frames wait meanwhile, so answers keep request order). SQLite work stays on the hub because
-/// it is short and SENDs are group-committed (see `Handlers/Handlers+Messaging.swift`): one
-/// commit, and one fsync with `--fsync always`, covers every SEND that arrived meanwhile.
-/// Measured on 2 cores: ~20,000 messages/s acknowledged and delivered (20 senders).
+/// of the `Store` (which is not thread-safe), through its asynchronous interface only: the
+/// handlers are tasks on the hub's executor (`HubExecutor`). A store that answers at once
+/// (SQLite) answers inline, in the read event's own turn; one that suspends (a database across
+/// the network) resumes the handler on the hub, while the connection's later frames wait, so
+/// answers keep request order. Password hashing (~0.3 s each) is awaited the same way: it runs
+/// on `passwordQueue`, a concurrent queue. SENDs are group-committed (see
+/// `Handlers/Handlers+GroupCommit.swift`): one commit, and one fsync with `--fsync always`,
+/// covers every SEND that arrived meanwhile.
+/// Measured on 2 cores: ~20,000 messages/s acknowledged and delivered (20 senders, SQLite).
 // @unchecked Sendable: confined to the hub queue (`queue`, see above); the closures that leave
-// it (passwords, files, assistant, backup) only carry it back there with `queue.async`.
+// it (passwords, files, assistant, backup) only carry it back there with `queue.async`, or
+// resume a task on the hub's executor.
 public final class ChatServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     /// The store, through its asynchronous interface only: every handler `await`s it (SQLite
@@ -79,9 +82,10 @@ public final class ChatServer: @unchecked Sendable {
     /// `deferredReclaim`, so every file the database copy refers to is still there to copy.
     var backupsRunning = 0
     var deferredReclaim: [[UInt8]] = []
-    /// Presence announcements not yet ended, and the last one started (`announce`).
-    var presencePending = 0
-    var presenceChain: Task<Void, Never>?
+    /// Presence announcements, in order (`ChatServer+Presence.swift`), and the assistant's
+    /// extraction steps, in order (`ChatServer+Extraction.swift`).
+    let announcements: HubTaskChain
+    let extractionSteps: HubTaskChain
     /// Counters and histograms for `--metrics-listen` (no-ops without it).
     let metrics: ServerMetrics
 
@@ -95,6 +99,8 @@ public final class ChatServer: @unchecked Sendable {
         self.logger = logger
         self.output = OutputScheduler(queue: queue)
         self.hub = HubExecutor(queue: queue, output: output)
+        self.announcements = HubTaskChain(hub: hub)
+        self.extractionSteps = HubTaskChain(hub: hub)
         self.inputLimits = InputLimits(configuration)
         self.loginThrottle = LoginThrottle(pairFailures: configuration.loginFailuresPerAccountAtAddress,
                                            accountFailures: configuration.loginFailuresPerAccount,
@@ -154,7 +160,7 @@ public final class ChatServer: @unchecked Sendable {
             // and so is the last seen of the users who just went offline.
             onHub { [self] in
                 await commitQueuedSends()
-                await presenceSettled()
+                await announcements.settled()
                 completion()
             }
             return
