@@ -62,31 +62,6 @@ final class SearchTests: PostgresTestCase {
         XCTAssertEqual(newestFirst, [naive, cafe], "newest first")
     }
 
-    func testOperatorsAreLiteralAndNothingElseIsSearched() async throws {
-        store = try await openStore()
-        (group, users) = try await makeGroup(store, users: 3)
-        let (elsewhere, outsiders) = try await makeGroup(store, users: 1)
-        let plain = try await send("salt and pepper")
-        // users[0] is not a member there.
-        _ = try await store.appendMessage(conversationID: elsewhere, senderID: outsiders[0], clientID: newClientID(),
-                                          text: "secret plans with salt", serverTime: now())
-        for query in ["salt & !pepper", "salt | nothing", "'salt' <-> 'pepper'", "salt:*", "(salt", "pepper)\\", "\"salt\"",
-                      "salt OR nothing", "!salt", "salt'; DROP TABLE messages; --"] {
-            let hits = try await find(query)
-            let words = query.split(whereSeparator: { !$0.isLetter }).map(String.init)
-            let expected = words.allSatisfy { "salt and pepper".contains($0.lowercased()) } ? [plain] : []
-            XCTAssertEqual(hits, expected, "query \(query)")
-        }
-        let punctuationOnly = try await find("&&& !!! :*")
-        XCTAssertEqual(punctuationOnly, [], "no word, no results (and no error)")
-        let notMine = try await find("secret")
-        XCTAssertEqual(notMine, [], "a conversation the user is not in is never searched")
-        let scoped = try await find("salt", in: elsewhere)
-        XCTAssertEqual(scoped, [])
-        let stillThere = try await store.messageSeqs(conversationID: group)
-        XCTAssertEqual(stillThere, [plain])
-    }
-
     func testEditsAndDeletesChangeWhatIsFound() async throws {
         store = try await openStore()
         (group, users) = try await makeGroup(store, users: 2)
