@@ -1,3 +1,4 @@
+import Foundation
 import MessageAIStore
 
 /// The parts of the shared store interface (MessageAIStore's `Store`) that are not one
@@ -24,13 +25,19 @@ extension PostgresStore {
     }
 
     /// Search needs no catching up here (a message's words are written with it), so only the
-    /// purge of deleted text is work owed: one run does all of it (PostgresStore+Purge.swift).
+    /// purge of deleted text is work owed: one run does all of it (PostgresStore+Purge.swift),
+    /// once the oldest delete owed is `purgeDelay` old. The server asks after each delete and
+    /// once a minute, so the bytes leave the files within `purgeDelay` plus a minute.
     @discardableResult
     public func runDeferred(_ work: DeferredWork) async throws(StoreError) -> Bool {
         switch work {
         case .catchUpSearch:
             return false
         case .purgeDeleted:
+            guard let since = try await purgeOwedSince() else { return false }
+            let now = UInt64(Date().timeIntervalSince1970 * 1000)
+            let delay = UInt64(purgeDelay.components.seconds) * 1000 + UInt64(purgeDelay.components.attoseconds / 1_000_000_000_000_000)
+            guard now >= since &+ delay else { return false }
             try await purgeDeletedText()
             return false
         }

@@ -26,6 +26,10 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
         /// The longest a caller waits for one store operation, connecting included, before it
         /// gets `databaseUnavailable`.
         public var operationTimeout: Duration = .seconds(5)
+        /// How long a delete's bytes may stay in the files before the purge rewrites the
+        /// messages table (PostgresStore+Purge.swift): the rewrite locks every send and read of
+        /// messages while it runs, so deletes are gathered for this long, then purged at once.
+        public var purgeDelay: Duration = .seconds(600)
         public var connectTimeout: Duration = .seconds(3)
         /// Pool size; PostgreSQL's default `max_connections` is 100.
         public var maximumConnections: Int = 8
@@ -49,6 +53,7 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
     let client: PostgresClient
     let logger: Logger
     let operationTimeout: Duration
+    let purgeDelay: Duration
     private let runner: Task<Void, Never>
 
     private init(_ configuration: Configuration) {
@@ -57,6 +62,7 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
         self.client = client
         self.logger = logger
         self.operationTimeout = configuration.operationTimeout
+        self.purgeDelay = configuration.purgeDelay
         self.runner = Task { await client.run() }
     }
 

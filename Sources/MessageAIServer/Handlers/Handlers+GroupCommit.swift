@@ -66,6 +66,13 @@ extension ChatServer {
             log(StoreError.diskFull, context: "append")
             for p in batch { p.peer.fail(p.requestID, .storageFull) }
             return
+        } catch StoreError.unavailable(let why) {
+            // The database is away: no message of the batch is to blame, and committing them one
+            // by one would make each sender wait out the store's deadline in turn. Nothing was
+            // acknowledged; every sender gets 77 at once and its outbox resends.
+            log(StoreError.unavailable(why), context: "append")
+            for p in batch { p.peer.fail(p.requestID, .databaseUnavailable) }
+            return
         } catch {
             guard batch.count > 1 else {
                 if let e = error as? StoreError { log(e, context: "append") }

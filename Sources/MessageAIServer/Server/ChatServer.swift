@@ -67,6 +67,8 @@ public final class ChatServer: @unchecked Sendable {
     var indexScheduled = false
     /// A step of scrubbing a deleted message's words is queued (`scheduleScrub`).
     var scrubScheduled = false
+    /// When the keepalive timer last asked the store for deferred purge work (uptime ms).
+    var lastPurgeCheck: UInt64 = 0
     /// Transactions and messages committed by group commit (for logs and tests).
     var commitStats = (transactions: 0, messages: 0)
     private(set) var isShuttingDown = false
@@ -234,6 +236,12 @@ public final class ChatServer: @unchecked Sendable {
             // A quiet server indexes what fewer than `indexBatch` messages left behind.
             if unindexedMessages > 0 { indexMessages() }
             let now = Clock.uptimeMillis()
+            // Once a minute the store is asked for deferred purge work: PostgreSQL gathers
+            // deletes for a while before its table rewrite, and a scrub that failed resumes.
+            if now - lastPurgeCheck >= 60_000 {
+                lastPurgeCheck = now
+                scheduleScrub()
+            }
             // A connection whose input the server holds (paused while its LOGIN is hashed, or
             // for backpressure) may have sent bytes that were not read yet: not idle. Nor is one
             // the server owes an answer it is still computing (`busy`, a password hash): the
