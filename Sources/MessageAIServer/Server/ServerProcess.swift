@@ -14,7 +14,7 @@ public enum ServerProcess {
         /// Holds the database; created with mode 0700.
         public var dataDirectory: String
         /// `.full` fsyncs every commit (`--fsync always`); `.normal` survives kill -9 but not power loss.
-        public var synchronous: SQLiteStore.Synchronous
+        public var synchronous: CommitDurability
         /// TLS (the default: a self-signed certificate in the data directory) or plaintext.
         public var tls: TLSMode = .selfSigned(extraNames: [])
         /// `--metrics-listen HOST:PORT`: Prometheus text at /metrics, and /healthz; nil: off.
@@ -24,7 +24,7 @@ public enum ServerProcess {
         public var database: ConnectionSettings?
         /// Called on SIGHUP before the certificate is reloaded: the executable re-reads `--config`.
         public var onHangup: (@Sendable (ChatServer) -> Void)?
-        public init(configuration: ServerConfiguration, dataDirectory: String, synchronous: SQLiteStore.Synchronous) {
+        public init(configuration: ServerConfiguration, dataDirectory: String, synchronous: CommitDurability) {
             self.configuration = configuration; self.dataDirectory = dataDirectory; self.synchronous = synchronous
         }
     }

@@ -2,6 +2,11 @@ import MessageAISQLite
 import Foundation
 import MessageAIProtocol
 
+/// `--fsync`, as the server's options carry it whatever the backend: `.normal` survives a
+/// crash of the process, `.full` also power loss (SQLite's `synchronous`; another backend maps
+/// it to its own setting).
+public typealias CommitDurability = SQLiteStore.Synchronous
+
 /// The SQLite implementation of `Store`: one connection, used from one serial queue. Its
 /// synchronous methods witness the asynchronous interface's `nonisolated(nonsending)`
 /// requirements, so a caller that awaits them gets its answer inline, with no thread hop.
