@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MessageAIPostgres
+import MessageAIServer
 
 /// `--database` and its password (issue 25): PostgreSQL instead of the data directory's
 /// SQLite file. The URL never holds a password (refused with the reason); the password comes
@@ -28,15 +29,17 @@ extension ServerCommand {
     }
 
     /// The settings with the password looked up; nil without a database URL. A password file
-    /// that others may read, or cannot be read, is refused here, before anything starts.
-    func databaseSettings() throws -> ConnectionSettings? {
+    /// that others may read, or cannot be read, is refused here, before anything starts, with
+    /// one line naming the file (never its content) and exit status 1.
+    func databaseSettings() -> ConnectionSettings? {
         guard let text = databaseURL else { return nil }
         let environment = ProcessInfo.processInfo.environment
         do {
             return try ConnectionSettings.resolve(url: text, passwordFile: databasePasswordFile, environment: environment,
                                                   home: environment["HOME"])
         } catch {
-            throw ValidationError("\(error)")
+            StandardError.write("messageai-server: \(error)\n")
+            Foundation.exit(1)
         }
     }
 }

@@ -147,7 +147,7 @@ struct ServerCommand: ParsableCommand {
             configuration: config, dataDirectory: dataDir ?? ServerProcess.defaultDataDirectory,
             synchronous: fsync == "always" ? .full : .normal)
         options.metricsListen = metricsListen
-        options.database = try databaseSettings()
+        options.database = databaseSettings()
         if plaintext {
             options.tls = .plaintext
         } else if let tlsCert, let tlsKey {

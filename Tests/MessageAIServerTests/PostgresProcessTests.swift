@@ -95,6 +95,21 @@ final class PostgresProcessTests: XCTestCase {
                        ["messageai-server: database at 127.0.0.1:\(cluster.port) refused the login: role \"nobody\" does not exist"])
     }
 
+    /// A password file others may read is refused before anything starts: one line naming the
+    /// file and what to do, never the password.
+    func testAPasswordFileOthersMayReadIsRefused() throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let dir = try ServerTestDirectory()
+        let file = dir.path + "/db-password"
+        FileManager.default.createFile(atPath: file, contents: Data("hunter2-secret\n".utf8), attributes: [.posixPermissions: 0o644])
+        let (status, out) = try ChildServer.run(["--port", "0", "--data-dir", dir.path + "/data", "--plaintext", "--log-level", "warning",
+                                                 "--database", cluster.url(database: "postgres"), "--database-password-file", file])
+        XCTAssertNotEqual(status, 0)
+        XCTAssertEqual(out.split(separator: "\n").count, 1, out)
+        XCTAssertTrue(out.contains("\(file) has mode 644") && out.contains("chmod 600"), out)
+        XCTAssertFalse(out.contains("hunter2"), "the password is never printed")
+    }
+
     /// Two server processes on one database, a sender on each pipelining into one group at full
     /// speed: the acks' seqs are 1...2N, each once, and the history holds every message once,
     /// each sender's in the order sent. The transactions alone decide (no cross-node delivery).
