@@ -8,7 +8,7 @@ enum Agreement {
     static let proposalMarkers = ["let's", "lets", "we should", "how about", "i propose", "proposal:", "proposed fix:", "proposed plan:", "what if we", "we could", "i suggest",
                                   "suggestion:", "then we", "so we", "we drop", "we move", "we keep", "we ship", "we use", "what about",
                                   "why don't we", "shall we", "i'd go with", "i would go with", "i'd suggest", "i'd propose", "i vote for", "my vote is", "i'd pick",
-                                  "my suggestion", "my proposal", "i recommend", "i'd recommend", "recommendation:"]
+                                  "my suggestion", "my proposal", "i recommend", "i'd recommend", "recommendation:", "the plan:"]
     static let agreements = ["agreed", "sounds good", "+1", "works for me", "makes sense", "let's do it", "fine by me", "lgtm",
                              "deal", "👍", "yes", "yep", "sgtm", "ok with me", "okay with me", "same", "i agree", "agree", "good call", "perfect",
                              "that works", "works", "that's fine", "fine with me", "fine for", "i'm in", "count me in", "ship it", "do it",
@@ -81,7 +81,7 @@ enum Agreement {
                      "my suggestion: ", "my proposal: ", "my suggestion is ", "my proposal is ", "i recommend we ", "i recommend ", "i'd recommend we ",
                      "i'd recommend ", "recommendation: ", "how about we ", "what about we ", "why don't we ", "what if we ", "shall we ", "can we ", "could we ", "should we ",
                      "how about ", "what about ", "i propose we ", "i propose ", "i suggest we ", "i suggest ", "proposal: ", "proposed fix: ", "proposed plan: ", "suggestion: ",
-                     "so let's ", "then let's ", "ok let's ", "okay let's ", "let's ", "lets ", "we should "]
+                     "so the plan: ", "the plan: ", "so let's ", "then let's ", "ok let's ", "okay let's ", "let's ", "lets ", "we should "]
         var lower = text.lowercased().replacingPresent("’", with: "'")
         // A vocative or a filler before the proposal ("Ok, how about ...", "Team, let's ...").
         if let comma = lower.firstIndex(of: ","), lower[..<comma].split(separator: " ").count <= 2,
@@ -175,7 +175,27 @@ enum Agreement {
            accepts(reply, proposal: line.text) {
             return DecisionRules.strip(sentences[k - 1])
         }
+        // "I can do 40k if onboarding is included." — "Deal.": an offer needs no marker, and "deal"
+        // accepts nothing but an offer; terms the reply states again ("Deal, 40k with onboarding") are the decision.
+        if let terms = dealTerms(reply), let offer = sentences.last(where: { !$0.contains("?") && Words.content($0).count >= 2 }) {
+            return terms.isEmpty ? DecisionRules.strip(offer) : terms
+        }
         return nil
+    }
+
+    /// A reply that closes a negotiation ("Deal.", "It's a deal", "Deal, 40k with onboarding"): the terms it
+    /// states again ("" when none), or nil when it is no such reply ("Deal with it", "What's the deal?", "Deal?").
+    static func dealTerms(_ reply: String) -> String? {
+        let t = reply.trimmingSpaces()
+        let lower = t.lowercased().replacingPresent("’", with: "'")
+        guard !lower.contains("?"), let lead = ["it's a deal", "that's a deal", "you've got a deal", "you have a deal", "deal"].first(where: { lower.hasPrefix($0) }),
+              case let rest = t.dropFirst(lead.count), rest.first.map({ " ,.!:;—-🤝".contains($0) }) ?? true else { return nil }
+        let terms = String(rest).trimming(" ,.!:;—-🤝")
+        guard !terms.isEmpty else { return "" }
+        // "Deal, but ..." or "Deal with it" are no yes; the terms of a yes are a statement of at least two content words.
+        guard ![" but ", " not ", "n't", " unless ", " if "].contains(where: { (" " + terms.lowercased() + " ").hasBytes($0) }),
+              !terms.lowercased().hasPrefix("but"), !terms.lowercased().hasPrefix("with "), Words.content(terms).count >= 2 else { return nil }
+        return DecisionRules.strip(terms)
     }
 
     /// The verb a reply commits its sender to ("I'll compress them" → "compress"), if it opens with one.

@@ -52,7 +52,8 @@ enum OpenActions {
                     // The commitment restates the ask: keep the more specific words and due date
                     // ("by Thursday" answered "Thursday morning, after the call").
                     if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
-                    if generic(entries[k].item.what) && !generic(item.what) || names(more: item.what, than: entries[k].item.what) { entries[k].item.what = item.what }
+                    if generic(entries[k].item.what) && !generic(item.what) || names(more: item.what, than: entries[k].item.what)
+                        || takerSays(item, over: entries[k], sender: judged[i].from.lowercased(), asker: judged[entries[k].message].from.lowercased()) { entries[k].item.what = item.what }
                     // An ask of the offered work takes the offer up ("I can write the scripts" — "Ken, please write them").
                     if judged[i].from.lowercased() != judged[entries[k].message].from.lowercased() { entries[k].offer = false }
                     entries[k].message = i
@@ -88,6 +89,13 @@ enum OpenActions {
         entries.removeAll { $0.offer && !takenUp(after: $0.message, in: judged) }
         let isDone = entries.map { reportedDone($0, judged, said) }
         return (entries.indices.filter { !isDone[$0] }.map { entries[$0].item }, entries.indices.filter { isDone[$0] }.map { entries[$0].item })
+    }
+
+    /// "Can someone take the flaky test?" — "Sure, I'll fix the flaky checkout test today.": the
+    /// ask only hands the work over ("take", "handle", "grab"); the one who takes it names the work.
+    static func takerSays(_ item: ActionItem, over e: Entry, sender: String, asker: String) -> Bool {
+        sender == item.who && asker != item.who && ActionRules.genericVerbs.contains(firstWord(e.item.what))
+            && !ActionRules.genericVerbs.contains(firstWord(item.what)) && Words.content(item.what).count >= 2
     }
 
     static func moreSpecific(_ a: String?, than b: String?) -> Bool {
