@@ -205,6 +205,17 @@ enum Agreement {
         return words[2]
     }
 
+    /// "Let's ship Friday then.", "OK, let's keep the old flow then!": "let's" opening the sentence and
+    /// "then" closing it draw the discussion's conclusion (never "Let's talk then", with nothing in it).
+    static func concludes(_ s: String, lower: String) -> Bool {
+        var t = Substring(lower.replacingPresent("’", with: "'").trimming(" .!"))
+        guard t.hasSuffix(" then"), !t.contains("?") else { return false }
+        // (After a filler or a yes: "Ok, let's ...", "Fine, let's ...".)
+        while let w = t.split(separator: " ", maxSplits: 1).first, case let bare = String(w).trimming(","),
+              fillers.contains(bare) || ["yes", "fine", "agreed"].contains(bare) { t = t.dropFirst(w.count).drop { $0 == " " } }
+        return (t.hasPrefix("let's ") || t.hasPrefix("lets ")) && Words.content(String(t)).count >= 2
+    }
+
     /// Words that accept when they are the whole reply (as an opener they may only be a filler: "Ok, but ...").
     static let bareYes: Set<String> = ["ok", "okay", "sure", "alright", "cool", "great", "ok then", "okay then", "alright then"]
     /// Replies that accept by saying nothing is against it.
@@ -235,15 +246,21 @@ enum Agreement {
         for (i, m) in judged.enumerated() {
             for s in Sentences.split(m.text) {
                 let lower = " " + s.lowercased() + " "
-                guard proposalMarkers.contains(where: { lower.hasBytes(" " + $0) }), Words.content(s).count >= 3 else { continue }
+                // (Two content words do for a "let's": "Fine, let's do the 14th.", "Let's ship Friday then.")
+                guard proposalMarkers.contains(where: { lower.hasBytes(" " + $0) }),
+                      Words.content(s).count >= (lower.hasBytes("let's ") || lower.hasBytes("lets ") ? 2 : 3) else { continue }
                 // A question is a proposal only when it asks for agreement ("..., agreed?").
                 if s.contains("?") && !agreementAsks.contains(where: { lower.hasBytes($0) }) { continue }
                 if ["if we ever", "maybe", "might", "should we", "can we", "could we"].contains(where: { lower.hasBytes($0) }) { continue }
                 // "Can we move the backup to 04:00?" — "Yes, let's move the backup to 04:00.": the
                 // reply that takes up someone's proposal is the decision.
-                let takesUp = ["yes, let's", "yes let's", "ok, let's", "okay, let's", "sure, let's", "agreed, let's", "fine, let's"].contains { lower.hasBytes(" " + $0) }
-                    && judged[..<i].suffix(2).contains { $0.from.lowercased() != m.from.lowercased() && $0.text.contains("?")
-                        && Set(Words.content($0.text)).intersection(Words.content(s)).count >= 2 }
+                let yesLets = ["yes, let's", "yes let's", "ok, let's", "okay, let's", "sure, let's", "agreed, let's", "fine, let's"].contains { lower.hasBytes(" " + $0) }
+                let others = judged[..<i].suffix(3).filter { $0.from.lowercased() != m.from.lowercased() }
+                let takesUp = yesLets && others.suffix(2).contains { $0.text.contains("?") && Set(Words.content($0.text)).intersection(Words.content(s)).count >= 2 }
+                // "The 14th would be safer for QA." — "Fine, let's do the 14th.": a statement's option taken up;
+                // "Let's ship Friday then.": a conclusion drawn from what others said just before.
+                let concluded = yesLets && others.suffix(2).contains { !$0.text.contains("?") && !Set(Words.content($0.text)).isDisjoint(with: Words.content(s)) }
+                    || concludes(s, lower: lower) && !others.isEmpty
                 let replies = judged.dropFirst(i + 1).prefix(3).filter { $0.from.lowercased() != m.from.lowercased() }
                 let accepted = replies.contains { r in
                     let first = r.text.lowercased().trimmingSpaces()
@@ -251,7 +268,14 @@ enum Agreement {
                     return opening(first).map { !$0.rest.hasPrefix("yes, but") } == true && !first.contains("?")
                         && ![" but ", " not ", "n't ", " unless "].contains { (" " + first + " ").hasBytes($0) }
                 }
-                if accepted || takesUp { out.append(DecisionRules.strip(s.replacingPresent(" Agreed?", with: "").replacingPresent("?", with: ""))) }
+                if accepted || takesUp {
+                    out.append(DecisionRules.strip(s.replacingPresent(" Agreed?", with: "").replacingPresent("?", with: "")))
+                } else if concluded {
+                    // The choice without the words that take it ("Fine, let's", "then"): "do the 14th".
+                    var text = content(s)
+                    if text.lowercased().hasSuffix(" then") { text = String(text.dropLast(5)).trimming(" ,") }
+                    out.append(text)
+                }
             }
         }
         return out
