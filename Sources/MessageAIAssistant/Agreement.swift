@@ -52,6 +52,13 @@ enum Agreement {
     /// Questions that ask for agreement rather than for information.
     static let agreementAsks = ["agreed?", "ok?", "okay?", "sound good?", "sounds good?", "right?", "objections?", "does that work?", "work for everyone?",
                                  "works for everyone?", "ok with everyone?", "sound ok?", "sounds ok?", "all good with that?"]
+    /// Whether a lower-cased text holds an agreement ask as words of its own: "runbook?" ends in
+    /// "ok?" and asks nothing of the kind.
+    static func asksAgreement(_ lower: String) -> Bool {
+        let padded = " " + lower
+        return agreementAsks.contains { a in [" ", ",", "(", "-"].contains { padded.hasBytes($0 + a) } }
+    }
+
     /// A question that proposes: "How about ...?", "Can we have both?", "Shall we ...?".
     static let proposingQuestions = ["how about", "what about", "why don't we", "shall we", "can we", "could we", "should we", "what if we",
                                       "are we ok with", "are we okay with", "is everyone ok with", "is everyone okay with", "how do we feel about"]
@@ -60,10 +67,10 @@ enum Agreement {
     static func proposal(_ s: String) -> String? {
         let lower = " " + s.lowercased().replacingPresent("’", with: "'") + " "
         guard Words.content(s).count >= 2 else { return nil }
-        if ["if we ever", "maybe later", "someday", "i'll", "i will", "i can", "not sure"].contains(where: { lower.hasBytes($0) }) { return nil }
+        if ["if we ever", "maybe later", "someday", "i'll", "i will", "i can", "not sure"].contains(where: { lower.hasBytes($0) }) || continuing(lower) { return nil }
         if s.contains("?") {
             // "Should we keep the retry change or revert it?" asks for a choice, not agreement.
-            let asksAgreement = agreementAsks.contains { lower.hasBytes($0) }
+            let asksAgreement = asksAgreement(lower)
             guard asksAgreement || proposingQuestions.contains(where: { lower.hasBytes(" " + $0 + " ") }), !lower.hasBytes(" or ") else { return nil }
         } else if !proposalMarkers.contains(where: { lower.hasBytes(" " + $0 + " ") }) {
             return nil
@@ -112,7 +119,12 @@ enum Agreement {
             let after = String(text.dropFirst(opener.count))
             // "Could we compress them?" — "Yes, I'll compress them this week.": the replier takes the
             // asked work on; that is an action item, and ASSISTANT.md's decision is not an action.
-            if proposal.contains("?"), let verb = committed(after), Words.all(proposal.lowercased()).contains(verb) { return false }
+            // ("Can we get the final mocks by Thursday?" — "Yes, I'll have final mocks Thursday 9am": another verb,
+            // the same thing; "Yes, I'll tell design" commits to other work beside the yes.)
+            if proposal.contains("?"), let verb = committed(after),
+               Words.all(proposal.lowercased()).contains(verb) || !Set(Words.content(after)).subtracting([Words.stem(verb)]).isDisjoint(with: Words.content(proposal)) {
+                return false
+            }
             let rest = Set(Words.content(after))
             return rest.count <= 3 || !rest.isDisjoint(with: proposed)
         }
@@ -216,6 +228,13 @@ enum Agreement {
         return (t.hasPrefix("let's ") || t.hasPrefix("lets ")) && Words.content(String(t)).count >= 2
     }
 
+    /// "we keep getting tickets": "keep" before a gerund says what goes on, not what we keep.
+    static func continuing(_ lower: String) -> Bool {
+        guard lower.hasBytes(" keep ") else { return false }
+        let words = Words.all(lower)
+        return zip(words, words.dropFirst()).contains { $0.0 == "keep" && $0.1.hasSuffix("ing") && $0.1.count > 5 }
+    }
+
     /// Words that accept when they are the whole reply (as an opener they may only be a filler: "Ok, but ...").
     static let bareYes: Set<String> = ["ok", "okay", "sure", "alright", "cool", "great", "ok then", "okay then", "alright then"]
     /// Replies that accept by saying nothing is against it.
@@ -232,7 +251,7 @@ enum Agreement {
     /// A sentence that only asks for agreement ("Any objections?", "Agreed?", "OK?").
     static func asksForAgreement(_ s: String) -> Bool {
         let lower = s.lowercased()
-        return s.hasSuffix("?") && Words.content(s).count <= 2 && agreementAsks.contains { lower.hasBytes($0) }
+        return s.hasSuffix("?") && Words.content(s).count <= 2 && asksAgreement(lower)
     }
     /// The reply without a short lead-in before a colon ("As the payments owner: plan approved").
     static func withoutLeadIn(_ t: String) -> String {
@@ -250,8 +269,10 @@ enum Agreement {
                 guard proposalMarkers.contains(where: { lower.hasBytes(" " + $0) }),
                       Words.content(s).count >= (lower.hasBytes("let's ") || lower.hasBytes("lets ") ? 2 : 3) else { continue }
                 // A question is a proposal only when it asks for agreement ("..., agreed?").
-                if s.contains("?") && !agreementAsks.contains(where: { lower.hasBytes($0) }) { continue }
+                if s.contains("?") && !asksAgreement(lower) { continue }
                 if ["if we ever", "maybe", "might", "should we", "can we", "could we"].contains(where: { lower.hasBytes($0) }) { continue }
+                // "let's not decide today", "we keep getting tickets": deciding put off, and a habit, propose nothing.
+                if lower.hasBytes("decide") && !lower.hasBytes("decide:") || continuing(lower) { continue }
                 // "Can we move the backup to 04:00?" — "Yes, let's move the backup to 04:00.": the
                 // reply that takes up someone's proposal is the decision.
                 let yesLets = ["yes, let's", "yes let's", "ok, let's", "okay, let's", "sure, let's", "agreed, let's", "fine, let's"].contains { lower.hasBytes(" " + $0) }
