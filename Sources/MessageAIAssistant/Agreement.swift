@@ -67,7 +67,8 @@ enum Agreement {
     static func proposal(_ s: String) -> String? {
         let lower = " " + s.lowercased().replacingPresent("’", with: "'") + " "
         guard Words.content(s).count >= 2 else { return nil }
-        if ["if we ever", "maybe later", "someday", "i'll", "i will", "i can", "not sure"].contains(where: { lower.hasBytes($0) }) || continuing(lower) { return nil }
+        if ["if we ever", "maybe later", "someday", "i'll", "i will", "i can", "not sure"].contains(where: { lower.hasBytes($0) }) || continuing(lower)
+            || lower.hasBytes("decide") && !lower.hasBytes("decide:") { return nil }
         if s.contains("?") {
             // "Should we keep the retry change or revert it?" asks for a choice, not agreement.
             let asksAgreement = asksAgreement(lower)
