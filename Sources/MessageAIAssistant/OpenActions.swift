@@ -87,6 +87,8 @@ enum OpenActions {
         // An offer nobody took up is no one's work yet ("I can run the technical interview." and the
         // thread moves on); the next speaker's "Great, please do" takes it.
         entries.removeAll { $0.offer && !takenUp(after: $0.message, in: judged) }
+        // A verb alone that no nearby item took in ("anything I can do?" → "do") names no work a reader could act on.
+        entries.removeAll { !$0.item.what.contains(" ") }
         let isDone = entries.map { reportedDone($0, judged, said) }
         return (entries.indices.filter { !isDone[$0] }.map { entries[$0].item }, entries.indices.filter { isDone[$0] }.map { entries[$0].item })
     }
@@ -122,8 +124,9 @@ enum OpenActions {
     /// "do it", "take it", "take care of it": words that only point back at the ask.
     static func generic(_ what: String) -> Bool {
         let w = what.lowercased().split(separator: " ").map(String.init)
-        return w.count <= 2 && ["do", "take", "handle", "own", "grab", "cover"].contains(w.first ?? "")
-            && (w.count == 1 || ActionRules.pronouns.contains(w[1]) || w[1] == "one")
+        // A verb alone ("look", "draft" in "draft tuesday 10:00") names no work either: it is the nearby item's.
+        return w.count == 1 || w.count == 2 && ["do", "take", "handle", "own", "grab", "cover"].contains(w.first ?? "")
+            && (ActionRules.pronouns.contains(w[1]) || w[1] == "one")
     }
 
     /// The first later speaker who commits to the same work or reports it done.
@@ -152,8 +155,15 @@ enum OpenActions {
     /// about the same thing, or the owner answers "Done." right after.
     struct Said { var words: [String]; var lower: String; var content: Set<String> }
 
+    /// A reviewer's verdict reports their review done ("LGTM now", "approved").
+    static let verdicts = ["lgtm", "approved", "approve", "looks good to me", "ship it"]
+
     static func reportedDone(_ e: Entry, _ judged: [MessageToJudge], _ said: [[Said]]) -> Bool {
         let verb = firstWord(e.item.what)
+        if ["review", "look"].contains(verb), judged.dropFirst(e.message + 1).contains(where: { m in
+            m.from.lowercased() == e.item.who && !m.text.contains("?") && verdicts.contains { (" " + m.text.lowercased() + " ").hasBytes(" " + $0) } }) {
+            return true
+        }
         let past = Verbs.pastForms(of: verb)
         let object = Set(Words.content(e.item.what).dropFirst())
         for (k, m) in judged.enumerated().dropFirst(e.message + 1) {
