@@ -88,7 +88,8 @@ enum OpenActions {
         // thread moves on); the next speaker's "Great, please do" takes it.
         entries.removeAll { $0.offer && !takenUp(after: $0.message, in: judged) }
         // A verb alone that no nearby item took in ("anything I can do?" → "do") names no work a reader could act on.
-        entries.removeAll { !$0.item.what.contains(" ") }
+        // (So does "do it" that no ask before it says what "it" is.)
+        entries.removeAll { !$0.item.what.contains(" ") || generic($0.item.what) }
         let isDone = entries.map { reportedDone($0, judged, said) }
         return (entries.indices.filter { !isDone[$0] }.map { entries[$0].item }, entries.indices.filter { isDone[$0] }.map { entries[$0].item })
     }

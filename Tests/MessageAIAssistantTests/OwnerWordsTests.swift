@@ -29,6 +29,16 @@ final class OwnerWordsTests: XCTestCase {
         XCTAssertEqual(actions([("ana", "Can someone take the Friday on-call shift?"), ("ben", "Yes, I'll take it.")]), ["ben: take the Friday on-call shift"])
     }
 
+    func testAWhoQuestionTakenOnIsTheWorkItNames() {
+        XCTAssertEqual(actions([("ana", "who's writing the template for the async doc?"), ("cy", "I'll do it, template by friday 12:00 CET")]),
+                       ["cy: write the template for the async doc (friday 12:00 CET)"])
+        XCTAssertEqual(ActionRules.whoAsks("Great. Who will update the runbook?"), "update the runbook")
+        // Who did something, or who is someone, puts no work up.
+        XCTAssertNil(ActionRules.whoAsks("who's on call tonight?"))
+        XCTAssertNil(ActionRules.whoAsks("who wrote the template?"))
+        XCTAssertEqual(actions([("ana", "who's on call tonight?"), ("cy", "I'll do it")]), [])
+    }
+
     func testTakingAPhrasalAskTakesTheThingNotTheParticle() {
         let taken = judge("I'll take it.", to: ["ana", "cy"], context: [("ana", "Can someone look at the flaky checkout test?")], from: "ben").actions
         XCTAssertEqual(taken.map(\.what), ["take the flaky checkout test"])
