@@ -71,6 +71,8 @@ enum OpenQuestions {
             // The next person to speak answers unless they ask something else or put it off.
             let movesOn = topicChanges.contains { lower.hasPrefix($0) || lower.hasBytes(". " + $0) || lower.hasBytes(": " + $0) }
             if firstReply && !deferral && !movesOn && !m.text.contains("?") { return true }
+            // "yes pls, can you do it gabriela?": a yes answers, whatever it asks next.
+            if firstReply && !deferral, let w = Words.all(m.text).first, ["yes", "yep", "yeah", "no", "nope", "sure"].contains(w) { return true }
             firstReply = false
         }
         return false

@@ -25,6 +25,10 @@ final class OpenQuestionsMovedOnTests: XCTestCase {
         XCTAssertEqual(questions([chaos, ("ana", "Monthly is too often, quarterly is enough.")]), [])
         // "also" inside a reply is no change of topic.
         XCTAssertEqual(questions([chaos, ("ana", "Yes, and also after every major upgrade.")]), [])
+        // A yes answers even when it goes on to ask something; a question back does not.
+        let yes = questions([("ben", "could we also add an alert at 85% disk?"), ("ana", "yes pls, can you set it up?")])
+        XCTAssertFalse(yes.contains { $0.contains("85%") }, "\(yes)")
+        XCTAssertEqual(questions([("ben", "could we also add an alert at 85% disk?"), ("ana", "at which threshold exactly?")]).count, 2)
         // A plan for later settles it as much as an answer.
         XCTAssertEqual(questions([chaos, ("ana", "Let's revisit that in February if the cache is stable.")]), [])
     }
