@@ -98,7 +98,7 @@ enum OpenActions {
     /// ask only hands the work over ("take", "handle", "grab"); the one who takes it names the work.
     static func takerSays(_ item: ActionItem, over e: Entry, sender: String, asker: String) -> Bool {
         sender == item.who && asker != item.who && ActionRules.genericVerbs.contains(firstWord(e.item.what))
-            && !ActionRules.genericVerbs.contains(firstWord(item.what)) && Words.content(item.what).count >= 2
+            && !generic(item.what) && Words.content(item.what).count >= 2
     }
 
     static func moreSpecific(_ a: String?, than b: String?) -> Bool {

@@ -18,6 +18,9 @@ final class OwnerWordsTests: XCTestCase {
                        ["ben: fix the flaky checkout test (today)"])
         XCTAssertEqual(actions([("ana", "Could someone handle the vendor invoices?"), ("cy", "Yes, I'll pay the vendor invoices on Friday.")]),
                        ["cy: pay the vendor invoices (Friday)"])
+        // "do" with its object names the work too ("tiago can you take it?" — "yep, I'll do the settings page strings").
+        XCTAssertEqual(actions([("ana", "I'm out thu-fri. cy can you take the settings page strings?"), ("cy", "yep, I'll do the settings page strings by friday")]),
+                       ["cy: do the settings page strings (friday)"])
     }
 
     func testAnAskThatNamesTheWorkKeepsItsWords() {
