@@ -55,8 +55,8 @@ enum Agreement {
     /// Whether a lower-cased text holds an agreement ask as words of its own: "runbook?" ends in
     /// "ok?" and asks nothing of the kind.
     static func asksAgreement(_ lower: String) -> Bool {
-        let padded = " " + lower
-        return agreementAsks.contains { a in [" ", ",", "(", "-"].contains { padded.hasBytes($0 + a) } }
+        // (The plain byte search first: a summary asks this of every question, and few hold an ask at all.)
+        agreementAsks.contains { a in lower.hasBytes(a) && (lower.hasPrefix(a) || [" ", ",", "(", "-"].contains { lower.hasBytes($0 + a) }) }
     }
 
     /// A question that proposes: "How about ...?", "Can we have both?", "Shall we ...?".
@@ -199,6 +199,8 @@ enum Agreement {
     /// A reply that closes a negotiation ("Deal.", "It's a deal", "Deal, 40k with onboarding"): the terms it
     /// states again ("" when none), or nil when it is no such reply ("Deal with it", "What's the deal?", "Deal?").
     static func dealTerms(_ reply: String) -> String? {
+        // (Most replies hold no "deal" at all: a byte search before any lower-casing.)
+        guard reply.hasBytes("eal") || reply.hasBytes("EAL") else { return nil }
         let t = reply.trimmingSpaces()
         let lower = t.lowercased().replacingPresent("’", with: "'")
         guard !lower.contains("?"), let lead = ["it's a deal", "that's a deal", "you've got a deal", "you have a deal", "deal"].first(where: { lower.hasPrefix($0) }),
@@ -277,12 +279,14 @@ enum Agreement {
                 // "Can we move the backup to 04:00?" — "Yes, let's move the backup to 04:00.": the
                 // reply that takes up someone's proposal is the decision.
                 let yesLets = ["yes, let's", "yes let's", "ok, let's", "okay, let's", "sure, let's", "agreed, let's", "fine, let's"].contains { lower.hasBytes(" " + $0) }
-                let others = judged[..<i].suffix(3).filter { $0.from.lowercased() != m.from.lowercased() }
+                // (Only a "yes, let's" or a sentence ending in "then" reads the messages before it.)
+                let ends = lower.hasBytes("then")
+                let others = yesLets || ends ? judged[..<i].suffix(3).filter { $0.from.lowercased() != m.from.lowercased() } : []
                 let takesUp = yesLets && others.suffix(2).contains { $0.text.contains("?") && Set(Words.content($0.text)).intersection(Words.content(s)).count >= 2 }
                 // "The 14th would be safer for QA." — "Fine, let's do the 14th.": a statement's option taken up;
                 // "Let's ship Friday then.": a conclusion drawn from what others said just before.
                 let concluded = yesLets && others.suffix(2).contains { !$0.text.contains("?") && !Set(Words.content($0.text)).isDisjoint(with: Words.content(s)) }
-                    || concludes(s, lower: lower) && !others.isEmpty
+                    || ends && !others.isEmpty && concludes(s, lower: lower)
                 let replies = judged.dropFirst(i + 1).prefix(3).filter { $0.from.lowercased() != m.from.lowercased() }
                 let accepted = replies.contains { r in
                     let first = r.text.lowercased().trimmingSpaces()

@@ -75,7 +75,8 @@ enum DecisionRules {
         let lower = s.lowercased().replacingPresent("’", with: "'").trimmingSpaces()
         // "ok final: we extend an offer at senior", "ok, agreed then: ...": the label after a filler.
         // (Only for labels no marker reads: "ok, decided: X" is the markers' already, told in their words.)
-        var (opened, text) = withoutFillers(lower, s.trimmingSpaces())
+        // (Every label ends in a colon: without one no filler is read.)
+        var (opened, text) = lower.utf8.contains(0x3A) ? withoutFillers(lower, s.trimmingSpaces()) : (lower, s.trimmingSpaces())
         if opened != lower && !["agreed then:"].contains(where: { opened.hasPrefix($0) }) { (opened, text) = (lower, s.trimmingSpaces()) }
         if let label = explicitLabels.first(where: { opened.hasPrefix($0) }) {
             let rest = String(text.dropFirst(label.count)).trimmingSpaces()
@@ -98,7 +99,8 @@ enum DecisionRules {
     /// "ok. so: dashboard + CSV export, by dec 8" — "yes, that's the deal. final.": a seal after a yes
     /// seals the terms another member just stated (their last statement), not the yes.
     static func sealedYes(_ s: String, before: String?, _ m: MessageToJudge) -> String? {
-        guard let b = before, seals.contains(s.lowercased().replacingPresent("’", with: "'").trimming(" .!")), !b.contains("?"), Agreement.isYes(b),
+        // (A seal is a few words: longer sentences are not lower-cased to be looked up.)
+        guard let b = before, s.utf8.count <= 24, seals.contains(s.lowercased().replacingPresent("’", with: "'").trimming(" .!")), !b.contains("?"), Agreement.isYes(b),
               let line = m.context.last(where: { $0.from.lowercased() != m.from.lowercased() }),
               let terms = Sentences.split(line.text).last(where: { !$0.contains("?") && Words.content($0).count >= 3 }) else { return nil }
         let (_, text) = withoutFillers(terms.lowercased().replacingPresent("’", with: "'").trimmingSpaces(), terms.trimmingSpaces())

@@ -157,12 +157,14 @@ enum OpenActions {
     struct Said { var words: [String]; var lower: String; var content: Set<String> }
 
     /// A reviewer's verdict reports their review done ("LGTM now", "approved").
-    static let verdicts = ["lgtm", "approved", "approve", "looks good to me", "ship it"]
+    static let verdictWords: Set<String> = ["lgtm", "approved", "approve"]
 
     static func reportedDone(_ e: Entry, _ judged: [MessageToJudge], _ said: [[Said]]) -> Bool {
         let verb = firstWord(e.item.what)
-        if ["review", "look"].contains(verb), judged.dropFirst(e.message + 1).contains(where: { m in
-            m.from.lowercased() == e.item.who && !m.text.contains("?") && verdicts.contains { (" " + m.text.lowercased() + " ").hasBytes(" " + $0) } }) {
+        // (Read from the statements already split and lower-cased: questions are not among them.)
+        if ["review", "look"].contains(verb), judged.indices.dropFirst(e.message + 1).contains(where: { k in
+            judged[k].from.lowercased() == e.item.who && said[k].contains { s in
+                s.words.contains { verdictWords.contains($0) } || s.lower.hasBytes("looks good to me") || s.lower.hasBytes("ship it") } }) {
             return true
         }
         let past = Verbs.pastForms(of: verb)

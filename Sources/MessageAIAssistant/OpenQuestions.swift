@@ -69,8 +69,10 @@ enum OpenQuestions {
             let words = Set(Words.content(m.text))
             if q.intersection(words).count >= 2 && !deferral { return true }
             // The next person to speak answers unless they ask something else or put it off.
-            let movesOn = topicChanges.contains { lower.hasPrefix($0) || lower.hasBytes(". " + $0) || lower.hasBytes(": " + $0) }
-            if firstReply && !deferral && !movesOn && !m.text.contains("?") { return true }
+            // (Read only of the first reply: every later message is asked about every question.)
+            if firstReply && !deferral && !m.text.contains("?") && !topicChanges.contains(where: { lower.hasPrefix($0) || lower.hasBytes(". " + $0) || lower.hasBytes(": " + $0) }) {
+                return true
+            }
             // "yes pls, can you do it gabriela?": a yes answers, whatever it asks next.
             if firstReply && !deferral, let w = Words.all(m.text).first, ["yes", "yep", "yeah", "no", "nope", "sure"].contains(w) { return true }
             firstReply = false
