@@ -76,9 +76,10 @@ enum DecisionRules {
         // "ok final: we extend an offer at senior", "ok, agreed then: ...": the label after a filler.
         // (Only for labels no marker reads: "ok, decided: X" is the markers' already, told in their words.)
         // (Every label ends in a colon: without one no filler is read.)
-        var (opened, text) = lower.utf8.contains(0x3A) ? withoutFillers(lower, s.trimmingSpaces()) : (lower, s.trimmingSpaces())
+        let hasColon = lower.utf8.contains(0x3A)
+        var (opened, text) = hasColon ? withoutFillers(lower, s.trimmingSpaces()) : (lower, "")
         if opened != lower && !["agreed then:"].contains(where: { opened.hasPrefix($0) }) { (opened, text) = (lower, s.trimmingSpaces()) }
-        if let label = explicitLabels.first(where: { opened.hasPrefix($0) }) {
+        if hasColon, let label = explicitLabels.first(where: { opened.hasPrefix($0) }) {
             let rest = String(text.dropFirst(label.count)).trimmingSpaces()
             return Words.content(rest).count >= 2 && !rest.contains("?") ? strip(rest) : nil
         }
@@ -100,7 +101,8 @@ enum DecisionRules {
     /// seals the terms another member just stated (their last statement), not the yes.
     static func sealedYes(_ s: String, before: String?, _ m: MessageToJudge) -> String? {
         // (A seal is a few words: longer sentences are not lower-cased to be looked up.)
-        guard let b = before, s.utf8.count <= 24, seals.contains(s.lowercased().replacingPresent("’", with: "'").trimming(" .!")), !b.contains("?"), Agreement.isYes(b),
+        guard let b = before, s.utf8.count <= 24, ["inal", "ecided", "eal", "ettled", "nswer", "losed", "onfirmed", "greed"].contains(where: { s.hasBytes($0) }),
+              seals.contains(s.lowercased().replacingPresent("’", with: "'").trimming(" .!")), !b.contains("?"), Agreement.isYes(b),
               let line = m.context.last(where: { $0.from.lowercased() != m.from.lowercased() }),
               let terms = Sentences.split(line.text).last(where: { !$0.contains("?") && Words.content($0).count >= 3 }) else { return nil }
         let (_, text) = withoutFillers(terms.lowercased().replacingPresent("’", with: "'").trimmingSpaces(), terms.trimmingSpaces())

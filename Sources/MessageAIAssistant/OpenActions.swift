@@ -90,7 +90,11 @@ enum OpenActions {
         // A verb alone that no nearby item took in ("anything I can do?" → "do") names no work a reader could act on.
         // (So does "do it" that no ask before it says what "it" is.)
         entries.removeAll { !$0.item.what.contains(" ") || generic($0.item.what) }
-        let isDone = entries.map { reportedDone($0, judged, said) }
+        // Which messages give a reviewer's verdict, read once for every review item below.
+        let verdicts = entries.contains(where: { ["review", "look"].contains(firstWord($0.item.what)) })
+            ? said.map { $0.contains { s in s.words.contains { verdictWords.contains($0) } || s.lower.hasBytes("looks good to me") || s.lower.hasBytes("ship it") } }
+            : []
+        let isDone = entries.map { reportedDone($0, judged, said, verdicts: verdicts) }
         return (entries.indices.filter { !isDone[$0] }.map { entries[$0].item }, entries.indices.filter { isDone[$0] }.map { entries[$0].item })
     }
 
@@ -159,12 +163,11 @@ enum OpenActions {
     /// A reviewer's verdict reports their review done ("LGTM now", "approved").
     static let verdictWords: Set<String> = ["lgtm", "approved", "approve"]
 
-    static func reportedDone(_ e: Entry, _ judged: [MessageToJudge], _ said: [[Said]]) -> Bool {
+    /// `verdicts`: per message, whether one of its statements gives a reviewer's verdict (empty when no item is a review).
+    static func reportedDone(_ e: Entry, _ judged: [MessageToJudge], _ said: [[Said]], verdicts: [Bool] = []) -> Bool {
         let verb = firstWord(e.item.what)
-        // (Read from the statements already split and lower-cased: questions are not among them.)
-        if ["review", "look"].contains(verb), judged.indices.dropFirst(e.message + 1).contains(where: { k in
-            judged[k].from.lowercased() == e.item.who && said[k].contains { s in
-                s.words.contains { verdictWords.contains($0) } || s.lower.hasBytes("looks good to me") || s.lower.hasBytes("ship it") } }) {
+        if !verdicts.isEmpty, ["review", "look"].contains(verb),
+           judged.indices.dropFirst(e.message + 1).contains(where: { verdicts[$0] && judged[$0].from.lowercased() == e.item.who }) {
             return true
         }
         let past = Verbs.pastForms(of: verb)
