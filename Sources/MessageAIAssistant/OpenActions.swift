@@ -52,7 +52,8 @@ enum OpenActions {
                     // The commitment restates the ask: keep the more specific words and due date
                     // ("by Thursday" answered "Thursday morning, after the call").
                     if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
-                    if generic(entries[k].item.what) && !generic(item.what) || names(more: item.what, than: entries[k].item.what)
+                    // (A verb alone never names more than the item it joins: skip the comparisons, most merges are of those.)
+                    if item.what.contains(" "), generic(entries[k].item.what) && !generic(item.what) || names(more: item.what, than: entries[k].item.what)
                         || takerSays(item, over: entries[k], sender: judged[i].from.lowercased(), asker: judged[entries[k].message].from.lowercased()) { entries[k].item.what = item.what }
                     // An ask of the offered work takes the offer up ("I can write the scripts" — "Ken, please write them").
                     if judged[i].from.lowercased() != judged[entries[k].message].from.lowercased() { entries[k].offer = false }
