@@ -37,7 +37,8 @@ extension Agreement {
     /// two or more words with one option and fewer with every other.
     static func takenOptions(_ judged: [MessageToJudge]) -> [String] {
         var out: [String] = []
-        for (i, m) in judged.enumerated() where m.text.lowercased().hasBytes("options:") {
+        // (A byte search before any lower-casing: most messages list no options.)
+        for (i, m) in judged.enumerated() where m.text.hasBytes("ptions:") || m.text.hasBytes("PTIONS:") {
             guard let s = Sentences.split(m.text).first(where: { $0.lowercased().hasBytes("options:") }) else { continue }
             let options = listedOptions(s)
             guard !options.isEmpty else { continue }

@@ -76,7 +76,7 @@ enum DecisionRules {
         // "ok final: we extend an offer at senior", "ok, agreed then: ...": the label after a filler.
         // (Only for labels no marker reads: "ok, decided: X" is the markers' already, told in their words.)
         // (Every label ends in a colon: without one no filler is read.)
-        let hasColon = lower.utf8.contains(0x3A)
+        let hasColon = lower.hasBytes(":")
         var (opened, text) = hasColon ? withoutFillers(lower, s.trimmingSpaces()) : (lower, "")
         if opened != lower && !["agreed then:"].contains(where: { opened.hasPrefix($0) }) { (opened, text) = (lower, s.trimmingSpaces()) }
         if hasColon, let label = explicitLabels.first(where: { opened.hasPrefix($0) }) {
