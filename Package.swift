@@ -82,20 +82,21 @@ let package = Package(
         // the flooding client (sockets, threads), so neither keeps its own copy.
         .target(name: "MessageAILoad", dependencies: ["MessageAIProtocol", "MessageAISocket"]),
 
-        // The PostgreSQL store (issue 25, first stage): its own records, no wire types, no
-        // SQLite; async/await over PostgresNIO's pool. Swift 6 mode from the start.
+        // The PostgreSQL store (issue 25): the shared store interface (MessageAIStore) over
+        // PostgresNIO's pool, no wire types, no SQLite. Swift 6 mode from the start.
         .target(
             name: "MessageAIPostgres",
             dependencies: [
-                "MessageAISearch",
+                "MessageAISearch", "MessageAIStore", "MessageAIVocabulary",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            swiftSettings: nonsending),
 
         .target(
             name: "MessageAIServer",
             dependencies: [
-                "MessageAIProtocol", "MessageAIStore", "MessageAISQLite", "MessageAITLS", "MessageAISocket", "MessageAIAssistant", "MessageAIAssistantProvider", "CVips",
+                "MessageAIProtocol", "MessageAIStore", "MessageAISQLite", "MessageAIPostgres", "MessageAITLS", "MessageAISocket", "MessageAIAssistant", "MessageAIAssistantProvider", "CVips",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -112,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "messageai-server",
             dependencies: [
-                "MessageAIServer",
+                "MessageAIServer", "MessageAIPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -150,7 +151,7 @@ let package = Package(
             exclude: ["fake_chat_server.py"], swiftSettings: swift5),
         .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol", "MessageAILoad"], swiftSettings: swift5),
         .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAIStore", "MessageAISQLite", "MessageAISearch", "MessageAITLS", "MessageAILoad", "MessageAIAssistantProvider"], swiftSettings: swift5),
-        .testTarget(name: "MessageAIPostgresTests", dependencies: ["MessageAIPostgres"]),
+        .testTarget(name: "MessageAIPostgresTests", dependencies: ["MessageAIPostgres", "MessageAIStore", "MessageAIVocabulary"]),
         .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient", "MessageAITLS", "MessageAISocket"], swiftSettings: swift5),
     ]
 )

@@ -8,6 +8,11 @@
 #   PEERS=1 Scripts/bench.sh             # also nats-server, ngircd, inspircd, redis (chatbench),
 #                                        # in the same run, side by side with ratios
 #   Scripts/bench.sh --workloads w1,w2   # any messageai-bench flags pass through
+#   Scripts/bench.sh --database postgres --workloads w1,w2,w4,w5
+#                                        # each round on SQLite, then on PostgreSQL (a cluster in
+#                                        # OUT/pg, fsync and synchronous_commit on, pinned like the
+#                                        # server), then the pgbench floor of a message's
+#                                        # transaction on the server's schema; stores.py compares
 #
 #   EXPERIMENT=Scripts/bench/server-fixes-experiment.diff Scripts/bench.sh
 #                                        # also a server built from a patched copy (the diff is
@@ -22,7 +27,19 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 SMOKE=0
-for a in "$@"; do [ "$a" = "--smoke" ] && SMOKE=1; done
+DATABASE=sqlite
+args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --smoke) SMOKE=1; args+=("$1") ;;
+    --database) DATABASE="$2"; shift ;;
+    --database=*) DATABASE="${1#--database=}" ;;
+    *) args+=("$1") ;;
+  esac
+  shift
+done
+set -- ${args[@]+"${args[@]}"}
+case "$DATABASE" in sqlite|postgres) ;; *) echo "bench.sh: --database sqlite|postgres, not '$DATABASE'" >&2; exit 2 ;; esac
 RUNS=${RUNS:-1}
 PEERS=${PEERS:-0}
 PEER_RUNS=${PEER_RUNS:-3}
@@ -91,17 +108,32 @@ run_experiment() {  # DIFF [bench flags] -> RESULT lines of a server built from 
   done
 }
 
+# shellcheck source=Scripts/bench/postgres-bench.sh
+. Scripts/bench/postgres-bench.sh
 host_line | tee "$OUT/ours.txt"
 if [ "$PEERS" = 1 ]; then
   echo "== peers (chatbench, $PEER_RUNS runs each): $OUT/peers.log" >&2
   run_peers
 fi
 status=0
+PG_ARGS=()
+if [ "$DATABASE" = postgres ]; then
+  start_postgres   # Scripts/bench/postgres-bench.sh: OUT/pg, stopped by the EXIT trap
+  PG_ARGS=(--postgres "$OUT/pg")
+fi
 for r in $(seq 1 "$RUNS"); do
   echo "== messageai-bench run $r of $RUNS" >&2
   timeout $((TLIMIT * 20 + 120)) "${GEN[@]}" "$BIN/messageai-bench" --server-cpu "$PIN_SERVER" -T "$TLIMIT" "$@" \
     2> >(tee -a "$OUT/ours.log" >&2) | tee -a "$OUT/ours.txt" || status=$?
+  if [ "$DATABASE" = postgres ]; then  # alternated: SQLite, PostgreSQL, SQLite, ...
+    echo "== messageai-bench run $r of $RUNS on PostgreSQL" >&2
+    timeout $((TLIMIT * 20 + 120)) "${GEN[@]}" "$BIN/messageai-bench" --server-cpu "$PIN_SERVER" -T "$TLIMIT" "${PG_ARGS[@]}" "$@" \
+      2> >(tee -a "$OUT/ours.log" >&2) | tee -a "$OUT/ours.txt" || status=$?
+  fi
 done
+if [ "$DATABASE" = postgres ]; then
+  pg_floor | tee -a "$OUT/ours.txt"
+fi
 
 if [ -n "${EXPERIMENT:-}" ]; then
   run_experiment "$EXPERIMENT" "$@"
@@ -110,6 +142,7 @@ fi
 if [ "$SMOKE" = 0 ] && command -v python3 >/dev/null; then
   peers_file=""; [ -f "$OUT/peers/results.txt" ] && peers_file="$OUT/peers/results.txt"
   python3 Scripts/bench/compare.py "$OUT/ours.txt" $peers_file | tee "$OUT/summary.md"
+  [ "$DATABASE" = sqlite ] || python3 Scripts/bench/stores.py "$OUT/ours.txt" | tee -a "$OUT/summary.md"
   if [ -f "$OUT/experiment.txt" ]; then
     echo; echo "## With $EXPERIMENT applied"
     python3 Scripts/bench/compare.py "$OUT/experiment.txt" $peers_file | tee "$OUT/summary-experiment.md"

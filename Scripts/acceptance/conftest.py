@@ -1,7 +1,11 @@
 """Fixtures for the acceptance suite: real server and client processes in a temp directory.
 
 `world` starts servers and clients, and kills whatever is left at the end of each test; when a
-test fails it prints the tail of every process log (the full logs stay under tmp_path/logs)."""
+test fails it prints the tail of every process log (the full logs stay under tmp_path/logs).
+
+MESSAGEAI_ACCEPTANCE_DATABASE=postgres runs the same scenarios with every server on PostgreSQL:
+one throw-away cluster for the session (started on first use, stopped by PID at the end), a new
+database per server. run-all.sh does that for the scenarios marked `storage`."""
 import os
 import sys
 
@@ -10,10 +14,51 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 from harness.binaries import executable  # noqa: E402
+from harness.pgcluster import PostgresCluster  # noqa: E402
 from harness.client import Client  # noqa: E402
 from harness.proxy import Proxy  # noqa: E402
 from harness.server import Server  # noqa: E402
 from harness import trust  # noqa: E402
+
+
+BACKEND = os.environ.get("MESSAGEAI_ACCEPTANCE_DATABASE", "sqlite")
+_cluster = None
+_databases = 0
+
+
+def session_cluster():
+    """The session's PostgreSQL cluster, started on first use (on the main thread: its
+    --pdeathsig follows the thread that started it)."""
+    global _cluster
+    if _cluster is None:
+        _cluster = PostgresCluster().start()
+    return _cluster
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _cluster is not None:
+        _cluster.stop()
+
+
+def pytest_collection_modifyitems(config, items):
+    # On PostgreSQL only the scenarios that touch storage run (the REPL's own scenarios say
+    # nothing about the backend).
+    if BACKEND != "postgres":
+        return
+    skip = pytest.mark.skip(reason="not a storage scenario (MESSAGEAI_ACCEPTANCE_DATABASE=postgres)")
+    for item in items:
+        if item.get_closest_marker("storage") is None:
+            item.add_marker(skip)
+
+
+def new_database():
+    """A new, empty database in the session cluster; the server migrates it at start."""
+    global _databases
+    _databases += 1
+    name = f"accept{os.getpid()}_{_databases}"
+    cluster = session_cluster()
+    cluster.create_database(name)
+    return cluster.url(name)
 
 
 class World:
@@ -25,7 +70,13 @@ class World:
         self.logs.mkdir(exist_ok=True)
         self.servers, self.clients, self.proxies = [], [], []
 
-    def server(self, *extra_args, name="server", start=True):
+    def server(self, *extra_args, name="server", start=True, database=None):
+        """database: a PostgreSQL URL; None: a new database when the run is on PostgreSQL, else
+        the embedded SQLite store in the data directory; "sqlite": SQLite whatever the run."""
+        if database is None and BACKEND == "postgres":
+            database = new_database()
+        if database and database != "sqlite":
+            extra_args = ("--database", database) + tuple(extra_args)
         s = Server(self.server_exe, self.tmp / name, self.logs / f"{name}.log", extra_args=extra_args)
         self.servers.append(s)
         return s.start() if start else s
@@ -95,3 +146,12 @@ def world(tmp_path, executables, request):
     report = getattr(request.node, "rep_call", None)
     if report is not None and report.failed:
         print("\n" + w.log_tails())
+
+
+@pytest.fixture
+def postgres_database():
+    """A new database in the session's PostgreSQL cluster (its URL), for scenarios that run
+    several servers on one database; skipped unless the run is on PostgreSQL."""
+    if BACKEND != "postgres":
+        pytest.skip("several servers share a database only on PostgreSQL (MESSAGEAI_ACCEPTANCE_DATABASE=postgres)")
+    return new_database()

@@ -4,6 +4,8 @@ import pytest
 
 from harness.checks import assert_monotonic_states, assert_same_view, texts
 
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
+
 
 def incoming(sender):
     return lambda e: e.get("type") == "message" and e.get("sender") == sender

@@ -5,6 +5,8 @@ import pytest
 from harness.checks import assert_same_view, texts
 from harness.waiting import wait_until
 
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
+
 
 @pytest.mark.parametrize("transport", ["tls", "plaintext"])
 def test_recipient_offline(world, transport):

@@ -1,6 +1,10 @@
 """Scenario 6: rapid fire. Two users each send 25 messages as fast as they can: everything is
 delivered, the conversation's order is identical for both, and nothing is duplicated."""
+import pytest
+
 from harness.checks import assert_same_view, mine, texts
+
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
 
 COUNT = 25
 

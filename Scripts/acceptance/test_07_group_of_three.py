@@ -2,8 +2,12 @@
 sender; per-member read state is right (/info shows who has it and who read it)."""
 import json
 
+import pytest
+
 from harness.checks import assert_same_view, mine, texts, usernames
 from harness.waiting import wait_until
+
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
 
 
 def test_group_of_three(world):

@@ -1,7 +1,11 @@
 """Scenario 8: username search and contacts. Several users; search by prefix (case-insensitive);
 contact requests; presence only once accepted; profiles only for requests, contacts or conversation
 partners."""
+import pytest
+
 from harness.checks import usernames
+
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
 
 
 def names(event, key):

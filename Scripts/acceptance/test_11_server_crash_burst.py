@@ -1,6 +1,10 @@
 """Scenario 11: the server is killed with kill -9 during a burst from several clients, then
 restarted: no acknowledged message is lost and none is duplicated after the clients resend."""
+import pytest
+
 from harness.group import acked, check_group_outcome, open_group, shown_sending
+
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
 
 PER_CLIENT = 30
 

@@ -1,6 +1,10 @@
 """Scenario 12: a 9,000+ character message and a message mixing scripts and emoji arrive
 byte-identical (no normalisation, no truncation, no re-encoding)."""
+import pytest
+
 from harness.checks import texts
+
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
 
 MIXED = ("Ελληνικά · Русский · 中文 · 日本語かな · 한국어 · العربية · עברית · हिन्दी · ไทย · "
          "e\u0301 vs é · 👩\u200d👩\u200d👧\u200d👦 · 🏳\ufe0f\u200d🌈 · 👍🏽 · 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 · \u200b zero-width")

@@ -3,6 +3,10 @@ and in the requests list; presence shows only after the accept; a stranger's DM 
 receipt until the reply; a blocked user's messages do not arrive, the refusal does not say
 "blocked", and unblocking restores delivery."""
 
+import pytest
+
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
+
 
 def of(kind, user=None):
     return lambda e: e.get("type") == kind and (user is None or e.get("user") == user)

@@ -10,7 +10,11 @@ import os
 import random
 import time
 
+import pytest
+
 from harness.group import acked, check_group_outcome, open_group, shown_sending
+
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
 
 SECONDS = float(os.environ.get("SOAK_SECONDS", "20"))
 # A hard bound on the loop whatever the duration, and below what one /history shows (500) in

@@ -1,8 +1,12 @@
 """Scenario 50: the server's assistant. A 30-message thread between three users, then /summary,
 /actions, /done and /decisions on two clients of the same user: both list the same items, and
 an item marked done on one shows done on the other (pushed, and after a restart from the cache)."""
+import pytest
+
 from harness.client import PASSWORD, RESULT_TYPES
 from harness.waiting import wait_until
+
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
 
 RESULT_TYPES.update({"/summary": "summary", "/actions": "actions", "/decisions": "decisions",
                      "/done": "assistant_item", "/undo": "assistant_item", "/rewrite": "rewrite",

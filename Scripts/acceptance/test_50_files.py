@@ -15,6 +15,8 @@ import pytest
 
 from harness.waiting import wait_until
 
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
+
 BIG = (50 if os.environ.get("MESSAGEAI_BIG_FILES") == "1" else 8) << 20
 
 

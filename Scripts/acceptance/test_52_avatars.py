@@ -6,6 +6,11 @@ import pathlib
 import struct
 
 from test_50_files import png
+import pytest
+
+from harness.waiting import wait_until
+
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
 
 
 def jpeg_size(data):
@@ -51,6 +56,8 @@ def test_any_member_sets_the_group_avatar(world):
     world.user("bob", server.address)
     carol = world.user("carol", server.address)
     alice.cmd("/group create ops bob carol")
+    # carol learns of the group by a push: wait for it (a store across a network is slower).
+    wait_until(lambda: any(r.get("name") == "ops" for r in carol.conversations()), 20, "carol to see group ops", interval=0.2)
     carol.cmd("/open ops")
     logo = world.tmp / "logo.png"
     logo.write_bytes(png(64, 200))

@@ -2,8 +2,12 @@
 An edit that keeps the work keeps the item and its done mark (with the new due date) on every
 device; an edit to other work withdraws it and adds the new one; a member added to the group
 later receives the group's items as pushes, without asking (/actions) first."""
+import pytest
+
 from harness.client import RESULT_TYPES
 from harness.waiting import wait_until
+
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
 
 RESULT_TYPES.update({"/actions": "actions", "/done": "assistant_item"})
 

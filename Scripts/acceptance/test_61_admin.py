@@ -11,6 +11,8 @@ import pytest
 
 from harness.client import PASSWORD
 
+pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
+
 
 def admin(world, server, *words, user=None, check=True):
     args = [world.server_exe, "admin", "--data-dir", server.data_dir, *words]

@@ -26,6 +26,8 @@ def load_ours(path):
     for line in open(path):
         if line.startswith("RESULT workload="):
             d = kv(line)
+            if d.get("store", "sqlite") != "sqlite":
+                continue  # PostgreSQL's rows are stores.py's (bench.sh --database postgres)
             out[d["workload"]].append(d)
     return out
 

@@ -1,19 +1,20 @@
+import MessageAIStore
 import PostgresNIO
 
-/// The admin commands' capability (SQLiteStore+Admin.swift, issue 27). `snapshot(into:)` has
-/// no counterpart: PostgreSQL has no single-file copy to write from a connection; the adapter
-/// throws there and README's "Operating a server" names `pg_dump`.
+/// The admin commands' capability (SQLiteStore+Admin.swift, issue 27). No `backup`
+/// (`BackupStore`): PostgreSQL has no single-file copy to write from a connection, so
+/// `admin backup` says to use `pg_dump` (README, "Operating a server").
 extension PostgresStore {
-    static func account(_ row: PostgresRow) throws -> Account {
+    static func account(_ row: PostgresRow) throws -> AccountRecord {
         let (id, username, email, display, hash, created, seen, zone, disabledAt) =
-            try row.decode((Int64, String, String, String, String, Int64, Int64, String, Int64).self)
-        return Account(user: User(id: id, username: username, email: email, displayName: display, passwordHash: hash,
+            try row.decode((UInt64, String, String, String, String, UInt64, UInt64, String, UInt64).self)
+        return AccountRecord(user: UserRecord(id: id, username: username, email: email, displayName: display, passwordHash: hash,
                                   createdAt: created, lastSeen: seen, timeZone: zone),
                        disabledAt: disabledAt)
     }
 
     /// Every account, by username, with whether it is disabled.
-    public func accounts() async throws(PostgresStoreError) -> [Account] {
+    public func accounts() async throws(StoreError) -> [AccountRecord] {
         try await perform { client, logger in
             try await client.allRows("""
                 SELECT \(unescaped: Self.userColumns), u.disabled_at FROM users u ORDER BY u.username_lower COLLATE "C"
@@ -21,7 +22,7 @@ extension PostgresStore {
         }
     }
 
-    public func account(username: String) async throws(PostgresStoreError) -> Account? {
+    public func account(username: String) async throws(StoreError) -> AccountRecord? {
         let key = username.lowercased()
         return try await perform { client, logger in
             try await client.firstRow("SELECT \(unescaped: Self.userColumns), u.disabled_at FROM users u WHERE u.username_lower = \(key)",
@@ -30,16 +31,16 @@ extension PostgresStore {
     }
 
     /// Disables (`at` > 0, when) or enables (`at` == 0) an account; false when there is no such user.
-    public func setDisabled(userID: Int64, at: Int64) async throws(PostgresStoreError) -> Bool {
+    public func setDisabled(userID: UInt64, at: UInt64) async throws(StoreError) -> Bool {
         try await exists("UPDATE users SET disabled_at = \(at) WHERE id = \(userID) RETURNING 1")
     }
 
     /// False for a user that does not exist, as SQLite.
-    public func isDisabled(userID: Int64) async throws(PostgresStoreError) -> Bool {
+    public func isDisabled(userID: UInt64) async throws(StoreError) -> Bool {
         try await exists("SELECT 1 FROM users WHERE id = \(userID) AND disabled_at <> 0")
     }
 
-    public func session(id: Int64) async throws(PostgresStoreError) -> Session? {
+    public func session(id: UInt64) async throws(StoreError) -> SessionRecord? {
         try await perform { client, logger in
             try await client.firstRow("SELECT \(unescaped: Self.sessionColumns) FROM sessions WHERE id = \(id)", logger: logger)
                 .map(Self.session)
@@ -47,7 +48,7 @@ extension PostgresStore {
     }
 
     /// Deletes every session of the user; their ids, ascending.
-    public func deleteAllSessions(userID: Int64) async throws(PostgresStoreError) -> [Int64] {
+    public func deleteAllSessions(userID: UInt64) async throws(StoreError) -> [UInt64] {
         try await ids("DELETE FROM sessions WHERE user_id = \(userID) RETURNING id").sorted()
     }
 
@@ -56,7 +57,7 @@ extension PostgresStore {
     /// becomes `deleted-ID`, display name "deleted user", a password hash nothing matches,
     /// disabled, found by no name search); the messages it sent stay under that name. Returns
     /// the new username; nil when there is no such user.
-    public func deleteAccount(userID: Int64, now: Int64) async throws(PostgresStoreError) -> String? {
+    public func deleteAccount(userID: UInt64, now: UInt64) async throws(StoreError) -> String? {
         let name = "deleted-\(userID)", email = "deleted-\(userID)@invalid"
         return try await perform { client, logger in
             try await client.withTransaction(logger: logger) { db in
@@ -76,7 +77,7 @@ extension PostgresStore {
     }
 
     /// Counts for `admin stats`, from one snapshot.
-    public func statistics() async throws(PostgresStoreError) -> Statistics {
+    public func statistics() async throws(StoreError) -> StoreStatistics {
         try await perform { client, logger in
             guard let row = try await client.firstRow("""
                 SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM users WHERE disabled_at <> 0),
@@ -84,12 +85,14 @@ extension PostgresStore {
                        (SELECT count(*) FROM sessions), (SELECT count(*) FROM files WHERE complete),
                        (SELECT coalesce(sum(size), 0)::BIGINT FROM files WHERE complete),
                        pg_database_size(current_database())
-                """, logger: logger) else { return Statistics() }
+                """, logger: logger) else { return StoreStatistics() }
             let (users, disabled, conversations, messages, sessions, files, bytes, size) =
-                try row.decode((Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64).self)
-            return Statistics(users: Int(users), disabledUsers: Int(disabled), conversations: Int(conversations),
-                              messages: Int(messages), sessions: Int(sessions), files: Int(files), fileBytes: bytes,
-                              databaseBytes: size)
+                try row.decode((UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64).self)
+            var statistics = StoreStatistics()
+            statistics.users = Int(users); statistics.disabledUsers = Int(disabled); statistics.conversations = Int(conversations)
+            statistics.messages = Int(messages); statistics.sessions = Int(sessions); statistics.files = Int(files)
+            statistics.fileBytes = bytes; statistics.databaseBytes = size
+            return statistics
         }
     }
 }

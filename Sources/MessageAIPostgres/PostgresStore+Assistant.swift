@@ -1,3 +1,5 @@
+import MessageAIVocabulary
+import MessageAIStore
 import Logging
 import PostgresNIO
 
@@ -14,28 +16,30 @@ extension PostgresStore {
         FROM assistant_items i JOIN users su ON su.id = i.sender_id LEFT JOIN users du ON du.id = i.done_by
         """
 
-    static func assistItem(_ row: PostgresRow) throws -> AssistItem {
+    static func assistItem(_ row: PostgresRow) throws -> AssistItemRecord {
         let (id, cid, seq, kind, text, who, due, from, done, doneBy, doneAt, rev, engine, version, dueAt, zone) =
-            try row.decode((Int64, Int64, Int64, Int16, String, String, String, String, Bool, String, Int64, Int64,
-                            String, String, Int64, String).self)
-        return AssistItem(id: id, conversationID: cid, seq: seq, kind: AssistItemKind(rawValue: kind) ?? .action, text: text,
-                          who: who, due: due, from: from, done: done, doneBy: doneBy, doneAt: doneAt, rev: rev, engine: engine,
-                          engineVersion: version, dueAt: dueAt, dueTimeZone: zone)
+            try row.decode((UInt64, UInt64, UInt64, UInt64, String, String, String, String, Bool, String, UInt64, UInt64,
+                            String, String, UInt64, String).self)
+        var item = AssistItemRecord(itemID: id, conversationID: cid, seq: seq, kind: AssistItemKind(rawValue: kind) ?? .action,
+                                    text: text, who: who, due: due, from: from, done: done, doneBy: doneBy, doneAt: doneAt, rev: rev,
+                                    engine: engine, engineVersion: version)
+        item.dueAt = dueAt; item.dueTimeZone = zone
+        return item
     }
 
     /// Takes the rev counter's row lock (held to the commit) and returns the last rev given out.
-    static func lockRevs(_ db: PostgresConnection, logger: Logger) async throws -> Int64 {
+    static func lockRevs(_ db: PostgresConnection, logger: Logger) async throws -> UInt64 {
         guard let row = try await db.firstRow("UPDATE assistant_rev SET rev = rev WHERE id = 1 RETURNING rev", logger: logger) else {
             throw PostgresStoreError.failed(sqlState: nil, message: "assistant_rev has no row")
         }
-        return try row.decode(Int64.self)
+        return try row.decode(UInt64.self)
     }
 
-    static func storeRevs(_ db: PostgresConnection, _ rev: Int64, logger: Logger) async throws {
+    static func storeRevs(_ db: PostgresConnection, _ rev: UInt64, logger: Logger) async throws {
         try await db.query("UPDATE assistant_rev SET rev = \(rev) WHERE id = 1", logger: logger)
     }
 
-    static func items(_ db: PostgresConnection, ids: [Int64], logger: Logger) async throws -> [AssistItem] {
+    static func items(_ db: PostgresConnection, ids: [UInt64], logger: Logger) async throws -> [AssistItemRecord] {
         guard !ids.isEmpty else { return [] }
         return try await db.allRows("SELECT \(unescaped: itemColumns) WHERE i.id = ANY(\(ids)::BIGINT[]) ORDER BY i.id",
                                     logger: logger).map(assistItem)
@@ -45,7 +49,7 @@ extension PostgresStore {
     /// stored for the same message and place; an action the same owner already has open in the
     /// conversation with the same words (an ask, then "I'll do it"); items of a message
     /// deleted, or edited, before its extraction finished. Returns the items stored now.
-    public func insertItems(_ items: [NewAssistItem], now: Int64) async throws(PostgresStoreError) -> [AssistItem] {
+    public func insertItems(_ items: [NewAssistItem], now: UInt64) async throws(StoreError) -> [AssistItemRecord] {
         guard !items.isEmpty else { return [] }
         return try await perform { client, logger in
             do {
@@ -56,11 +60,11 @@ extension PostgresStore {
         }
     }
 
-    private static func insertItems(_ client: PostgresClient, _ items: [NewAssistItem], now: Int64,
-                                    logger: Logger) async throws -> [AssistItem] {
+    private static func insertItems(_ client: PostgresClient, _ items: [NewAssistItem], now: UInt64,
+                                    logger: Logger) async throws -> [AssistItemRecord] {
         try await client.withTransaction(logger: logger) { db in
             var rev = try await Self.lockRevs(db, logger: logger)
-            var ids: [Int64] = []
+            var ids: [UInt64] = []
             for it in items {
                 guard let row = try await db.firstRow("""
                     INSERT INTO assistant_items (conversation_id, seq, kind, ordinal, text, who, due, sender_id, rev,
@@ -76,7 +80,7 @@ extension PostgresStore {
                     RETURNING id
                     """, logger: logger) else { continue }
                 rev += 1
-                ids.append(try row.decode(Int64.self))
+                ids.append(try row.decode(UInt64.self))
             }
             if !ids.isEmpty { try await Self.storeRevs(db, rev, logger: logger) }
             return try await Self.items(db, ids: ids, logger: logger)
@@ -84,8 +88,8 @@ extension PostgresStore {
     }
 
     /// Newest first, in the user's conversations (or one of them), without withdrawn items.
-    public func items(userID: Int64, conversationID: Int64?, filter: AssistItemFilter, kind: AssistItemKind?,
-                      limit: Int) async throws(PostgresStoreError) -> [AssistItem] {
+    public func items(userID: UInt64, conversationID: UInt64?, filter: AssistItemFilter, kind: AssistItemKind?,
+                      limit: Int) async throws(StoreError) -> [AssistItemRecord] {
         let (cid, kindValue, filterValue) = (conversationID ?? 0, kind?.rawValue ?? 0, filter.rawValue)
         let limit = Self.bounded(limit, max: 500)
         return try await perform { client, logger in
@@ -105,7 +109,7 @@ extension PostgresStore {
     }
 
     /// Items of the user's conversations with rev > `sinceRev`, ascending by rev (ASSIST_SYNC).
-    public func itemsChanged(userID: Int64, sinceRev: Int64, limit: Int) async throws(PostgresStoreError) -> [AssistItem] {
+    public func itemsChanged(userID: UInt64, sinceRev: UInt64, limit: Int) async throws(StoreError) -> [AssistItemRecord] {
         let limit = Self.bounded(limit, max: 500)
         return try await perform { client, logger in
             try await client.allRows("""
@@ -117,17 +121,17 @@ extension PostgresStore {
     }
 
     /// The item if the user is a member of its conversation and it was not withdrawn.
-    public func item(id: Int64, visibleTo userID: Int64) async throws(PostgresStoreError) -> AssistItem? {
+    public func item(id: UInt64, visibleTo userID: UInt64) async throws(StoreError) -> AssistItemRecord? {
         try await perform { client, logger in
             try await client.firstRow(Self.visibleItem(id: id, userID: userID), logger: logger).map(Self.assistItem)
         }
     }
 
-    static func item(_ db: PostgresConnection, id: Int64, visibleTo userID: Int64, logger: Logger) async throws -> AssistItem? {
+    static func item(_ db: PostgresConnection, id: UInt64, visibleTo userID: UInt64, logger: Logger) async throws -> AssistItemRecord? {
         try await db.firstRow(visibleItem(id: id, userID: userID), logger: logger).map(assistItem)
     }
 
-    private static func visibleItem(id: Int64, userID: Int64) -> PostgresQuery {
+    private static func visibleItem(id: UInt64, userID: UInt64) -> PostgresQuery {
         """
         SELECT \(unescaped: itemColumns)
         WHERE i.id = \(id) AND i.text <> ''
@@ -136,7 +140,7 @@ extension PostgresStore {
     }
 
     /// The items extracted from one message, withdrawn ones included, oldest first.
-    public func items(conversationID: Int64, seq: Int64) async throws(PostgresStoreError) -> [AssistItem] {
+    public func items(conversationID: UInt64, seq: UInt64) async throws(StoreError) -> [AssistItemRecord] {
         try await perform { client, logger in
             try await client.allRows("""
                 SELECT \(unescaped: Self.itemColumns) WHERE i.conversation_id = \(conversationID) AND i.seq = \(seq) ORDER BY i.id
@@ -146,8 +150,8 @@ extension PostgresStore {
 
     /// Marks the item done by the user (or open again); a new rev only when it changed.
     /// `notFound` when the user cannot see it.
-    public func setItemDone(id: Int64, by userID: Int64, done: Bool,
-                            now: Int64) async throws(PostgresStoreError) -> (item: AssistItem, changed: Bool) {
+    public func setItemDone(id: UInt64, by userID: UInt64, done: Bool,
+                            now: UInt64) async throws(StoreError) -> (item: AssistItemRecord, changed: Bool) {
         try await perform { client, logger in
             try await client.withTransaction(logger: logger) { db in
                 // The lock first: two nodes marking the same item read it one after the other.
@@ -170,9 +174,9 @@ extension PostgresStore {
     }
 
     /// The highest rev given out and committed (0: none).
-    public func assistantCursor() async throws(PostgresStoreError) -> Int64 {
+    public func assistantCursor() async throws(StoreError) -> UInt64 {
         try await perform { client, logger in
-            try await client.firstRow("SELECT rev FROM assistant_rev WHERE id = 1", logger: logger)?.decode(Int64.self) ?? 0
+            try await client.firstRow("SELECT rev FROM assistant_rev WHERE id = 1", logger: logger)?.decode(UInt64.self) ?? 0
         }
     }
 }

@@ -1,11 +1,13 @@
+import MessageAIVocabulary
+import MessageAIStore
 import PostgresNIO
 
 /// The assistant's summary cache, per-conversation switch and per-user budget
 /// (SQLiteStore+Assistant.swift). No revs here: plain upserts.
 extension PostgresStore {
     /// A cached answer, reused only by the same engine and version.
-    public func cachedSummary(conversationID: Int64, fromSeq: Int64, toSeq: Int64, engine: String,
-                              engineVersion: String) async throws(PostgresStoreError) -> [UInt8]? {
+    public func cachedSummary(conversationID: UInt64, fromSeq: UInt64, toSeq: UInt64, engine: String,
+                              engineVersion: String) async throws(StoreError) -> [UInt8]? {
         try await perform { client, logger in
             try await client.firstRow("""
                 SELECT answer FROM assistant_summaries WHERE conversation_id = \(conversationID) AND from_seq = \(fromSeq)
@@ -14,8 +16,8 @@ extension PostgresStore {
         }
     }
 
-    public func cacheSummary(conversationID: Int64, fromSeq: Int64, toSeq: Int64, engine: String, engineVersion: String,
-                             answer: [UInt8], now: Int64) async throws(PostgresStoreError) {
+    public func cacheSummary(conversationID: UInt64, fromSeq: UInt64, toSeq: UInt64, engine: String, engineVersion: String,
+                             answer: [UInt8], now: UInt64) async throws(StoreError) {
         try await perform { client, logger in
             _ = try await client.query("""
                 INSERT INTO assistant_summaries (conversation_id, from_seq, to_seq, engine, engine_version, answer, created_at)
@@ -26,7 +28,7 @@ extension PostgresStore {
         }
     }
 
-    public func assistSwitch(conversationID: Int64) async throws(PostgresStoreError) -> AssistSwitch {
+    public func assistSwitch(conversationID: UInt64) async throws(StoreError) -> AssistSwitch {
         try await perform { client, logger in
             try await client.firstRow("""
                 SELECT s.provider_off, COALESCE(u.username, '') FROM assistant_settings s LEFT JOIN users u ON u.id = s.changed_by
@@ -38,7 +40,7 @@ extension PostgresStore {
         }
     }
 
-    public func setProviderOff(conversationID: Int64, by userID: Int64, off: Bool, now: Int64) async throws(PostgresStoreError) {
+    public func setProviderOff(conversationID: UInt64, by userID: UInt64, off: Bool, now: UInt64) async throws(StoreError) {
         try await perform { client, logger in
             do {
                 try await client.query("""
@@ -54,7 +56,7 @@ extension PostgresStore {
     }
 
     /// Provider requests the user made on `day` (days since the epoch, UTC).
-    public func providerRequests(userID: Int64, day: Int64) async throws(PostgresStoreError) -> Int {
+    public func providerRequests(userID: UInt64, day: UInt64) async throws(StoreError) -> Int {
         try await perform { client, logger in
             try await client.firstRow("SELECT requests FROM assistant_usage WHERE user_id = \(userID) AND day = \(day)",
                                       logger: logger).map { Int(try $0.decode(Int32.self)) } ?? 0
@@ -62,7 +64,7 @@ extension PostgresStore {
     }
 
     /// One more request: a single upsert, so two nodes counting at once both count.
-    public func countProviderRequest(userID: Int64, day: Int64) async throws(PostgresStoreError) {
+    public func countProviderRequest(userID: UInt64, day: UInt64) async throws(StoreError) {
         try await perform { client, logger in
             _ = try await client.query("""
                 INSERT INTO assistant_usage (user_id, day, requests) VALUES (\(userID), \(day), 1)

@@ -1,3 +1,5 @@
+import MessageAIVocabulary
+import MessageAIStore
 import Logging
 import PostgresNIO
 
@@ -10,8 +12,8 @@ extension PostgresStore {
     /// date, place and engine; the rest are withdrawn (text emptied) and new ones stored. Every
     /// changed row gets a new rev; unchanged rows keep theirs. Nothing happens to a deleted
     /// message. Returns the rows that changed, withdrawn ones included.
-    public func replaceItems(conversationID cid: Int64, seq: Int64, with replacement: [NewAssistItem],
-                             now: Int64) async throws(PostgresStoreError) -> [AssistItem] {
+    public func replaceItems(conversationID cid: UInt64, seq: UInt64, with replacement: [NewAssistItem],
+                             now: UInt64) async throws(StoreError) -> [AssistItemRecord] {
         try await perform { client, logger in
             try await client.withTransaction(logger: logger) { db in
                 var rev = try await Self.lockRevs(db, logger: logger)
@@ -22,7 +24,7 @@ extension PostgresStore {
                     SELECT \(unescaped: Self.itemColumns) WHERE i.conversation_id = \(cid) AND i.seq = \(seq) AND i.text <> ''
                     ORDER BY i.id
                     """, logger: logger).map(Self.assistItem)
-                var unmatched = old, keep: [(old: AssistItem, new: NewAssistItem)] = [], fresh: [NewAssistItem] = []
+                var unmatched = old, keep: [(old: AssistItemRecord, new: NewAssistItem)] = [], fresh: [NewAssistItem] = []
                 for it in replacement {
                     if let i = unmatched.firstIndex(where: { Self.sameItem($0, it) }) {
                         keep.append((unmatched[i], it))
@@ -31,20 +33,20 @@ extension PostgresStore {
                         fresh.append(it)
                     }
                 }
-                var changed: [Int64] = []
+                var changed: [UInt64] = []
                 // Places are unique per message: every row that moves or goes first leaves its
                 // place (a negative one, its own id's), then the kept ones take their new places.
                 for o in unmatched {
                     rev += 1
                     try await db.query("""
                         UPDATE assistant_items SET text = '', who = '', due = '', due_at = 0, due_time_zone = '', ordinal = -id,
-                            rev = \(rev) WHERE id = \(o.id)
+                            rev = \(rev) WHERE id = \(o.itemID)
                         """, logger: logger)
-                    changed.append(o.id)
+                    changed.append(o.itemID)
                 }
                 try await db.query("UPDATE assistant_items SET ordinal = -id WHERE conversation_id = \(cid) AND seq = \(seq) AND text = ''",
                                    logger: logger)
-                let keptIDs = keep.map(\.old.id)
+                let keptIDs = keep.map(\.old.itemID)
                 try await db.query("UPDATE assistant_items SET ordinal = -id WHERE id = ANY(\(keptIDs)::BIGINT[])", logger: logger)
                 for (o, n) in keep {
                     if o.text != n.text || o.who != n.who || o.due != n.due || o.engine != n.engine || o.engineVersion != n.engineVersion
@@ -54,11 +56,11 @@ extension PostgresStore {
                             UPDATE assistant_items SET text = \(n.text), who = \(n.who), due = \(n.due), ordinal = \(n.ordinal),
                                 engine = \(n.engine), engine_version = \(n.engineVersion), rev = \(rev), due_at = \(n.dueAt),
                                 due_time_zone = \(n.dueTimeZone)
-                            WHERE id = \(o.id)
+                            WHERE id = \(o.itemID)
                             """, logger: logger)
-                        changed.append(o.id)
+                        changed.append(o.itemID)
                     } else {
-                        try await db.query("UPDATE assistant_items SET ordinal = \(n.ordinal) WHERE id = \(o.id)", logger: logger)
+                        try await db.query("UPDATE assistant_items SET ordinal = \(n.ordinal) WHERE id = \(o.itemID)", logger: logger)
                     }
                 }
                 for it in fresh {
@@ -75,25 +77,25 @@ extension PostgresStore {
                         RETURNING id
                         """, logger: logger) else { continue }
                     rev += 1
-                    changed.append(try row.decode(Int64.self))
+                    changed.append(try row.decode(UInt64.self))
                 }
                 if !changed.isEmpty { try await Self.storeRevs(db, rev, logger: logger) }
                 let rows = try await Self.items(db, ids: changed, logger: logger)
                 // In the order SQLite answers: withdrawn, then kept, then new.
-                return changed.compactMap { id in rows.first { $0.id == id } }
+                return changed.compactMap { id in rows.first { $0.itemID == id } }
             }
         }
     }
 
     /// Same kind, owner and wording (case and runs of spaces aside): the edit kept the item.
-    static func sameItem(_ old: AssistItem, _ new: NewAssistItem) -> Bool {
+    static func sameItem(_ old: AssistItemRecord, _ new: NewAssistItem) -> Bool {
         func norm(_ s: String) -> String { s.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ") }
         return old.kind == new.kind && norm(old.text) == norm(new.text) && old.who.lowercased() == new.who.lowercased()
     }
 
     /// A new rev for every live item of the conversation (a member was added, and their
     /// devices' cursors may be past the items' revs); returns them, oldest first.
-    public func reannounceItems(conversationID cid: Int64) async throws(PostgresStoreError) -> [AssistItem] {
+    public func reannounceItems(conversationID cid: UInt64) async throws(StoreError) -> [AssistItemRecord] {
         try await perform { client, logger in
             try await client.withTransaction(logger: logger) { db in
                 let rev = try await Self.lockRevs(db, logger: logger)
@@ -104,7 +106,7 @@ extension PostgresStore {
                          moved AS (UPDATE assistant_items i SET rev = \(rev) + live.n FROM live WHERE i.id = live.id RETURNING i.id)
                     SELECT count(*) FROM moved
                     """, logger: logger) else { return [] }
-                let count = try row.decode(Int64.self)
+                let count = try row.decode(UInt64.self)
                 guard count > 0 else { return [] }
                 try await Self.storeRevs(db, rev + count, logger: logger)
                 return try await db.allRows("""
@@ -119,7 +121,7 @@ extension PostgresStore {
     /// message are dropped. The counter's lock is taken before the items are read, so an
     /// extraction racing the delete either committed first (its items are withdrawn here) or
     /// runs after and finds the message deleted.
-    static func withdrawItems(_ db: PostgresConnection, conversationID cid: Int64, seq: Int64, logger: Logger) async throws {
+    static func withdrawItems(_ db: PostgresConnection, conversationID cid: UInt64, seq: UInt64, logger: Logger) async throws {
         let rev = try await lockRevs(db, logger: logger)
         if let row = try await db.firstRow("""
             WITH live AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM assistant_items
@@ -127,14 +129,14 @@ extension PostgresStore {
                  gone AS (UPDATE assistant_items i SET text = '', who = '', due = '', rev = \(rev) + live.n
                           FROM live WHERE i.id = live.id RETURNING i.id)
             SELECT count(*) FROM gone
-            """, logger: logger), case let count = try row.decode(Int64.self), count > 0 {
+            """, logger: logger), case let count = try row.decode(UInt64.self), count > 0 {
             try await storeRevs(db, rev + count, logger: logger)
         }
         try await dropSummaries(db, conversationID: cid, over: seq, logger: logger)
     }
 
     /// A summary over a message's old text is not served again (an edit, a delete).
-    static func dropSummaries(_ db: PostgresConnection, conversationID cid: Int64, over seq: Int64, logger: Logger) async throws {
+    static func dropSummaries(_ db: PostgresConnection, conversationID cid: UInt64, over seq: UInt64, logger: Logger) async throws {
         try await db.query("""
             DELETE FROM assistant_summaries WHERE conversation_id = \(cid) AND from_seq <= \(seq) AND to_seq >= \(seq)
             """, logger: logger)

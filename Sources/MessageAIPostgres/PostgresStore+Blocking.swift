@@ -1,10 +1,11 @@
+import MessageAIStore
 import PostgresNIO
 
 /// Blocking and message requests (SQLiteStore+Privacy.swift).
 extension PostgresStore {
     /// Idempotent; whether the block is new. `notFound` for a user that does not exist.
     @discardableResult
-    public func block(blocker: Int64, blocked: Int64, now: Int64) async throws(PostgresStoreError) -> Bool {
+    public func block(blocker: UInt64, blocked: UInt64, now: UInt64) async throws(StoreError) -> Bool {
         try await perform { client, logger in
             do {
                 return try await client.firstRow("""
@@ -18,12 +19,12 @@ extension PostgresStore {
     }
 
     @discardableResult
-    public func unblock(blocker: Int64, blocked: Int64) async throws(PostgresStoreError) -> Bool {
+    public func unblock(blocker: UInt64, blocked: UInt64) async throws(StoreError) -> Bool {
         try await exists("DELETE FROM blocks WHERE blocker_id = \(blocker) AND blocked_id = \(blocked) RETURNING 1")
     }
 
     /// The users `blocker` blocks, by username.
-    public func blockedUsers(blocker: Int64) async throws(PostgresStoreError) -> [User] {
+    public func blockedUsers(blocker: UInt64) async throws(StoreError) -> [UserRecord] {
         try await perform { client, logger in
             try await client.allRows("""
                 SELECT \(unescaped: Self.userColumns) FROM blocks b JOIN users u ON u.id = b.blocked_id
@@ -33,7 +34,7 @@ extension PostgresStore {
     }
 
     /// Users among `candidates` who block `userID` (refused as group members added by them).
-    public func blockers(of userID: Int64, among candidates: [Int64]) async throws(PostgresStoreError) -> Set<Int64> {
+    public func blockers(of userID: UInt64, among candidates: [UInt64]) async throws(StoreError) -> Set<UInt64> {
         guard !candidates.isEmpty else { return [] }
         return Set(try await ids("""
             SELECT blocker_id FROM blocks WHERE blocked_id = \(userID) AND blocker_id = ANY(\(candidates)::BIGINT[])
@@ -41,7 +42,7 @@ extension PostgresStore {
     }
 
     /// Everyone in a block with the user, either direction (typing fan-out).
-    public func blockPartners(of userID: Int64) async throws(PostgresStoreError) -> Set<Int64> {
+    public func blockPartners(of userID: UInt64) async throws(StoreError) -> Set<UInt64> {
         Set(try await ids("""
             SELECT blocked_id FROM blocks WHERE blocker_id = \(userID)
             UNION SELECT blocker_id FROM blocks WHERE blocked_id = \(userID)
@@ -50,7 +51,7 @@ extension PostgresStore {
 
     /// Membership, message request and block in one query: nil when not a member. SEND is
     /// refused where `blockedPartner` is set (the caller answers; the store only tells).
-    public func membership(conversationID: Int64, userID: Int64) async throws(PostgresStoreError) -> Membership? {
+    public func membership(conversationID: UInt64, userID: UInt64) async throws(StoreError) -> Membership? {
         try await perform { client, logger in
             try await client.firstRow("""
                 SELECT mb.pending,
@@ -61,7 +62,7 @@ extension PostgresStore {
                         WHERE d.conversation_id = \(conversationID) LIMIT 1)
                 FROM members mb WHERE mb.conversation_id = \(conversationID) AND mb.user_id = \(userID)
                 """, logger: logger).map { row in
-                let (pending, partner) = try row.decode((Bool, Int64?).self)
+                let (pending, partner) = try row.decode((Bool, UInt64?).self)
                 return Membership(pending: pending, blockedPartner: partner)
             }
         }
@@ -69,7 +70,7 @@ extension PostgresStore {
 
     /// Accepts the message request the member holds, if any; whether there was one.
     @discardableResult
-    public func acceptRequest(conversationID: Int64, userID: Int64) async throws(PostgresStoreError) -> Bool {
+    public func acceptRequest(conversationID: UInt64, userID: UInt64) async throws(StoreError) -> Bool {
         try await exists("""
             UPDATE members SET pending = false WHERE conversation_id = \(conversationID) AND user_id = \(userID) AND pending
             RETURNING 1
@@ -77,7 +78,7 @@ extension PostgresStore {
     }
 
     /// Accepts the direct conversation of two users on both sides (they became contacts).
-    public func acceptDirectRequests(_ a: Int64, _ b: Int64) async throws(PostgresStoreError) {
+    public func acceptDirectRequests(_ a: UInt64, _ b: UInt64) async throws(StoreError) {
         let (low, high) = (min(a, b), max(a, b))
         try await perform { client, logger in
             _ = try await client.query("""
@@ -88,9 +89,9 @@ extension PostgresStore {
     }
 
     /// The first column of every row, as ids.
-    func ids(_ query: PostgresQuery) async throws(PostgresStoreError) -> [Int64] {
+    func ids(_ query: PostgresQuery) async throws(StoreError) -> [UInt64] {
         try await perform { client, logger in
-            try await client.allRows(query, logger: logger).map { try $0.decode(Int64.self) }
+            try await client.allRows(query, logger: logger).map { try $0.decode(UInt64.self) }
         }
     }
 }

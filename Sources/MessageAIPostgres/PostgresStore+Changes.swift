@@ -1,3 +1,5 @@
+import MessageAIVocabulary
+import MessageAIStore
 import PostgresNIO
 
 /// Reactions, edits and deletes: a change takes the next position of its conversation from
@@ -16,16 +18,16 @@ extension PostgresStore {
         LEFT JOIN messages m ON m.conversation_id = c.conversation_id AND m.seq = c.target_seq
         """
 
-    static func change(_ row: PostgresRow) throws -> Change {
+    static func change(_ row: PostgresRow) throws -> ChangeRecord {
         let (conversation, seq, clientID, actor, username, time, target, action, emoji, text) =
-            try row.decode((Int64, Int64, ByteBuffer, Int64, String, Int64, Int64, Int16, String, String).self)
-        return Change(conversationID: conversation, seq: seq, clientID: Array(clientID.readableBytesView), actorID: actor,
+            try row.decode((UInt64, UInt64, ByteBuffer, UInt64, String, UInt64, UInt64, UInt64, String, String).self)
+        return ChangeRecord(conversationID: conversation, seq: seq, clientID: Array(clientID.readableBytesView), actorID: actor,
                       actorUsername: username, serverTime: time, targetSeq: target,
-                      action: ChangeAction(rawValue: action) ?? .react, emoji: emoji, text: text)
+                      action: (ChangeAction(rawValue: action) ?? .react).rawValue, emoji: emoji, text: text)
     }
 
     /// The change an actor stored under this client id, if any (a resend).
-    public func change(actorID: Int64, clientID: [UInt8]) async throws(PostgresStoreError) -> Change? {
+    public func change(actorID: UInt64, clientID: [UInt8]) async throws(StoreError) -> ChangeRecord? {
         try await perform { client, logger in
             try await client.firstRow("""
                 SELECT \(unescaped: Self.changeColumns) \(unescaped: Self.changeJoins)
@@ -35,7 +37,7 @@ extension PostgresStore {
     }
 
     /// Changes with seq > afterSeq, ascending, at most `limit` (an edit carries the text now).
-    public func changes(conversationID: Int64, afterSeq: Int64, limit: Int) async throws(PostgresStoreError) -> [Change] {
+    public func changes(conversationID: UInt64, afterSeq: UInt64, limit: Int) async throws(StoreError) -> [ChangeRecord] {
         let limit = Self.clamp(limit, max: 10_000)
         return try await perform { client, logger in
             try await client.allRows("""
@@ -49,8 +51,9 @@ extension PostgresStore {
     /// again here, under the conversation's lock, is what another node could have changed since:
     /// membership (`notMember`) and the target (`noSuchMessage`, `messageDeleted`). A change that
     /// would change nothing takes no seq and leaves its client id free (`unchanged`).
-    /// A resend of a stored change returns it as `duplicate`.
-    public func apply(_ new: NewChange) async throws(PostgresStoreError) -> ChangeOutcome {
+    /// A client id used before, for a change or a message, is `clientIDReused`: as on SQLite,
+    /// the caller answered a resend of a change (`change(actorID:clientID:)`) before asking.
+    public func apply(_ new: NewChange) async throws(StoreError) -> ChangeOutcome {
         let search = new.action == .edit ? SearchVector.document(new.text) : ""
         return try await perform { client, logger in
             do {
@@ -72,12 +75,6 @@ extension PostgresStore {
             VALUES (\(actor), \(clientID), \(ClientIDKind.change), \(new.serverTime))
             ON CONFLICT DO NOTHING RETURNING 1
             """, logger: logger) != nil else {
-            if let earlier = try await db.firstRow("""
-                SELECT \(unescaped: changeColumns) \(unescaped: changeJoins)
-                WHERE c.actor_id = \(actor) AND c.client_id = \(clientID)
-                """, logger: logger) {
-                return .duplicate(try change(earlier))
-            }
             return .clientIDReused
         }
         // The position first: the lock it takes orders this change with every send and change
@@ -87,7 +84,7 @@ extension PostgresStore {
               AND EXISTS (SELECT 1 FROM members mb WHERE mb.conversation_id = c.id AND mb.user_id = \(actor))
             RETURNING c.last_seq
             """, logger: logger) else { throw PostgresStoreError.notMember }
-        let seq = try seqRow.decode(Int64.self)
+        let seq = try seqRow.decode(UInt64.self)
         guard let targetRow = try await db.firstRow("""
             SELECT deleted FROM messages WHERE conversation_id = \(cid) AND seq = \(target)
             """, logger: logger) else { throw PostgresStoreError.noSuchMessage }
@@ -116,7 +113,7 @@ extension PostgresStore {
             // the old row version are another matter (see PostgresStore+Purge.swift).
             let attached = try await db.firstRow("""
                 WITH old AS (SELECT id, file_id FROM messages WHERE conversation_id = \(cid) AND seq = \(target) FOR UPDATE)
-                UPDATE messages m SET text = '', deleted = true, file_id = NULL, search = ''::tsvector
+                UPDATE messages m SET text = '', caption = '', deleted = true, file_id = NULL, search = ''::tsvector
                 FROM old WHERE m.id = old.id
                 RETURNING old.file_id
                 """, logger: logger)
@@ -143,23 +140,23 @@ extension PostgresStore {
             )
             SELECT u.username FROM inserted JOIN users u ON u.id = inserted.actor_id
             """, logger: logger) else { throw PostgresStoreError.notFound }
-        return .stored(Change(conversationID: cid, seq: seq, clientID: new.clientID, actorID: actor,
+        return .stored(ChangeRecord(conversationID: cid, seq: seq, clientID: new.clientID, actorID: actor,
                               actorUsername: try row.decode(String.self), serverTime: new.serverTime, targetSeq: target,
-                              action: new.action, emoji: new.emoji, text: new.action == .edit ? new.text : ""))
+                              action: new.action.rawValue, emoji: new.emoji, text: new.action == .edit ? new.text : ""))
     }
 
     /// Current reactions of the conversation's messages with seqs in `seqs`, by seq, each list
     /// in the order the reactions were made.
-    public func reactions(conversationID: Int64, seqs: ClosedRange<Int64>) async throws(PostgresStoreError) -> [Int64: [Reaction]] {
+    public func reactions(conversationID: UInt64, seqs: ClosedRange<UInt64>) async throws(StoreError) -> [UInt64: [ReactionRecord]] {
         try await perform { client, logger in
-            var found: [Int64: [Reaction]] = [:]
+            var found: [UInt64: [ReactionRecord]] = [:]
             for row in try await client.allRows("""
                 SELECT r.seq, r.emoji, r.user_id, u.username FROM reactions r JOIN users u ON u.id = r.user_id
                 WHERE r.conversation_id = \(conversationID) AND r.seq BETWEEN \(seqs.lowerBound) AND \(seqs.upperBound)
                 ORDER BY r.change_seq
                 """, logger: logger) {
-                let (seq, emoji, user, username) = try row.decode((Int64, String, Int64, String).self)
-                found[seq, default: []].append(Reaction(emoji: emoji, userID: user, username: username))
+                let (seq, emoji, user, username) = try row.decode((UInt64, String, UInt64, String).self)
+                found[seq, default: []].append(ReactionRecord(emoji: emoji, userID: user, username: username))
             }
             return found
         }

@@ -1,3 +1,4 @@
+import MessageAIStore
 import PostgresNIO
 
 /// Contacts by consent (SQLiteStore+People.swift, +Privacy.swift). A row (owner -> contact)
@@ -10,7 +11,7 @@ extension PostgresStore {
     /// owner before (the declined row removed since) starts declined: asking again does not
     /// reach them. `notFound` for a user that does not exist.
     @discardableResult
-    public func addContact(owner: Int64, contact: Int64, now: Int64) async throws(PostgresStoreError) -> Bool {
+    public func addContact(owner: UInt64, contact: UInt64, now: UInt64) async throws(StoreError) -> Bool {
         try await perform { client, logger in
             do {
                 return try await client.withTransaction(logger: logger) { db in
@@ -35,7 +36,7 @@ extension PostgresStore {
 
     /// Withdraws `owner`'s wish; the other side's wish, if any, is then treated as declined so
     /// it does not come back as a request. Whether there was a wish to withdraw.
-    public func removeContact(owner: Int64, contact: Int64) async throws(PostgresStoreError) -> Bool {
+    public func removeContact(owner: UInt64, contact: UInt64) async throws(StoreError) -> Bool {
         try await perform { client, logger in
             try await client.withTransaction(logger: logger) { db in
                 try await db.query("UPDATE contacts SET declined = true WHERE owner_id = \(contact) AND contact_id = \(owner)",
@@ -53,7 +54,7 @@ extension PostgresStore {
     }
 
     /// The users `owner` wants (accepted contacts and sent requests), by username.
-    public func contacts(owner: Int64) async throws(PostgresStoreError) -> [User] {
+    public func contacts(owner: UInt64) async throws(StoreError) -> [UserRecord] {
         try await perform { client, logger in
             try await client.allRows("""
                 SELECT \(unescaped: Self.userColumns) FROM contacts k JOIN users u ON u.id = k.contact_id
@@ -62,11 +63,11 @@ extension PostgresStore {
         }
     }
 
-    public func isContact(owner: Int64, other: Int64) async throws(PostgresStoreError) -> Bool {
+    public func isContact(owner: UInt64, other: UInt64) async throws(StoreError) -> Bool {
         try await exists("SELECT 1 FROM contacts WHERE owner_id = \(owner) AND contact_id = \(other)")
     }
 
-    public func sharesConversation(_ a: Int64, _ b: Int64) async throws(PostgresStoreError) -> Bool {
+    public func sharesConversation(_ a: UInt64, _ b: UInt64) async throws(StoreError) -> Bool {
         try await exists("""
             SELECT 1 FROM members x JOIN members y ON y.conversation_id = x.conversation_id AND y.user_id = \(b)
             WHERE x.user_id = \(a) LIMIT 1
@@ -74,7 +75,7 @@ extension PostgresStore {
     }
 
     /// Who sees the user's presence: accepted contacts (a row each way) that neither side blocks.
-    public func presenceAudience(userID: Int64) async throws(PostgresStoreError) -> [Int64] {
+    public func presenceAudience(userID: UInt64) async throws(StoreError) -> [UInt64] {
         try await perform { client, logger in
             try await client.allRows("""
                 SELECT k.owner_id FROM contacts k
@@ -83,11 +84,11 @@ extension PostgresStore {
                   AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = \(userID) AND b.blocked_id = k.owner_id)
                                                          OR (b.blocker_id = k.owner_id AND b.blocked_id = \(userID)))
                 ORDER BY 1
-                """, logger: logger).map { try $0.decode(Int64.self) }
+                """, logger: logger).map { try $0.decode(UInt64.self) }
         }
     }
 
-    public func contactLink(_ me: Int64, _ other: Int64) async throws(PostgresStoreError) -> ContactLink {
+    public func contactLink(_ me: UInt64, _ other: UInt64) async throws(StoreError) -> ContactLink {
         try await perform { client, logger in
             // One snapshot for both halves: a link never mixes two moments.
             guard let row = try await client.firstRow("""
@@ -104,7 +105,7 @@ extension PostgresStore {
 
     /// The people the owner wants, and those who asked the owner and were neither declined nor
     /// blocked by them, by username, each with the link (its decline flag unset, as SQLite's).
-    public func contactEntries(owner: Int64) async throws(PostgresStoreError) -> [(User, ContactLink)] {
+    public func contactEntries(owner: UInt64) async throws(StoreError) -> [(UserRecord, ContactLink)] {
         try await perform { client, logger in
             try await client.allRows("""
                 SELECT \(unescaped: Self.userColumns),
@@ -119,8 +120,8 @@ extension PostgresStore {
                 ORDER BY u.username_lower COLLATE "C"
                 """, logger: logger).map { row in
                 let (id, username, email, display, hash, created, seen, zone, iWant, theyWant, iBlock, theyBlock) =
-                    try row.decode((Int64, String, String, String, String, Int64, Int64, String, Bool, Bool, Bool, Bool).self)
-                return (User(id: id, username: username, email: email, displayName: display, passwordHash: hash,
+                    try row.decode((UInt64, String, String, String, String, UInt64, UInt64, String, Bool, Bool, Bool, Bool).self)
+                return (UserRecord(id: id, username: username, email: email, displayName: display, passwordHash: hash,
                              createdAt: created, lastSeen: seen, timeZone: zone),
                         ContactLink(iWant: iWant, theyWant: theyWant, iBlock: iBlock, theyBlock: theyBlock))
             }
@@ -129,12 +130,12 @@ extension PostgresStore {
 
     /// Marks a pending request from `requester` as declined; false if there was none.
     @discardableResult
-    public func declineContact(owner: Int64, requester: Int64) async throws(PostgresStoreError) -> Bool {
+    public func declineContact(owner: UInt64, requester: UInt64) async throws(StoreError) -> Bool {
         try await exists("UPDATE contacts SET declined = true WHERE owner_id = \(requester) AND contact_id = \(owner) RETURNING 1")
     }
 
     /// Whether the query returns a row (an EXISTS, or a write with RETURNING).
-    func exists(_ query: PostgresQuery) async throws(PostgresStoreError) -> Bool {
+    func exists(_ query: PostgresQuery) async throws(StoreError) -> Bool {
         try await perform { client, logger in try await client.firstRow(query, logger: logger) != nil }
     }
 }

@@ -1,3 +1,5 @@
+import MessageAIVocabulary
+import MessageAIStore
 import PostgresNIO
 
 /// Direct conversations, groups and membership, with the SQLite store's behaviour
@@ -7,11 +9,13 @@ import PostgresNIO
 extension PostgresStore {
     static let conversationColumns = "c.id, c.kind, c.name, c.created_at, c.last_seq, c.last_activity, c.avatar_file_id"
 
-    static func conversation(_ row: PostgresRow) throws -> Conversation {
+    static func conversation(_ row: PostgresRow) throws -> ConversationRecord {
         let (id, kind, name, created, last, activity, avatar) =
-            try row.decode((Int64, Int16, String, Int64, Int64, Int64, ByteBuffer?).self)
-        return Conversation(id: id, kind: ConversationKind(rawValue: kind) ?? .group, name: name, createdAt: created,
-                            lastSeq: last, lastActivity: activity, avatarID: avatar.map { Array($0.readableBytesView) } ?? [])
+            try row.decode((UInt64, UInt64, String, UInt64, UInt64, UInt64, ByteBuffer?).self)
+        var conversation = ConversationRecord(id: id, kind: ConversationKind(rawValue: kind) ?? .group, name: name, createdAt: created,
+                                              lastSeq: last, lastActivity: activity)
+        conversation.avatarID = avatar.map { Array($0.readableBytesView) } ?? []
+        return conversation
     }
 
     /// The pair's one direct conversation, created on first use; `created` tells whether this
@@ -19,8 +23,8 @@ extension PostgresStore {
     /// loser's insert into `direct_pairs` waits on the key until the winner commits, finds the
     /// pair taken, and its transaction (with its would-be conversation) is rolled back.
     /// The one asked (`b`) holds it as a message request unless the two are contacts.
-    public func directConversation(_ a: Int64, _ b: Int64, now: Int64) async throws(PostgresStoreError) -> (Conversation, created: Bool) {
-        guard a != b else { throw PostgresStoreError.failed(sqlState: nil, message: "a direct conversation needs two different users") }
+    public func directConversation(_ a: UInt64, _ b: UInt64, now: UInt64) async throws(StoreError) -> (ConversationRecord, created: Bool) {
+        guard a != b else { throw StoreError.failed("a direct conversation needs two different users") }
         let (low, high) = (min(a, b), max(a, b))
         let find: PostgresQuery = """
             SELECT \(unescaped: Self.conversationColumns) FROM direct_pairs p JOIN conversations c ON c.id = p.conversation_id
@@ -60,7 +64,7 @@ extension PostgresStore {
     }
 
     /// A group of the creator and `members` (duplicates ignored).
-    public func createGroup(name: String, creator: Int64, members: [Int64], now: Int64) async throws(PostgresStoreError) -> Conversation {
+    public func createGroup(name: String, creator: UInt64, members: [UInt64], now: UInt64) async throws(StoreError) -> ConversationRecord {
         try await perform { client, logger in
             do {
                 return try await client.withTransaction(logger: logger) { db in
@@ -79,12 +83,12 @@ extension PostgresStore {
     }
 
     /// As above, with the first member as the creator; returns the id (the tests' shorthand).
-    public func createGroup(name: String, memberIDs: [Int64], now: Int64) async throws(PostgresStoreError) -> Int64 {
+    public func createGroup(name: String, memberIDs: [UInt64], now: UInt64) async throws(StoreError) -> UInt64 {
         try await createGroup(name: name, creator: memberIDs[0], members: Array(memberIDs.dropFirst()), now: now).id
     }
 
     /// Idempotent: an existing member keeps their markers.
-    public func addMembers(conversationID: Int64, userIDs: [Int64], now: Int64) async throws(PostgresStoreError) {
+    public func addMembers(conversationID: UInt64, userIDs: [UInt64], now: UInt64) async throws(StoreError) {
         try await perform { client, logger in
             do {
                 try await client.withTransaction(logger: logger) { db in
@@ -99,7 +103,7 @@ extension PostgresStore {
         }
     }
 
-    public func renameGroup(conversationID: Int64, name: String) async throws(PostgresStoreError) {
+    public func renameGroup(conversationID: UInt64, name: String) async throws(StoreError) {
         try await perform { client, logger in
             guard try await client.firstRow("UPDATE conversations SET name = \(name) WHERE id = \(conversationID) RETURNING 1",
                                             logger: logger) != nil else { throw PostgresStoreError.notFound }
@@ -107,7 +111,7 @@ extension PostgresStore {
     }
 
     /// The member's row (and so their markers) goes; `notFound` if they were not a member.
-    public func removeMember(conversationID: Int64, userID: Int64) async throws(PostgresStoreError) {
+    public func removeMember(conversationID: UInt64, userID: UInt64) async throws(StoreError) {
         try await perform { client, logger in
             guard try await client.firstRow("""
                 DELETE FROM members WHERE conversation_id = \(conversationID) AND user_id = \(userID) RETURNING 1
@@ -115,7 +119,7 @@ extension PostgresStore {
         }
     }
 
-    public func conversation(id: Int64) async throws(PostgresStoreError) -> Conversation? {
+    public func conversation(id: UInt64) async throws(StoreError) -> ConversationRecord? {
         try await perform { client, logger in
             try await client.firstRow("SELECT \(unescaped: Self.conversationColumns) FROM conversations c WHERE c.id = \(id)",
                                       logger: logger).map(Self.conversation)
@@ -123,7 +127,7 @@ extension PostgresStore {
     }
 
     /// Ordered by username.
-    public func members(conversationID: Int64) async throws(PostgresStoreError) -> [Member] {
+    public func members(conversationID: UInt64) async throws(StoreError) -> [MemberRecord] {
         try await perform { client, logger in
             try await client.allRows("""
                 SELECT u.id, u.username, u.display_name FROM members mb JOIN users u ON u.id = mb.user_id
@@ -132,14 +136,14 @@ extension PostgresStore {
         }
     }
 
-    public func memberIDs(conversationID: Int64) async throws(PostgresStoreError) -> [Int64] {
+    public func memberIDs(conversationID: UInt64) async throws(StoreError) -> [UInt64] {
         try await perform { client, logger in
             try await client.allRows("SELECT user_id FROM members WHERE conversation_id = \(conversationID)", logger: logger)
-                .map { try $0.decode(Int64.self) }
+                .map { try $0.decode(UInt64.self) }
         }
     }
 
-    public func isMember(conversationID: Int64, userID: Int64) async throws(PostgresStoreError) -> Bool {
+    public func isMember(conversationID: UInt64, userID: UInt64) async throws(StoreError) -> Bool {
         try await perform { client, logger in
             try await client.firstRow("SELECT 1 FROM members WHERE conversation_id = \(conversationID) AND user_id = \(userID)",
                                       logger: logger) != nil
@@ -148,12 +152,12 @@ extension PostgresStore {
 
     // MARK: Helpers
 
-    static func member(_ row: PostgresRow) throws -> Member {
-        let (id, username, display) = try row.decode((Int64, String, String).self)
-        return Member(id: id, username: username, displayName: display)
+    static func member(_ row: PostgresRow) throws -> MemberRecord {
+        let (id, username, display) = try row.decode((UInt64, String, String).self)
+        return MemberRecord(userID: id, username: username, displayName: display)
     }
 
-    static func insertMembers(_ db: PostgresConnection, _ conversationID: Int64, _ userIDs: [Int64], now: Int64,
+    static func insertMembers(_ db: PostgresConnection, _ conversationID: UInt64, _ userIDs: [UInt64], now: UInt64,
                               logger: Logger) async throws {
         try await db.query("""
             INSERT INTO members (conversation_id, user_id, joined_at)

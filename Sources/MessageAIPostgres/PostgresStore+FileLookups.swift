@@ -1,3 +1,4 @@
+import MessageAIStore
 import PostgresNIO
 
 /// The file lookups the server's `FileStore` has beside creation and quota
@@ -6,7 +7,7 @@ import PostgresNIO
 extension PostgresStore {
     /// The user's own upload of this content under this name (resuming, idempotent announce);
     /// a complete one before a partial one.
-    public func file(ownerID: Int64, uploadSHA256: [UInt8], name: String) async throws(PostgresStoreError) -> File? {
+    public func file(ownerID: UInt64, uploadSHA256: [UInt8], name: String) async throws(StoreError) -> FileRecord? {
         try await perform { client, logger in
             try await client.firstRow("""
                 SELECT \(unescaped: Self.fileColumns) FROM files f
@@ -17,7 +18,7 @@ extension PostgresStore {
     }
 
     /// Any complete file announced with this hash and size (dedupe).
-    public func completeFile(uploadSHA256: [UInt8], uploadSize: Int64) async throws(PostgresStoreError) -> File? {
+    public func completeFile(uploadSHA256: [UInt8], uploadSize: UInt64) async throws(StoreError) -> FileRecord? {
         try await perform { client, logger in
             try await client.firstRow("""
                 SELECT \(unescaped: Self.fileColumns) FROM files f
@@ -27,7 +28,7 @@ extension PostgresStore {
     }
 
     /// All unfinished uploads (expiry looks at their files' ages), oldest first.
-    public func partialFiles() async throws(PostgresStoreError) -> [File] {
+    public func partialFiles() async throws(StoreError) -> [FileRecord] {
         try await perform { client, logger in
             try await client.allRows("SELECT \(unescaped: Self.fileColumns) FROM files f WHERE NOT f.complete ORDER BY f.created_at",
                                      logger: logger).map(Self.file)
@@ -35,7 +36,7 @@ extension PostgresStore {
     }
 
     /// Whether a complete row serves this content (a blob without one may be deleted).
-    public func isServed(sha256: [UInt8]) async throws(PostgresStoreError) -> Bool {
+    public func isServed(sha256: [UInt8]) async throws(StoreError) -> Bool {
         try await exists("SELECT 1 FROM files WHERE sha256 = \(ByteBuffer(bytes: sha256)) AND complete LIMIT 1")
     }
 }

@@ -1,40 +1,15 @@
+import MessageAIStore
 import PostgresNIO
 
-/// File metadata, with the SQLite store's behaviour (SQLiteStore+Files.swift), except the
+/// FileRecord metadata, with the SQLite store's behaviour (SQLiteStore+Files.swift), except the
 /// quota: there the handler reads the usage and then creates the file, which holds only while
 /// one thread writes; here the charge is a conditional UPDATE of the owner's `file_usage` row
 /// in the transaction that creates the file, so the quota holds across nodes.
 extension PostgresStore {
-    /// One upload. `size`, `sha256` and the image fields are set when complete.
-    public struct File: Sendable, Equatable {
-        public var id: [UInt8]
-        public var ownerID: Int64
-        public var name: String
-        public var mediaType: String
-        public var uploadSize: Int64
-        public var uploadSHA256: [UInt8]
-        public var complete = false
-        public var size: Int64 = 0
-        public var sha256: [UInt8] = []
-        public var width: Int64 = 0
-        public var height: Int64 = 0
-        public var thumbnail: [UInt8] = []
-        public var createdAt: Int64
-
-        public init(id: [UInt8], ownerID: Int64, name: String, mediaType: String, uploadSize: Int64,
-                    uploadSHA256: [UInt8], createdAt: Int64) {
-            self.id = id; self.ownerID = ownerID; self.name = name; self.mediaType = mediaType
-            self.uploadSize = uploadSize; self.uploadSHA256 = uploadSHA256; self.createdAt = createdAt
-        }
-
-        /// What the file counts against its owner's quota.
-        var charge: Int64 { complete ? size : uploadSize }
-    }
-
     public enum FileCreation: Sendable, Equatable {
         case created
         /// The file would pass the quota; `used` is what the owner's files take now.
-        case quotaExceeded(used: Int64)
+        case quotaExceeded(used: UInt64)
         /// The owner has `maximumPartials` unfinished uploads already.
         case tooManyUploads
     }
@@ -44,11 +19,11 @@ extension PostgresStore {
         f.width, f.height, f.thumbnail, f.created_at
         """
 
-    static func file(_ row: PostgresRow) throws -> File {
+    static func file(_ row: PostgresRow) throws -> FileRecord {
         let (id, owner, name, media, uploadSize, uploadHash, complete, size, hash, width, height, thumbnail, created) =
-            try row.decode((ByteBuffer, Int64, String, String, Int64, ByteBuffer, Bool, Int64, ByteBuffer?, Int64, Int64,
-                            ByteBuffer?, Int64).self)
-        var file = File(id: Array(id.readableBytesView), ownerID: owner, name: name, mediaType: media, uploadSize: uploadSize,
+            try row.decode((ByteBuffer, UInt64, String, String, UInt64, ByteBuffer, Bool, UInt64, ByteBuffer?, UInt64, UInt64,
+                            ByteBuffer?, UInt64).self)
+        var file = FileRecord(id: Array(id.readableBytesView), ownerID: owner, name: name, mediaType: media, uploadSize: uploadSize,
                         uploadSHA256: Array(uploadHash.readableBytesView), createdAt: created)
         file.complete = complete; file.size = size; file.sha256 = hash.map { Array($0.readableBytesView) } ?? []
         file.width = width; file.height = height; file.thumbnail = thumbnail.map { Array($0.readableBytesView) } ?? []
@@ -58,8 +33,8 @@ extension PostgresStore {
     /// Creates the file if the owner's quota (`quota` bytes, `maximumPartials` unfinished
     /// uploads; a complete file, deduplicated, is no unfinished upload) allows it, charging the
     /// quota in the same transaction.
-    public func createFile(_ file: File, quota: Int64, maximumPartials: Int) async throws(PostgresStoreError) -> FileCreation {
-        let (charge, partial) = (file.charge, file.complete ? 0 : 1)
+    public func createFile(_ file: FileRecord, quota: UInt64, maximumPartials: Int) async throws(StoreError) -> FileCreation {
+        let (charge, partial) = (file.complete ? file.size : file.uploadSize, file.complete ? 0 : 1)
         return try await perform { client, logger in
             try await client.withTransaction(logger: logger) { db in
                 try await db.query("INSERT INTO file_usage (owner_id) VALUES (\(file.ownerID)) ON CONFLICT DO NOTHING", logger: logger)
@@ -70,7 +45,7 @@ extension PostgresStore {
                     RETURNING 1
                     """, logger: logger) != nil else {
                     let usage = try await db.firstRow("SELECT bytes FROM file_usage WHERE owner_id = \(file.ownerID)", logger: logger)
-                    let used = try usage?.decode(Int64.self) ?? 0
+                    let used = try usage?.decode(UInt64.self) ?? 0
                     return used + charge > quota ? FileCreation.quotaExceeded(used: used) : .tooManyUploads
                 }
                 try await db.query("""
@@ -86,7 +61,17 @@ extension PostgresStore {
         }
     }
 
-    public func file(id: [UInt8]) async throws(PostgresStoreError) -> File? {
+    /// `FileStore.createFile`: as SQLite, the caller checked the quota (`fileUsage`) before;
+    /// the charge is still taken in the same transaction, so usage stays exact. Across nodes
+    /// the conditional `createFile(_:quota:maximumPartials:)` is the one that holds the quota.
+    public func createFile(_ file: FileRecord) async throws(StoreError) {
+        switch try await createFile(file, quota: UInt64(Int64.max), maximumPartials: Int(Int32.max)) {
+        case .created: return
+        case .quotaExceeded, .tooManyUploads: throw StoreError.failed("file usage out of range")
+        }
+    }
+
+    public func file(id: [UInt8]) async throws(StoreError) -> FileRecord? {
         try await perform { client, logger in
             try await client.firstRow("SELECT \(unescaped: Self.fileColumns) FROM files f WHERE f.id = \(ByteBuffer(bytes: id))",
                                       logger: logger).map(Self.file)
@@ -96,8 +81,9 @@ extension PostgresStore {
     /// Marks an upload complete with what it turned into; its charge moves from the announced
     /// size to the stored size, and it is no longer an unfinished upload. `notFound` if there
     /// is no such unfinished upload.
-    public func completeFile(id: [UInt8], size: Int64, sha256: [UInt8], mediaType: String, width: Int64 = 0, height: Int64 = 0,
-                             thumbnail: [UInt8] = []) async throws(PostgresStoreError) {
+    public func completeFile(id: [UInt8], _ content: StoredContent) async throws(StoreError) {
+        let (size, sha256, mediaType) = (content.size, content.sha256, content.mediaType)
+        let (width, height, thumbnail) = (content.width, content.height, content.thumbnail)
         try await perform { client, logger in
             try await client.withTransaction(logger: logger) { db in
                 guard let row = try await db.firstRow("""
@@ -106,7 +92,7 @@ extension PostgresStore {
                     WHERE id = \(ByteBuffer(bytes: id)) AND NOT complete
                     RETURNING owner_id, upload_size
                     """, logger: logger) else { throw PostgresStoreError.notFound }
-                let (owner, announced) = try row.decode((Int64, Int64).self)
+                let (owner, announced) = try row.decode((UInt64, UInt64).self)
                 try await db.query("""
                     UPDATE file_usage SET bytes = bytes - \(announced) + \(size), partials = partials - 1 WHERE owner_id = \(owner)
                     """, logger: logger)
@@ -114,11 +100,10 @@ extension PostgresStore {
         }
     }
 
-    /// Deletes the file row and gives its charge back; false when there was none.
-    @discardableResult
-    public func deleteFile(id: [UInt8]) async throws(PostgresStoreError) -> Bool {
+    /// Deletes the file row and gives its charge back (nothing when there was none).
+    public func deleteFile(id: [UInt8]) async throws(StoreError) {
         try await perform { client, logger in
-            try await client.withTransaction(logger: logger) { db in
+            _ = try await client.withTransaction(logger: logger) { db in
                 try await Self.deleteFile(db, id: id, onlyIfUnreferenced: false, logger: logger)
             }
         }
@@ -126,7 +111,7 @@ extension PostgresStore {
 
     /// Deletes the row unless a message or an avatar still refers to it; true if deleted.
     @discardableResult
-    public func releaseFile(id: [UInt8]) async throws(PostgresStoreError) -> Bool {
+    public func releaseFile(id: [UInt8]) async throws(StoreError) -> Bool {
         try await perform { client, logger in
             try await client.withTransaction(logger: logger) { db in
                 try await Self.deleteFile(db, id: id, onlyIfUnreferenced: true, logger: logger)
@@ -144,7 +129,7 @@ extension PostgresStore {
                    OR EXISTS (SELECT 1 FROM conversations c WHERE c.avatar_file_id = f.id)))
             RETURNING owner_id, CASE WHEN complete THEN size ELSE upload_size END, complete
             """, logger: logger) else { return false }
-        let (owner, charge, complete) = try row.decode((Int64, Int64, Bool).self)
+        let (owner, charge, complete) = try row.decode((UInt64, UInt64, Bool).self)
         try await db.query("""
             UPDATE file_usage SET bytes = bytes - \(charge), partials = partials - \(complete ? 0 : 1) WHERE owner_id = \(owner)
             """, logger: logger)
@@ -153,18 +138,18 @@ extension PostgresStore {
 
     /// Bytes the user's files take (complete: as served; partial: as announced) and the number
     /// of unfinished uploads.
-    public func fileUsage(ownerID: Int64) async throws(PostgresStoreError) -> (bytes: Int64, partials: Int) {
+    public func fileUsage(ownerID: UInt64) async throws(StoreError) -> (bytes: UInt64, partials: Int) {
         try await perform { client, logger in
             guard let row = try await client.firstRow("SELECT bytes, partials FROM file_usage WHERE owner_id = \(ownerID)",
                                                       logger: logger) else { return (0, 0) }
-            let (bytes, partials) = try row.decode((Int64, Int32).self)
+            let (bytes, partials) = try row.decode((UInt64, Int32).self)
             return (bytes, Int(partials))
         }
     }
 
     /// The uploader, a current member of a conversation holding a message that refers to it,
     /// or a member of the group whose avatar it is.
-    public func canRead(fileID: [UInt8], userID: Int64) async throws(PostgresStoreError) -> Bool {
+    public func canRead(fileID: [UInt8], userID: UInt64) async throws(StoreError) -> Bool {
         try await perform { client, logger in
             try await client.firstRow("""
                 SELECT 1 FROM files f WHERE f.id = \(ByteBuffer(bytes: fileID)) AND f.complete AND (f.owner_id = \(userID)

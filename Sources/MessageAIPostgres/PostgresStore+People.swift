@@ -1,3 +1,4 @@
+import MessageAIStore
 import Foundation
 import PostgresNIO
 
@@ -17,14 +18,14 @@ extension PostgresStore {
     /// A username by its start, a display name by its words (every word must match, case and
     /// accents folded, the last word a prefix; CJK runs as in message search), an email only
     /// whole. Ordered by username (byte order of its lowercase form), at most `limit`.
-    public func searchUsers(query: String, limit: Int) async throws(PostgresStoreError) -> [User] {
+    public func searchUsers(query: String, limit: Int) async throws(StoreError) -> [UserRecord] {
         let search = Self.userSearch(query, limit: limit)
         return try await perform { client, logger in try await client.allRows(search, logger: logger).map(Self.user) }
     }
 
     /// The plan of `searchUsers` with sequential scans made a last resort, for the test that
     /// both of its halves can walk an index.
-    func explainUserSearch(query: String) async throws(PostgresStoreError) -> String {
+    func explainUserSearch(query: String) async throws(StoreError) -> String {
         let search = Self.userSearch(query, limit: 50)
         return try await perform { client, logger in
             try await client.withTransaction(logger: logger) { db in
@@ -71,7 +72,7 @@ extension PostgresStore {
     // MARK: Avatars
 
     /// The user's avatar file id, empty for none (or no such user).
-    public func avatarID(userID: Int64) async throws(PostgresStoreError) -> [UInt8] {
+    public func avatarID(userID: UInt64) async throws(StoreError) -> [UInt8] {
         try await perform { client, logger in
             try await client.firstRow("SELECT avatar_file_id FROM users WHERE id = \(userID)", logger: logger)
                 .flatMap { try $0.decode(ByteBuffer?.self) }.map { Array($0.readableBytesView) } ?? []
@@ -81,15 +82,15 @@ extension PostgresStore {
     /// Sets (empty: clears) the user's avatar; returns the one it replaced (empty for none).
     /// The old value is read under the row's lock, so two nodes setting at once each get the
     /// one they really replaced (the caller releases it).
-    public func setAvatar(userID: Int64, fileID: [UInt8]) async throws(PostgresStoreError) -> [UInt8] {
+    public func setAvatar(userID: UInt64, fileID: [UInt8]) async throws(StoreError) -> [UInt8] {
         try await swapAvatar(table: "users", id: userID, fileID: fileID)
     }
 
-    public func setGroupAvatar(conversationID: Int64, fileID: [UInt8]) async throws(PostgresStoreError) -> [UInt8] {
+    public func setGroupAvatar(conversationID: UInt64, fileID: [UInt8]) async throws(StoreError) -> [UInt8] {
         try await swapAvatar(table: "conversations", id: conversationID, fileID: fileID)
     }
 
-    private func swapAvatar(table: String, id: Int64, fileID: [UInt8]) async throws(PostgresStoreError) -> [UInt8] {
+    private func swapAvatar(table: String, id: UInt64, fileID: [UInt8]) async throws(StoreError) -> [UInt8] {
         let new = fileID.isEmpty ? nil : ByteBuffer(bytes: fileID)
         return try await perform { client, logger in
             // `table` is one of two constants above, never input.
@@ -103,17 +104,17 @@ extension PostgresStore {
     }
 
     /// The user whose avatar the file is, if any.
-    public func avatarOwner(fileID: [UInt8]) async throws(PostgresStoreError) -> Int64? {
+    public func avatarOwner(fileID: [UInt8]) async throws(StoreError) -> UInt64? {
         try await perform { client, logger in
             try await client.firstRow("SELECT id FROM users WHERE avatar_file_id = \(ByteBuffer(bytes: fileID)) LIMIT 1",
-                                      logger: logger)?.decode(Int64.self)
+                                      logger: logger)?.decode(UInt64.self)
         }
     }
 
     // MARK: Away (/away, /back)
 
     /// Marks the user away with `message` (may be empty), replacing an earlier mark.
-    public func setAway(userID: Int64, message: String, now: Int64) async throws(PostgresStoreError) {
+    public func setAway(userID: UInt64, message: String, now: UInt64) async throws(StoreError) {
         try await perform { client, logger in
             do {
                 try await client.query("""
@@ -128,14 +129,14 @@ extension PostgresStore {
 
     /// Clears the mark; whether there was one.
     @discardableResult
-    public func clearAway(userID: Int64) async throws(PostgresStoreError) -> Bool {
+    public func clearAway(userID: UInt64) async throws(StoreError) -> Bool {
         try await perform { client, logger in
             try await client.firstRow("DELETE FROM presence_status WHERE user_id = \(userID) RETURNING 1", logger: logger) != nil
         }
     }
 
     /// The away text (empty for none) when the user is away; nil when not.
-    public func awayMessage(userID: Int64) async throws(PostgresStoreError) -> String? {
+    public func awayMessage(userID: UInt64) async throws(StoreError) -> String? {
         try await perform { client, logger in
             try await client.firstRow("SELECT message FROM presence_status WHERE user_id = \(userID)", logger: logger)?
                 .decode(String.self)

@@ -1,3 +1,4 @@
+import MessageAIStore
 import PostgresNIO
 
 /// Delete for everyone on PostgreSQL: what is promised, and how.
@@ -43,21 +44,21 @@ extension PostgresStore {
 
     /// The time of the oldest delete or edit whose old text may still lie in the files; nil
     /// when none is owed.
-    public func purgeOwedSince() async throws(PostgresStoreError) -> Int64? {
+    public func purgeOwedSince() async throws(StoreError) -> UInt64? {
         try await perform { client, logger in
-            try await client.firstRow("SELECT owed_since FROM purge_owed", logger: logger).map { try $0.decode(Int64.self) }
+            try await client.firstRow("SELECT owed_since FROM purge_owed", logger: logger).map { try $0.decode(UInt64.self) }
         }
     }
 
     /// Runs the purge described above if one is owed. A delete committed while it runs owes
     /// another (the generation it read no longer matches, so the row stays).
     @discardableResult
-    public func purgeDeletedText(timeout: Duration = .seconds(600)) async throws(PostgresStoreError) -> PurgeReport {
+    public func purgeDeletedText(timeout: Duration = .seconds(600)) async throws(StoreError) -> PurgeReport {
         try await perform(timeout: timeout) { client, logger in
             guard let owed = try await client.firstRow("SELECT generation FROM purge_owed", logger: logger) else {
                 return PurgeReport(rewrote: false, walCleared: false)
             }
-            let generation = try owed.decode(Int64.self)
+            let generation = try owed.decode(UInt64.self)
             // The assistant's items and summaries quote the message: withdrawn in the delete's
             // transaction, their old versions go with the messages' in the same rewrite.
             try await client.query("VACUUM (FULL) messages, assistant_items, assistant_summaries", logger: logger)

@@ -1,14 +1,16 @@
+import MessageAIStore
 import Logging
+import MessageAIStore
 import PostgresNIO
 
-/// The PostgreSQL store: plain records in, plain records out, every call `async` and bounded
-/// by a deadline. It speaks no wire type and nothing of SQLite, so that the shared store
-/// interface of issue 25 can put it beside the SQLite store unchanged.
+/// The PostgreSQL store: MessageAIStore's `Store`, `AssistantStore`, `FileStore` and
+/// `AdminStore` with their shared records, every call `async` and bounded by a deadline, every
+/// failure a `StoreError` (an unreachable database: `.unavailable`). It speaks no wire type.
 ///
 /// One `PostgresClient` (a pool; one query at a time per connection) whose `run()` lives in a
 /// task owned by the store: queries hang while it is not running, so `open` starts it before
 /// the first query and `close` ends it.
-public final class PostgresStore: Sendable {
+public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, Sendable {
     public struct Configuration: Sendable, CustomStringConvertible {
         /// TCP host and port; ignored when `unixSocketPath` is set.
         public var host: String = "127.0.0.1"
@@ -24,6 +26,10 @@ public final class PostgresStore: Sendable {
         /// The longest a caller waits for one store operation, connecting included, before it
         /// gets `databaseUnavailable`.
         public var operationTimeout: Duration = .seconds(5)
+        /// How long a delete's bytes may stay in the files before the purge rewrites the
+        /// messages table (PostgresStore+Purge.swift): the rewrite locks every send and read of
+        /// messages while it runs, so deletes are gathered for this long, then purged at once.
+        public var purgeDelay: Duration = .seconds(600)
         public var connectTimeout: Duration = .seconds(3)
         /// Pool size; PostgreSQL's default `max_connections` is 100.
         public var maximumConnections: Int = 8
@@ -47,6 +53,7 @@ public final class PostgresStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     let operationTimeout: Duration
+    let purgeDelay: Duration
     private let runner: Task<Void, Never>
 
     private init(_ configuration: Configuration) {
@@ -55,6 +62,7 @@ public final class PostgresStore: Sendable {
         self.client = client
         self.logger = logger
         self.operationTimeout = configuration.operationTimeout
+        self.purgeDelay = configuration.purgeDelay
         self.runner = Task { await client.run() }
     }
 
@@ -68,7 +76,7 @@ public final class PostgresStore: Sendable {
     /// The check and the migrations run on one connection of their own before the pool starts,
     /// so that a refused login or an unreachable server is reported at once with its cause
     /// (`loginRefused`, `databaseUnavailable`) rather than as a pool that never answers.
-    public static func open(_ configuration: Configuration, now: Int64) async throws(PostgresStoreError) -> PostgresStore {
+    public static func open(_ configuration: Configuration, now: UInt64) async throws(PostgresStoreError) -> PostgresStore {
         let logger = quiet(configuration.logger)
         logger.notice("connecting to PostgreSQL", metadata: ["database": "\(configuration)"])
         do {
@@ -76,7 +84,7 @@ public final class PostgresStore: Sendable {
                 let connection = try await PostgresConnection.connect(
                     configuration: try connectionConfiguration(configuration), id: 0, logger: logger)
                 do {
-                    try await PostgresMigrations.apply(on: connection, now: now, logger: logger)
+                    try await PostgresMigrations.apply(on: connection, now: Int64(now), logger: logger)
                 } catch {
                     try? await connection.close()
                     throw error
@@ -90,7 +98,7 @@ public final class PostgresStore: Sendable {
     }
 
     /// The schema migrations recorded in the database, in the order applied (each once).
-    public func appliedMigrations() async throws(PostgresStoreError) -> [String] {
+    public func appliedMigrations() async throws(StoreError) -> [String] {
         try await perform { client, logger in
             try await client.allRows("SELECT name FROM schema_migrations ORDER BY applied_at, name", logger: logger)
                 .map { try $0.decode(String.self) }
@@ -99,7 +107,7 @@ public final class PostgresStore: Sendable {
 
     /// Whether the pool's connection answering this runs over TLS (for the TLS tests and a
     /// start-up check an operator may want).
-    public func connectionUsesTLS() async throws(PostgresStoreError) -> Bool {
+    public func connectionUsesTLS() async throws(StoreError) -> Bool {
         try await perform { client, logger in
             try await client.firstRow("SELECT coalesce((SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()), false)",
                                       logger: logger)?.decode(Bool.self) ?? false
@@ -114,13 +122,14 @@ public final class PostgresStore: Sendable {
 
     /// Runs one store operation under the deadline and sorts its failure into a typed error.
     /// `timeout` replaces the operation timeout for the few long operations (the purge).
+    /// Failures come out as the shared interface's `StoreError` (`PostgresStoreError.storeError`).
     func perform<T: Sendable>(timeout: Duration? = nil,
-                              _ operation: @escaping @Sendable (PostgresClient, Logger) async throws -> T) async throws(PostgresStoreError) -> T {
+                              _ operation: @escaping @Sendable (PostgresClient, Logger) async throws -> T) async throws(StoreError) -> T {
         let client = self.client, logger = self.logger
         do {
             return try await withDeadline(timeout ?? operationTimeout) { try await operation(client, logger) }
         } catch {
-            throw PostgresStoreError.classify(error)
+            throw PostgresStoreError.classify(error).storeError
         }
     }
 

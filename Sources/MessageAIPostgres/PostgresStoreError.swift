@@ -1,13 +1,15 @@
+import MessageAIStore
+import MessageAIStore
 import PostgresNIO
 
-/// What a caller of the PostgreSQL store can act on. The later shared store interface maps
-/// these to its own typed errors; nothing of PostgresNIO leaks past `classify`.
+/// How the PostgreSQL store sorts a failure. `open` throws these (an unreachable database and
+/// a refused login are told apart at start); every store operation throws the shared
+/// interface's `StoreError` instead (`storeError`). Nothing of PostgresNIO leaks past `classify`.
 public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The database could not be reached in time, or the connection was lost mid-operation.
-    /// Retryable: the operation may or may not have committed, and every write here is
-    /// idempotent by its client id, so a resend is safe. The adapter is to answer it with the
-    /// wire's "database unavailable, retry" error, code 77 (reserved for issue 25; allocated in
-    /// PROTOCOL.md by the commit that first sends it), leaving the connection open.
+    /// Retryable: the operation's transaction did not commit (a commit whose answer was lost
+    /// is the one exception, and every write here is idempotent by its client id, so a resend
+    /// is safe). `StoreError.unavailable`; the server answers error 77 `database_unavailable`.
     case databaseUnavailable(reason: String)
     /// The database refused the login (wrong password, unknown user or database, no password
     /// given where one is needed, or pg_hba.conf refuses): retrying will not help.
@@ -106,6 +108,29 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
             return .databaseUnavailable(reason: "query cancelled")
         default:
             return .failed(sqlState: nil, message: error.code.description)
+        }
+    }
+}
+
+extension PostgresStoreError {
+    /// The shared interface's error for this one, with the SQLite store's meaning. A refusal
+    /// that a check in the transaction found (another node changed membership, a block or the
+    /// target since the caller checked) is `notFound`, as SQLite answers a missing row; an
+    /// unreachable database, and a login refused mid-run (a changed password), are
+    /// `unavailable`: nothing was committed, and a retry later may succeed.
+    var storeError: StoreError {
+        switch self {
+        case .databaseUnavailable(let reason): .unavailable(reason)
+        case .loginRefused(let reason): .unavailable("login refused: \(reason)")
+        case .notMember, .blocked, .notFound, .noSuchMessage, .messageDeleted: .notFound
+        case .usernameTaken: .usernameTaken
+        case .emailTaken: .emailTaken
+        case .clientIDReused: .conflict("client id already used")
+        case .schemaTooNew: .failed(description)
+        case .failed(let state, _) where state == "53100": .diskFull  // disk_full
+        case .failed(let state, let message) where state == "23505": .conflict(message)  // unique_violation
+        case .failed(let state, _) where state == "23503": .missingReference  // foreign_key_violation
+        case .failed: .failed(description)
         }
     }
 }

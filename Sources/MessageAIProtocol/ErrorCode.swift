@@ -54,6 +54,9 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
     // Administration (76): an admin disabled the account (issue 27). Answers LOGIN and RESUME
     // (stays open); pushed with `closes` to the account's connections when it is disabled.
     case accountDisabled = 76
+    // The server's database (77, issue 25): a PostgreSQL store that cannot be reached, or went
+    // away mid-request. Nothing was stored; retryable, with backoff. Stays open.
+    case databaseUnavailable = 77
 
     /// Whether the server closes the connection after sending this error.
     public var closesConnection: Bool {
@@ -116,6 +119,7 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
         case .uploadIncomplete: return "upload_incomplete"
         case .notAnImage: return "not_an_image"
         case .accountDisabled: return "account_disabled"
+        case .databaseUnavailable: return "database_unavailable"
         }
     }
 }

@@ -1,8 +1,8 @@
 /// What the admin commands (`messageai-server admin ...`, issue 27) need from a store, as a
 /// capability of its own in the shape issue 25 gives the store interface: plain records, no
 /// wire types, nothing of one backend (a PostgreSQL store implements the same requirements).
-/// Reached through `Store.admin`, not by casting. Called on the hub queue like the rest.
-/// Sendable: a backup calls `snapshot(into:)` off the hub; everything else runs on the hub.
+/// Reached through `Store.admin`, not by casting. Called on the hub's executor like the rest;
+/// Sendable so that a closure may carry it back there.
 public protocol AdminStore: AnyObject, Sendable {
     /// Every account, by username, with whether it is disabled.
     nonisolated(nonsending) func accounts() async throws -> [AccountRecord]
@@ -20,10 +20,24 @@ public protocol AdminStore: AnyObject, Sendable {
     /// the messages it sent stay in their conversations under that name. Returns the new
     /// username; nil when there is no such user.
     nonisolated(nonsending) func deleteAccount(userID: UInt64, now: UInt64) async throws -> String?
-    /// Writes a consistent copy of the whole database, as of one moment, to a new file at
-    /// `path` (mode 0600) while the server keeps writing. The one requirement called off the
-    /// hub: it must use a connection of its own. A backend that has no single-file copy throws
-    /// (PostgreSQL: `pg_dump`, README "Operating a server").
+    /// The single-file copy `admin backup` makes, when this backend has one (nil: use the
+    /// database's own tools, e.g. `pg_dump`). A capability asked for, never found by casting.
+    var backup: BackupStore? { get }
+}
+
+extension AdminStore {
+    /// A backend has no single-file copy unless it says so.
+    public var backup: BackupStore? { nil }
+}
+
+/// A consistent copy of the whole database in one file, taken while the server keeps writing
+/// (SQLite's `VACUUM INTO`). An optional capability of the admin store (`AdminStore.backup`):
+/// a backend whose database is a server of its own (PostgreSQL) leaves it out, and
+/// `admin backup` then says to use the database's own tools.
+public protocol BackupStore: AnyObject, Sendable {
+    /// Writes the copy, as of one moment, to a new file at `path` (mode 0600). The one call
+    /// made off the hub (it takes as long as the database is large): the backend uses a
+    /// connection of its own, and the caller awaits it from a task of its own.
     nonisolated(nonsending) func snapshot(into path: String) async throws
 }
 

@@ -160,6 +160,10 @@ public enum StoreError: Error, Equatable, Sendable {
     case conflict(String)
     /// A row names a user or conversation that does not exist.
     case missingReference
+    /// The database is unreachable or went away mid-request (a network backend: refused
+    /// connection, timeout, restart). Nothing was committed; the caller answers with a
+    /// retryable error and the client tries again later. The reason is for the log.
+    case unavailable(String)
     /// Any other failure of the database, in the backend's words (for the log, never the wire).
     case failed(String)
 }
@@ -192,7 +196,7 @@ public struct Membership: Equatable, Sendable {
 }
 
 /// Sendable so that a closure may carry it back to the hub queue, which alone calls it.
-/// (A cache of `memberIDs` is the backend's business: SQLite's `membershipVersion` is not part of it.)
+/// (The server caches `memberIDs` itself, dropped by the handlers that change a membership.)
 public protocol Store: AnyObject, Sendable {
     // MARK: Accounts
     /// Throws `.usernameTaken` (case-insensitive) or `.emailTaken` (case-insensitive).

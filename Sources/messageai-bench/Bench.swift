@@ -75,6 +75,11 @@ struct Bench {
         // Plaintext unless this is a TLS run: the plaintext figures compare with runs from before TLS.
         var arguments = config.serverArguments + (tls ? [] : ["--plaintext"])
         if tag == "w7", let t = config.w7FrameTimeout { arguments += ["--frame-timeout", "\(t)"] }
+        if let pg = BenchStore.postgres {
+            let database = "bench_" + runTag + tag + (tls ? "_tls" : "")
+            try pg.createDatabase(database)
+            arguments += ["--database", pg.url(database: database)]
+        }
         let server = try ServerProcess.start(executable: path, arguments: arguments, cpu: config.serverCPU, timeout: 30)
         return (Target(host: "127.0.0.1", port: server.port, pid: server.pid, runTag: runTag), server)
     }

@@ -29,11 +29,13 @@ struct ProcessStats {
     var serverCPUSeconds: Double?
     var serverRSSKiB: Int?
     var generatorCPUSeconds: Double
+    var databaseCPUSeconds: Double?
 
     static func sample(serverPID: pid_t?) -> ProcessStats {
         ProcessStats(serverCPUSeconds: serverPID.flatMap(cpuSeconds(pid:)),
                      serverRSSKiB: serverPID.flatMap(rssKiB(pid:)),
-                     generatorCPUSeconds: selfCPUSeconds())
+                     generatorCPUSeconds: selfCPUSeconds(),
+                     databaseCPUSeconds: BenchStore.postgres?.cpuSeconds())
     }
 
     static func selfCPUSeconds() -> Double {

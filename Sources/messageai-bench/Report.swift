@@ -21,6 +21,7 @@ struct Measurement {
         if let a = start.serverCPUSeconds, let b = end.serverCPUSeconds { r.serverCPUSeconds = b - a }
         r.serverRSSKiB = end.serverRSSKiB
         r.generatorCPUSeconds = end.generatorCPUSeconds - start.generatorCPUSeconds
+        if let a = start.databaseCPUSeconds, let b = end.databaseCPUSeconds { r.databaseCPUSeconds = b - a }
     }
 }
 
@@ -35,6 +36,8 @@ struct WorkloadResult {
     var seconds = 0.0
     var serverCPUSeconds: Double?
     var serverRSSKiB: Int?
+    /// PostgreSQL's processes, when the server stores there (nil on SQLite: it is in the server).
+    var databaseCPUSeconds: Double?
     var generatorCPUSeconds = 0.0
     var complete = false
     var error: String?
@@ -48,7 +51,7 @@ struct WorkloadResult {
     func micros(_ p: Double) -> Double { Double(latency.valueAtPercentile(p)) / 1000 }
 
     var resultLine: String {
-        var s = "RESULT workload=\(workload)"
+        var s = "RESULT workload=\(workload) store=\(BenchStore.name)"
         if latency.totalCount > 0 {
             s += " p50_us=\(fmt(micros(50), 1)) p90_us=\(fmt(micros(90), 1)) p99_us=\(fmt(micros(99), 1))"
             s += " p999_us=\(fmt(micros(99.9), 1)) max_us=\(fmt(Double(latency.max) / 1000, 1)) mean_us=\(fmt(latency.mean / 1000, 1))"
@@ -57,6 +60,7 @@ struct WorkloadResult {
         s += " \(unit)=\(count) secs=\(fmt(seconds, 3)) \(unit)_per_s=\(fmt(throughput, 0))"
         s += " server_cpu_s=\(serverCPUSeconds.map { fmt($0, 2) } ?? "na")"
         s += " server_rss_kb=\(serverRSSKiB.map(String.init) ?? "na") gen_cpu_s=\(fmt(generatorCPUSeconds, 2))"
+        if let db = databaseCPUSeconds { s += " db_cpu_s=\(fmt(db, 2))" }
         for (k, v) in extra { s += " \(k)=\(v)" }
         s += " complete=\(complete ? 1 : 0)"
         if let error { s += " error=\"\(String(error.map { $0 == "\"" || $0 == "\n" ? "'" : $0 }))\"" }

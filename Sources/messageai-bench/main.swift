@@ -17,6 +17,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Workloads to run, comma-separated.") var workloads = "w0,w1,w2,w3,w4,w5,w6,w7,w8"
     @Option(name: .customShort("T"), help: "Time limit in seconds for each phase of a workload.") var timeLimit = 120.0
     @Option(help: "Workloads to run a second time over TLS, beside the plaintext run (e.g. w1,w2,w3).") var tlsWorkloads = ""
+    @Option(help: "A PostgreSQL cluster's directory (Scripts/postgres.sh start --dir DIR): each started server gets a new database there; RESULT lines say store=postgres and add PostgreSQL's CPU (db_cpu_s).")
+    var postgres: String?
     @Flag(help: "Tiny counts, a few seconds: keeps the tool working (CI); not a measurement.") var smoke = false
     @Option(help: "W1 measured messages.") var w1Messages: Int?
     @Option(help: "W2 group members.") var w2Members: Int?
@@ -53,6 +55,10 @@ struct BenchCommand: ParsableCommand {
         c.w6Logins = w6Logins
         if let v = w7Connections { c.w7Connections = v }
         if let v = w8Mib { c.w8MiB = v }
+        if let dir = postgres {
+            BenchStore.postgres = try PostgresTarget(directory: dir)
+            BenchStore.name = "postgres"
+        }
         let status = Bench(config: c).run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -21,6 +21,7 @@ extension ServerCommand {
             ("max-file-size", "\(maxFileSize)"), ("file-quota", "\(fileQuota)"), ("max-uploads", "\(maxUploads)"),
             ("max-image-pixels", "\(maxImagePixels)"), ("file-chunk", fileChunk.map(String.init) ?? "(default)"),
             ("metrics-listen", metricsListen ?? "(off)"),
+            ("database", options.database.map { "\($0)" } ?? "SQLite in the data directory"),
         ]
         switch options.tls {
         case .plaintext: rows.append(("plaintext", "true (no TLS)"))
@@ -73,6 +74,7 @@ extension ServerCommand {
         if host != other.host { changed.append("host") }
         if port != other.port { changed.append("port") }
         if dataDir != other.dataDir { changed.append("data-dir") }
+        if database != other.database || databasePasswordFile != other.databasePasswordFile { changed.append("database") }
         if metricsListen != other.metricsListen { changed.append("metrics-listen") }
         if logFormat != other.logFormat { changed.append("log-format") }
         if fsync != other.fsync { changed.append("fsync") }

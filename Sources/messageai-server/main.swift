@@ -20,6 +20,14 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "TCP port; 0 picks a free one.") var port = 7878
     @Option(help: "Directory of the database (default $XDG_DATA_HOME/messageai-server or ~/.local/share/messageai-server).")
     var dataDir: String?
+    @Option(help: ArgumentHelp("""
+        Run on PostgreSQL instead of the SQLite database in the data directory (also MESSAGEAI_DATABASE_URL),         e.g. postgres://USER@HOST:5432/DB?sslmode=verify-full. Never a password here: see --database-password-file.
+        """, valueName: "url"))
+    var database: String?
+    @Option(help: ArgumentHelp("""
+        File holding the database password (mode 0600 or stricter, else refused); without it PGPASSWORD, then         PGPASSFILE or ~/.pgpass are used.
+        """, valueName: "path"))
+    var databasePasswordFile: String?
     @Option(help: "Messages a user may send per window (token bucket).") var rateLimit = 100
     @Option(help: "The rate limit's window, in seconds.") var rateWindow = 60.0
     @Option(help: "Close a connection that sent nothing for this many seconds.") var idleTimeout = 45.0
@@ -99,6 +107,7 @@ struct ServerCommand: ParsableCommand {
         if let metricsListen, ServerProcess.parseListenAddress(metricsListen) == nil {
             throw ValidationError("--metrics-listen takes HOST:PORT, e.g. 127.0.0.1:9464 or [::1]:9464")
         }
+        try validateDatabase()
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         if plaintext {
             guard tlsCert == nil else { throw ValidationError("--plaintext and --tls-cert exclude each other") }
@@ -138,6 +147,7 @@ struct ServerCommand: ParsableCommand {
             configuration: config, dataDirectory: dataDir ?? ServerProcess.defaultDataDirectory,
             synchronous: fsync == "always" ? .full : .normal)
         options.metricsListen = metricsListen
+        options.database = databaseSettings()
         if plaintext {
             options.tls = .plaintext
         } else if let tlsCert, let tlsKey {

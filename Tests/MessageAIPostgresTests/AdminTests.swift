@@ -1,4 +1,6 @@
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// The admin capability, held to the SQLite store's answers (Tests/MessageAIServerTests/StoreAdminTests.swift).
@@ -55,7 +57,7 @@ final class AdminTests: PostgresTestCase {
         _ = try await store.appendMessage(conversationID: dm.id, senderID: alice, clientID: newClientID(), text: "one", serverTime: 1)
         _ = try await store.appendMessage(conversationID: dm.id, senderID: bob, clientID: newClientID(), text: "two", serverTime: 1)
         _ = try await store.appendMessage(conversationID: dm.id, senderID: bob, clientID: newClientID(), text: "three", serverTime: 1)
-        _ = try await store.apply(PostgresStore.NewChange(conversationID: dm.id, actorID: bob, clientID: newClientID(), targetSeq: 3,
+        _ = try await store.apply(NewChange(conversationID: dm.id, actorID: bob, clientID: newClientID(), targetSeq: 3,
                                                           action: .delete, serverTime: 2))
         _ = try await store.setDisabled(userID: bob, at: 9)
         _ = try await store.createSession(userID: alice, tokenHash: [UInt8](repeating: 4, count: 32), device: "x", now: 1)

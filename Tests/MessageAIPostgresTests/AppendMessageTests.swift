@@ -1,4 +1,6 @@
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// Issue 25 §1's first invariant on a real PostgreSQL: seqs from `UPDATE ... RETURNING` under
@@ -9,10 +11,10 @@ final class AppendMessageTests: PostgresTestCase {
         let store = try await openStore(maximumConnections: 8)
         let (group, users) = try await makeGroup(store, users: 8)
         let perSender = 200
-        let seqs = try await withThrowingTaskGroup(of: [Int64].self) { tasks in
+        let seqs = try await withThrowingTaskGroup(of: [UInt64].self) { tasks in
             for sender in users {
                 tasks.addTask {
-                    var mine: [Int64] = []
+                    var mine: [UInt64] = []
                     for i in 0..<perSender {
                         let sent = try await store.appendMessage(conversationID: group, senderID: sender, clientID: newClientID(),
                                                                  text: "message \(i)", serverTime: now())
@@ -22,7 +24,7 @@ final class AppendMessageTests: PostgresTestCase {
                     return mine
                 }
             }
-            var all: [[Int64]] = []
+            var all: [[UInt64]] = []
             for try await mine in tasks { all.append(mine) }
             return all
         }
@@ -30,78 +32,8 @@ final class AppendMessageTests: PostgresTestCase {
             XCTAssertEqual(mine, mine.sorted(), "one sender's messages keep their order")
         }
         let total = users.count * perSender
-        XCTAssertEqual(seqs.flatMap { $0 }.sorted(), Array(1...Int64(total)))
+        XCTAssertEqual(seqs.flatMap { $0 }.sorted(), Array(1...UInt64(total)))
         let stored = try await store.messageSeqs(conversationID: group)
-        XCTAssertEqual(stored, Array(1...Int64(total)))
-    }
-
-    func testResendReturnsTheFirstSeqAndTakesNone() async throws {
-        let store = try await openStore()
-        let (group, users) = try await makeGroup(store, users: 2)
-        let id = newClientID()
-        let first = try await store.appendMessage(conversationID: group, senderID: users[0], clientID: id,
-                                                  text: "hello", serverTime: 1000)
-        XCTAssertEqual(first, AppendedMessage(seq: 1, serverTime: 1000, duplicate: false))
-        let again = try await store.appendMessage(conversationID: group, senderID: users[0], clientID: id,
-                                                  text: "hello", serverTime: 2000)
-        XCTAssertEqual(again, AppendedMessage(seq: 1, serverTime: 1000, duplicate: true))
-        // Another user may hold the same bytes: ids are per user.
-        let other = try await store.appendMessage(conversationID: group, senderID: users[1], clientID: id,
-                                                  text: "hello", serverTime: 3000)
-        XCTAssertEqual(other, AppendedMessage(seq: 2, serverTime: 3000, duplicate: false))
-        let seqsInGroup = try await store.messageSeqs(conversationID: group)
-        XCTAssertEqual(seqsInGroup, [1, 2])
-    }
-
-    func testReusedClientIDIsRefusedAndTakesNoSeq() async throws {
-        let store = try await openStore()
-        let (group, users) = try await makeGroup(store, users: 2)
-        let elsewhere = try await store.createGroup(name: "other", memberIDs: users, now: now())
-        let id = newClientID()
-        _ = try await store.appendMessage(conversationID: group, senderID: users[0], clientID: id, text: "hello", serverTime: 1)
-        await assertThrows(.clientIDReused) {
-            _ = try await store.appendMessage(conversationID: group, senderID: users[0], clientID: id, text: "changed", serverTime: 2)
-        }
-        await assertThrows(.clientIDReused) {
-            _ = try await store.appendMessage(conversationID: elsewhere, senderID: users[0], clientID: id, text: "hello", serverTime: 3)
-        }
-        let next = try await store.appendMessage(conversationID: group, senderID: users[0], clientID: newClientID(),
-                                                 text: "next", serverTime: 4)
-        XCTAssertEqual(next.seq, 2, "a refused send leaves no gap")
-        let seqsInElsewhere = try await store.messageSeqs(conversationID: elsewhere)
-        XCTAssertEqual(seqsInElsewhere, [])
-    }
-
-    func testNonMemberIsRefusedAndNothingIsStored() async throws {
-        let store = try await openStore()
-        let (group, _) = try await makeGroup(store, users: 2)
-        let (ownGroup, outsiders) = try await makeGroup(store, users: 1)
-        let id = newClientID()
-        await assertThrows(.notMember) {
-            _ = try await store.appendMessage(conversationID: group, senderID: outsiders[0], clientID: id,
-                                              text: "let me in", serverTime: 1)
-        }
-        await assertThrows(.notMember) {
-            _ = try await store.appendMessage(conversationID: 999_999, senderID: outsiders[0], clientID: newClientID(),
-                                              text: "nowhere", serverTime: 1)
-        }
-        let seqsInGroup = try await store.messageSeqs(conversationID: group)
-        XCTAssertEqual(seqsInGroup, [])
-        // The refused send's client id was rolled back with it: it is still the user's to use.
-        let sent = try await store.appendMessage(conversationID: ownGroup, senderID: outsiders[0], clientID: id,
-                                                 text: "let me in", serverTime: 2)
-        XCTAssertEqual(sent, AppendedMessage(seq: 1, serverTime: 2, duplicate: false))
-    }
-}
-
-func assertThrows(_ expected: PostgresStoreError, file: StaticString = #filePath, line: UInt = #line,
-                  _ body: () async throws -> Void) async {
-    do {
-        try await body()
-        XCTFail("expected \(expected), nothing was thrown", file: file, line: line)
-    } catch let error as PostgresStoreError {
-        XCTAssertEqual(error, expected, file: file, line: line)
-    } catch {
-        XCTFail("expected \(expected), got \(error)", file: file, line: line)
+        XCTAssertEqual(stored, Array(1...UInt64(total)))
     }
 }

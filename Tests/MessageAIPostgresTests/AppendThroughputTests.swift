@@ -1,5 +1,7 @@
 import Foundation
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// Sends per second through `appendMessage`, printed as figures for BENCHMARKS.md, never
@@ -21,7 +23,7 @@ final class AppendThroughputTests: PostgresTestCase {
         let contended = try await measure(eight, senders: members.map { (shared, $0) })
         print("figure: postgres appendMessage, 8 connections, 1 conversation: \(contended) sends/s")
 
-        var apart: [(Int64, Int64)] = []
+        var apart: [(UInt64, UInt64)] = []
         for _ in 0..<8 {
             let (group, users) = try await makeGroup(eight, users: 1)
             apart.append((group, users[0]))
@@ -31,7 +33,7 @@ final class AppendThroughputTests: PostgresTestCase {
     }
 
     /// Runs `sends` appends split across the senders at once; returns sends per second.
-    private func measure(_ store: PostgresStore, senders: [(conversation: Int64, sender: Int64)]) async throws -> Int {
+    private func measure(_ store: PostgresStore, senders: [(conversation: UInt64, sender: UInt64)]) async throws -> Int {
         let each = sends / senders.count
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -49,7 +51,7 @@ final class AppendThroughputTests: PostgresTestCase {
         var stored = 0
         for conversation in Set(senders.map(\.conversation)) {
             let seqs = try await store.messageSeqs(conversationID: conversation)
-            XCTAssertEqual(seqs, Array(1...Int64(seqs.count)))
+            XCTAssertEqual(seqs, Array(1...UInt64(seqs.count)))
             stored += seqs.count
         }
         XCTAssertEqual(stored, each * senders.count)

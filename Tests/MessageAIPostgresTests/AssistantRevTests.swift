@@ -1,4 +1,6 @@
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// Assistant revs under concurrency: what a device following ASSIST_SYNC would notice. Its
@@ -13,12 +15,12 @@ final class AssistantRevTests: PostgresTestCase {
         let second = try await openStore(database: database, maximumConnections: 5)
         let (group, users) = try await makeGroup(first, users: 8)
         let rounds = 25, perRound = 3
-        let expected = Int64(users.count * rounds * perRound)
+        let expected = UInt64(users.count * rounds * perRound)
 
         // The reader: a device of users[0] syncing as fast as it can.
-        let reader = Task { () throws -> [PostgresStore.AssistItem] in
-            var cursor: Int64 = 0
-            var seen: [PostgresStore.AssistItem] = []
+        let reader = Task { () throws -> [AssistItemRecord] in
+            var cursor: UInt64 = 0
+            var seen: [AssistItemRecord] = []
             let deadline = ContinuousClock.now + .seconds(60)
             while cursor < expected, ContinuousClock.now < deadline {
                 let page = try await first.itemsChanged(userID: users[0], sinceRev: cursor, limit: 50)
@@ -33,15 +35,15 @@ final class AssistantRevTests: PostgresTestCase {
                 writers.addTask {
                     for round in 0..<rounds {
                         let items = (0..<perRound).map { ordinal in
-                            PostgresStore.NewAssistItem(conversationID: group, seq: Int64(w * 1_000 + round), kind: .decision,
-                                                        ordinal: Int64(ordinal), text: "writer \(w) round \(round) item \(ordinal)",
+                            NewAssistItem(conversationID: group, seq: UInt64(w * 1_000 + round), kind: .decision,
+                                                        ordinal: ordinal, text: "writer \(w) round \(round) item \(ordinal)",
                                                         senderID: sender, engine: "local", engineVersion: "t")
                         }
                         let stored = try await store.insertItems(items, now: now())
                         XCTAssertEqual(stored.count, perRound)
                         // One transaction's revs are consecutive: nobody else numbered in between.
                         let revs = stored.map(\.rev).sorted()
-                        XCTAssertEqual(revs, Array(revs[0]...(revs[0] + Int64(perRound) - 1)))
+                        XCTAssertEqual(revs, Array(revs[0]...(revs[0] + UInt64(perRound) - 1)))
                     }
                 }
             }
@@ -50,7 +52,7 @@ final class AssistantRevTests: PostgresTestCase {
         let seen = try await reader.value
         XCTAssertEqual(seen.map(\.rev), Array(1...expected),
                        "the reader saw every rev once, in order: none became visible before a lower one")
-        XCTAssertEqual(Set(seen.map(\.id)).count, Int(expected))
+        XCTAssertEqual(Set(seen.map(\.itemID)).count, Int(expected))
         let cursor = try await second.assistantCursor()
         XCTAssertEqual(cursor, expected, "no gap: the counter stands at the number of items")
     }
@@ -63,18 +65,18 @@ final class AssistantRevTests: PostgresTestCase {
         let second = try await openStore(database: database, maximumConnections: 4)
         let (group, users) = try await makeGroup(first, users: 4)
         let base = try await first.insertItems((0..<20).map {
-            PostgresStore.NewAssistItem(conversationID: group, seq: 1, kind: .decision, ordinal: Int64($0), text: "decision \($0)",
+            NewAssistItem(conversationID: group, seq: 1, kind: .decision, ordinal: $0, text: "decision \($0)",
                                         senderID: users[0], engine: "local", engineVersion: "t")
         }, now: 1)
         try await withThrowingTaskGroup(of: Int.self) { tasks in
             for (i, item) in base.enumerated() {
                 let store = i.isMultiple(of: 2) ? first : second
                 // Two nodes mark the same item done at once: one change, one rev.
-                tasks.addTask { try await store.setItemDone(id: item.id, by: users[1], done: true, now: 2).changed ? 1 : 0 }
-                tasks.addTask { try await (i.isMultiple(of: 2) ? second : first).setItemDone(id: item.id, by: users[2], done: true, now: 2).changed ? 1 : 0 }
+                tasks.addTask { try await store.setItemDone(id: item.itemID, by: users[1], done: true, now: 2).changed ? 1 : 0 }
+                tasks.addTask { try await (i.isMultiple(of: 2) ? second : first).setItemDone(id: item.itemID, by: users[2], done: true, now: 2).changed ? 1 : 0 }
                 tasks.addTask {
-                    _ = try await store.insertItems([PostgresStore.NewAssistItem(
-                        conversationID: group, seq: 2, kind: .decision, ordinal: Int64(i), text: "more \(i)",
+                    _ = try await store.insertItems([NewAssistItem(
+                        conversationID: group, seq: 2, kind: .decision, ordinal: i, text: "more \(i)",
                         senderID: users[3], engine: "local", engineVersion: "t")], now: 3)
                     return 0
                 }

@@ -1,10 +1,12 @@
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// The assistant's tables, held to the SQLite store's answers
 /// (Tests/MessageAIServerTests/StoreAssistantTests.swift, StoreAssistantReplaceTests.swift).
 final class AssistantTests: PostgresTestCase {
-    typealias Item = PostgresStore.NewAssistItem
+    typealias Item = NewAssistItem
 
     func testItemsAreStoredOnceAndEveryChangeRaisesTheRev() async throws {
         let store = try await openStore()
@@ -18,8 +20,8 @@ final class AssistantTests: PostgresTestCase {
         XCTAssertEqual(first.first?.from, "Ann")
         let again = try await store.insertItems([item], now: 3)
         XCTAssertEqual(again, [], "a second extraction of the same message stores nothing")
-        let id = first[0].id
-        let bens = try await store.items(userID: ben, conversationID: nil, filter: .mine, kind: nil, limit: 10).map(\.id)
+        let id = first[0].itemID
+        let bens = try await store.items(userID: ben, conversationID: nil, filter: .mine, kind: nil, limit: 10).map(\.itemID)
         XCTAssertEqual(bens, [id])
         let anns = try await store.items(userID: ann, conversationID: nil, filter: .mine, kind: nil, limit: 10)
         XCTAssertEqual(anns, [])
@@ -84,10 +86,10 @@ final class AssistantTests: PostgresTestCase {
         let replaced = try await store.cachedSummary(conversationID: dm.id, fromSeq: 1, toSeq: 9, engine: "local", engineVersion: "0.1.0")
         XCTAssertEqual(replaced, [3])
         let unset = try await store.assistSwitch(conversationID: dm.id)
-        XCTAssertEqual(unset, PostgresStore.AssistSwitch())
+        XCTAssertEqual(unset, AssistSwitch())
         try await store.setProviderOff(conversationID: dm.id, by: ben, off: true, now: 2)
         let off = try await store.assistSwitch(conversationID: dm.id)
-        XCTAssertEqual(off, PostgresStore.AssistSwitch(providerOff: true, changedBy: "ben"))
+        XCTAssertEqual(off, AssistSwitch(providerOff: true, changedBy: "ben"))
         try await store.countProviderRequest(userID: ann, day: 20_000)
         try await store.countProviderRequest(userID: ann, day: 20_000)
         let counts = try await [store.providerRequests(userID: ann, day: 20_000), store.providerRequests(userID: ann, day: 20_001),
@@ -101,13 +103,13 @@ final class AssistantTests: PostgresTestCase {
         let (dm, _) = try await store.directConversation(ann, ben, now: 1)
         let m = try await store.appendMessage(conversationID: dm.id, senderID: ann, clientID: newClientID(),
                                               text: "ben, please tag the branch by 5pm and write the notes", serverTime: 1)
-        func item(_ ordinal: Int64, _ text: String, due: String = "", who: String = "ben") -> Item {
+        func item(_ ordinal: Int, _ text: String, due: String = "", who: String = "ben") -> Item {
             Item(conversationID: dm.id, seq: m.seq, kind: .action, ordinal: ordinal, text: text, who: who, due: due,
                  senderID: ann, engine: "local", engineVersion: "test")
         }
         let first = try await store.insertItems([item(0, "tag the branch", due: "5pm"), item(1, "write the notes")], now: 2)
         XCTAssertEqual(first.count, 2)
-        _ = try await store.setItemDone(id: first[0].id, by: ben, done: true, now: 3)
+        _ = try await store.setItemDone(id: first[0].itemID, by: ben, done: true, now: 3)
         try await store.cacheSummary(conversationID: dm.id, fromSeq: 1, toSeq: m.seq, engine: "local", engineVersion: "t", answer: [1], now: 3)
         let cursor = try await store.assistantCursor()
 
@@ -115,10 +117,10 @@ final class AssistantTests: PostgresTestCase {
                                                    with: [item(0, "update the changelog"), item(1, "Tag  the Branch", due: "6pm")], now: 4)
         XCTAssertEqual(Set(changed.map(\.text)), ["", "Tag  the Branch", "update the changelog"])
         XCTAssertTrue(changed.allSatisfy { $0.rev > cursor }, "every changed row reaches devices by its new rev")
-        let kept = try XCTUnwrap(changed.first { $0.id == first[0].id })
+        let kept = try XCTUnwrap(changed.first { $0.itemID == first[0].itemID })
         XCTAssertEqual([kept.due, kept.doneBy], ["6pm", "ben"])
         XCTAssertTrue(kept.done, "the same item keeps its done mark")
-        XCTAssertEqual(changed.first { $0.id == first[1].id }?.text, "", "the notes are withdrawn")
+        XCTAssertEqual(changed.first { $0.itemID == first[1].itemID }?.text, "", "the notes are withdrawn")
         let listed = try await store.items(userID: ben, conversationID: nil, filter: .all, kind: nil, limit: 10).map(\.text).sorted()
         XCTAssertEqual(listed, ["Tag  the Branch", "update the changelog"])
         let summary = try await store.cachedSummary(conversationID: dm.id, fromSeq: 1, toSeq: m.seq, engine: "local", engineVersion: "t")
@@ -128,7 +130,7 @@ final class AssistantTests: PostgresTestCase {
                                                 with: [item(0, "update the changelog"), item(1, "Tag  the Branch", due: "6pm")], now: 5)
         XCTAssertEqual(same, [], "the same extraction again changes nothing")
         let other = try await store.replaceItems(conversationID: dm.id, seq: m.seq, with: [item(0, "tag the branch", due: "6pm", who: "ann")], now: 6)
-        XCTAssertFalse(other.contains { $0.id == first[0].id && !$0.text.isEmpty }, "another owner is another item")
+        XCTAssertFalse(other.contains { $0.itemID == first[0].itemID && !$0.text.isEmpty }, "another owner is another item")
         let annOpen = try await store.items(userID: ann, conversationID: nil, filter: .open, kind: nil, limit: 10).map(\.who)
         XCTAssertEqual(annOpen, ["ann"])
     }
@@ -143,7 +145,7 @@ final class AssistantTests: PostgresTestCase {
         let later = try await store.appendMessage(conversationID: dm.id, senderID: ann, clientID: newClientID(), text: "and the notes by Monday", serverTime: 1)
         try await store.cacheSummary(conversationID: dm.id, fromSeq: m.seq, toSeq: later.seq, engine: "local", engineVersion: "t", answer: [1], now: 2)
         try await store.cacheSummary(conversationID: dm.id, fromSeq: later.seq, toSeq: later.seq, engine: "local", engineVersion: "t", answer: [2], now: 2)
-        let edit = try await store.apply(PostgresStore.NewChange(conversationID: dm.id, actorID: ann, clientID: newClientID(), targetSeq: m.seq,
+        let edit = try await store.apply(NewChange(conversationID: dm.id, actorID: ann, clientID: newClientID(), targetSeq: m.seq,
                                                                  action: .edit, text: "we ship on Thursday", serverTime: 3))
         guard case .stored = edit else { return XCTFail("\(edit)") }
         let over = try await store.cachedSummary(conversationID: dm.id, fromSeq: m.seq, toSeq: later.seq, engine: "local", engineVersion: "t")
@@ -154,11 +156,11 @@ final class AssistantTests: PostgresTestCase {
         let items = try await store.insertItems([Item(conversationID: dm.id, seq: later.seq, kind: .action, ordinal: 0, text: "write the notes",
                                                       who: "ben", senderID: ann, engine: "local", engineVersion: "t")], now: 4)
         let cursor = try await store.assistantCursor()
-        let delete = try await store.apply(PostgresStore.NewChange(conversationID: dm.id, actorID: ann, clientID: newClientID(),
+        let delete = try await store.apply(NewChange(conversationID: dm.id, actorID: ann, clientID: newClientID(),
                                                                    targetSeq: later.seq, action: .delete, serverTime: 5))
         guard case .stored = delete else { return XCTFail("\(delete)") }
         let synced = try await store.itemsChanged(userID: ben, sinceRev: cursor, limit: 10)
-        XCTAssertEqual(synced.map(\.id), items.map(\.id), "the withdrawn item reaches devices by a new rev")
+        XCTAssertEqual(synced.map(\.itemID), items.map(\.itemID), "the withdrawn item reaches devices by a new rev")
         XCTAssertEqual(synced.map(\.text), [""])
         let listed = try await store.items(userID: ben, conversationID: nil, filter: .all, kind: nil, limit: 10)
         XCTAssertEqual(listed, [])
@@ -184,7 +186,7 @@ final class AssistantTests: PostgresTestCase {
         let danCursor = try await store.assistantCursor()
         try await store.addMembers(conversationID: g.id, userIDs: [dan], now: 5)
         let again = try await store.reannounceItems(conversationID: g.id)
-        XCTAssertEqual(again.map(\.id), stored.map(\.id), "the same item, not a copy")
+        XCTAssertEqual(again.map(\.itemID), stored.map(\.itemID), "the same item, not a copy")
         let synced = try await store.itemsChanged(userID: dan, sinceRev: danCursor, limit: 10).map(\.text)
         XCTAssertEqual(synced, ["tag the branch"])
         let cursor = try await store.assistantCursor()

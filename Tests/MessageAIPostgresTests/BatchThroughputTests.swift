@@ -1,5 +1,7 @@
 import Foundation
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// Figures for BENCHMARKS.md, printed, never asserted: sends per second one transaction per
@@ -23,10 +25,10 @@ final class BatchThroughputTests: PostgresTestCase {
                     tasks.addTask {
                         for first in stride(from: 0, to: each, by: batchSize) {
                             let batch = (first..<min(first + batchSize, each)).map {
-                                PostgresStore.NewMessage(conversationID: group, senderID: sender, clientID: newClientID(),
+                                NewMessage(conversationID: group, senderID: sender, clientID: newClientID(),
                                                          text: "bench \($0)", serverTime: now())
                             }
-                            _ = try await store.append(batch: batch)
+                            _ = try await store.append(batch)
                         }
                     }
                 }
@@ -34,7 +36,7 @@ final class BatchThroughputTests: PostgresTestCase {
             }
             let rate = Self.perSecond(each * users.count, since: start)
             let seqs = try await store.messageSeqs(conversationID: group)
-            XCTAssertEqual(seqs, Array(1...Int64(each * users.count)))
+            XCTAssertEqual(seqs, Array(1...UInt64(each * users.count)))
             print("figure: postgres append(batch:), 8 connections, 1 conversation, batches of \(batchSize): \(rate) sends/s")
         }
     }
@@ -42,7 +44,7 @@ final class BatchThroughputTests: PostgresTestCase {
     func testAssistantItemsPerSecondOneAgainstEightWriters() async throws {
         let store = try await openStore(maximumConnections: 8)
         let (group, users) = try await makeGroup(store, users: 8)
-        var expected: Int64 = 0
+        var expected: UInt64 = 0
         for writers in [1, 8] {
             let each = sends / writers
             let start = ContinuousClock.now
@@ -50,8 +52,8 @@ final class BatchThroughputTests: PostgresTestCase {
                 for w in 0..<writers {
                     tasks.addTask {
                         for n in 0..<each {
-                            _ = try await store.insertItems([PostgresStore.NewAssistItem(
-                                conversationID: group, seq: Int64(writers * 100_000 + w * 10_000 + n), kind: .decision, ordinal: 0,
+                            _ = try await store.insertItems([NewAssistItem(
+                                conversationID: group, seq: UInt64(writers * 100_000 + w * 10_000 + n), kind: .decision, ordinal: 0,
                                 text: "decision \(n)", senderID: users[w], engine: "local", engineVersion: "t")], now: now())
                         }
                     }
@@ -59,7 +61,7 @@ final class BatchThroughputTests: PostgresTestCase {
                 try await tasks.waitForAll()
             }
             let rate = Self.perSecond(each * writers, since: start)
-            expected += Int64(each * writers)
+            expected += UInt64(each * writers)
             let cursor = try await store.assistantCursor()
             XCTAssertEqual(cursor, expected, "one rev per item, no gap")
             print("figure: postgres insertItems (1 item each), \(writers) writer(s) on the rev counter: \(rate) items/s")

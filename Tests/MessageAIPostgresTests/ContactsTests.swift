@@ -1,4 +1,6 @@
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// Contacts by consent and blocking, held to the SQLite store's answers
@@ -61,7 +63,7 @@ final class ContactsTests: PostgresTestCase {
         XCTAssertEqual(benEntries.count, 0, "a declined request is not listed")
         let annEntries = try await store.contactEntries(owner: ann)
         XCTAssertEqual(annEntries.map(\.0.username), ["ben"], "the requester still sees their request")
-        XCTAssertEqual(annEntries.first?.1, PostgresStore.ContactLink(iWant: true))
+        XCTAssertEqual(annEntries.first?.1, ContactLink(iWant: true))
         // Adding back after a decline is an accept.
         try await store.addContact(owner: ben, contact: ann, now: 3)
         let accepted = try await store.contactLink(ann, ben)
@@ -80,9 +82,9 @@ final class ContactsTests: PostgresTestCase {
         XCTAssertTrue(benSees.theyBlock && !benSees.iBlock && benSees.blocked && !benSees.sharesPresence)
         let (dm, _) = try await store.directConversation(ann, ben, now: 6)
         let benStanding = try await store.membership(conversationID: dm.id, userID: ben)
-        XCTAssertEqual(benStanding, PostgresStore.Membership(pending: true, blockedPartner: ann), "ann opened it; ben holds a request")
+        XCTAssertEqual(benStanding, Membership(pending: true, blockedPartner: ann), "ann opened it; ben holds a request")
         let annStanding = try await store.membership(conversationID: dm.id, userID: ann)
-        XCTAssertEqual(annStanding, PostgresStore.Membership(pending: false, blockedPartner: ben),
+        XCTAssertEqual(annStanding, Membership(pending: false, blockedPartner: ben),
                        "the blocker's own send is refused too: SEND checks blockedPartner")
         let stranger = try await store.membership(conversationID: dm.id, userID: 987_654)
         XCTAssertNil(stranger)
@@ -149,31 +151,3 @@ final class ContactsTests: PostgresTestCase {
     }
 }
 
-/// SEND's block check folded into the append's statement: no extra round trip on the path
-/// that succeeds, and nothing stored, no seq taken, when refused.
-final class BlockedSendTests: PostgresTestCase {
-    func testABlockedUsersMessagesAreRefusedAndTakeNoSeq() async throws {
-        let store = try await openStore()
-        let ann = try await makeUser(store, "ann"), ben = try await makeUser(store, "ben"), cal = try await makeUser(store, "cal")
-        let (dm, _) = try await store.directConversation(ann, ben, now: 1)
-        let group = try await store.createGroup(name: "g", creator: ann, members: [ben, cal], now: 1).id
-        let first = try await store.appendMessage(conversationID: dm.id, senderID: ben, clientID: newClientID(), text: "hi", serverTime: 2)
-        XCTAssertEqual(first.seq, 1)
-        try await store.block(blocker: ann, blocked: ben, now: 3)
-        let refusedID = newClientID()
-        await assertThrows(.blocked(bySender: false)) {
-            _ = try await store.appendMessage(conversationID: dm.id, senderID: ben, clientID: refusedID, text: "are you there?", serverTime: 4)
-        }
-        await assertThrows(.blocked(bySender: true)) {
-            _ = try await store.appendMessage(conversationID: dm.id, senderID: ann, clientID: newClientID(), text: "x", serverTime: 4)
-        }
-        let history = try await store.messages(conversationID: dm.id, afterSeq: 0, limit: 10).map(\.text)
-        XCTAssertEqual(history, ["hi"], "nothing of the refused sends is stored")
-        let inGroup = try await store.appendMessage(conversationID: group, senderID: ben, clientID: newClientID(), text: "team", serverTime: 5)
-        XCTAssertEqual(inGroup.seq, 1, "a block is about the direct conversation; groups go on")
-        try await store.unblock(blocker: ann, blocked: ben)
-        let resent = try await store.appendMessage(conversationID: dm.id, senderID: ben, clientID: refusedID, text: "are you there?", serverTime: 6)
-        XCTAssertEqual(resent.seq, 2, "the refused send's client id was left free and no seq was spent")
-        XCTAssertFalse(resent.duplicate)
-    }
-}

@@ -1,4 +1,6 @@
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import Synchronization
 import XCTest
 
@@ -24,7 +26,7 @@ final class DatabaseStopTests: PostgresTestCase {
         let acknowledged = Acknowledged()
         // Each sender sends until its first failure, which it returns (bounded in count).
         let senders = Task {
-            try await withThrowingTaskGroup(of: PostgresStoreError?.self) { tasks in
+            try await withThrowingTaskGroup(of: StoreError?.self) { tasks in
                 for sender in users {
                     tasks.addTask {
                         for i in 0..<200_000 {
@@ -32,16 +34,16 @@ final class DatabaseStopTests: PostgresTestCase {
                                 _ = try await store.appendMessage(conversationID: group, senderID: sender, clientID: newClientID(),
                                                                   text: "load \(i)", serverTime: now())
                                 acknowledged.count.add(1, ordering: .relaxed)
-                            } catch let error as PostgresStoreError {
+                            } catch let error as StoreError {
                                 return error
                             } catch {
-                                return PostgresStoreError.failed(sqlState: nil, message: "untyped: \(error)")
+                                return StoreError.failed("untyped: \(error)")
                             }
                         }
                         return nil
                     }
                 }
-                var failures: [PostgresStoreError?] = []
+                var failures: [StoreError?] = []
                 for try await failure in tasks { failures.append(failure) }
                 return failures
             }
@@ -58,8 +60,8 @@ final class DatabaseStopTests: PostgresTestCase {
         XCTAssertLessThan(ContinuousClock.now - stopped, .seconds(8), "senders answered within the deadline")
         XCTAssertEqual(failures.count, users.count)
         for failure in failures {
-            if case .some(.databaseUnavailable) = failure { continue }
-            XCTFail("expected databaseUnavailable, got \(String(describing: failure))")
+            if case .some(.unavailable) = failure { continue }
+            XCTFail("expected unavailable, got \(String(describing: failure))")
         }
         // A call made after the stop is answered at the store's deadline (2 s), not when the
         // pool gives up connecting (60 s).
@@ -69,7 +71,7 @@ final class DatabaseStopTests: PostgresTestCase {
                                               text: "after", serverTime: now())
             XCTFail("a send to a stopped database succeeded")
         } catch {
-            if case .databaseUnavailable = error {} else { XCTFail("expected databaseUnavailable, got \(error)") }
+            if case StoreError.unavailable = error {} else { XCTFail("expected StoreError.unavailable, got \(error)") }
         }
         XCTAssertLessThan(ContinuousClock.now - later, .seconds(4))
     }

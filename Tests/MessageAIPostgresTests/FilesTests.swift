@@ -1,12 +1,14 @@
 import Foundation
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// File metadata and the quota as a conditional update: two nodes accepting uploads from one
 /// user at once never let the user's files pass the quota.
 final class FilesTests: PostgresTestCase {
-    private func newFile(owner: Int64, size: Int64, name: String = "photo 日本.jpg") -> PostgresStore.File {
-        PostgresStore.File(id: newClientID(), ownerID: owner, name: name, mediaType: "image/jpeg", uploadSize: size,
+    private func newFile(owner: UInt64, size: UInt64, name: String = "photo 日本.jpg") -> FileRecord {
+        FileRecord(id: newClientID(), ownerID: owner, name: name, mediaType: "image/jpeg", uploadSize: size,
                            uploadSHA256: Array(newClientID() + newClientID()), createdAt: now())
     }
 
@@ -42,12 +44,12 @@ final class FilesTests: PostgresTestCase {
         let third = try await store.createFile(c, quota: 1_000, maximumPartials: 2)
         XCTAssertEqual([createdA, createdB, third], [.created, .created, .tooManyUploads])
         // An image loses its metadata: stored smaller than announced, and charged as stored.
-        try await store.completeFile(id: a.id, size: 420, sha256: Array(repeating: 7, count: 32), mediaType: "image/jpeg",
-                                     width: 640, height: 480)
+        try await store.completeFile(id: a.id, StoredContent(size: 420, sha256: Array(repeating: 7, count: 32), mediaType: "image/jpeg",
+                                                             width: 640, height: 480))
         let afterCompletion = try await store.fileUsage(ownerID: owner)
         XCTAssertTrue(afterCompletion == (720, 1), "\(afterCompletion)")
         await assertThrows(.notFound) {
-            try await store.completeFile(id: a.id, size: 1, sha256: [1], mediaType: "x")
+            try await store.completeFile(id: a.id, StoredContent(size: 1, sha256: [1], mediaType: "x"))
         }
         let stored = try await store.file(id: a.id)
         XCTAssertEqual(stored?.complete, true)
@@ -56,7 +58,12 @@ final class FilesTests: PostgresTestCase {
 
         // Attached to a message: readable by members, not by others, kept while referred to.
         let sent = try await store.append(.init(conversationID: group, senderID: owner, clientID: newClientID(), text: "pic",
-                                                serverTime: now(), fileID: a.id))
+                                                serverTime: now(), attachment: AttachmentRecord(fileID: a.id, caption: "the view")))
+        // Read back as SQLite gives it: the file's fields, the sender's caption, no thumbnail.
+        let withFile = try await store.message(conversationID: group, seq: sent.seq)
+        XCTAssertEqual(withFile?.attachment, AttachmentRecord(fileID: a.id, name: "photo 日本.jpg", size: 420, mediaType: "image/jpeg",
+                                                               sha256: Array(repeating: 7, count: 32), width: 640, height: 480,
+                                                               caption: "the view"))
         let memberReads = try await store.canRead(fileID: a.id, userID: users[1])
         XCTAssertTrue(memberReads)
         let (_, strangers) = try await makeGroup(store, users: 1)
@@ -95,7 +102,7 @@ final class FilesTests: PostgresTestCase {
         let content = Array(repeating: UInt8(9), count: 32)
         let unserved = try await store.isServed(sha256: content)
         XCTAssertFalse(unserved)
-        try await store.completeFile(id: upload.id, size: 480, sha256: content, mediaType: "image/jpeg")
+        try await store.completeFile(id: upload.id, StoredContent(size: 480, sha256: content, mediaType: "image/jpeg"))
         let dedupe = try await store.completeFile(uploadSHA256: upload.uploadSHA256, uploadSize: 500)
         XCTAssertEqual(dedupe?.id, upload.id, "the same announced content, complete: shared")
         let wrongSize = try await store.completeFile(uploadSHA256: upload.uploadSHA256, uploadSize: 501)

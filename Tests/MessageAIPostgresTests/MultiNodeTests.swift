@@ -1,5 +1,7 @@
 import Foundation
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// What two server nodes on one database rely on, with two `PostgresStore`s (two pools) in
@@ -24,7 +26,7 @@ final class MultiNodeTests: PostgresTestCase {
             XCTAssertEqual(stores.count, 4)
             for store in stores {
                 let applied = try await store.appliedMigrations()
-                XCTAssertEqual(applied, ["v1_initial", "v2_search_purge", "v3_files", "v4_people_privacy", "v5_assistant"])
+                XCTAssertEqual(applied, ["v1_initial", "v2_search_purge", "v3_files", "v4_people_privacy", "v5_assistant", "v6_attachments"])
             }
             // And every node works on the one schema.
             let (group, users) = try await makeGroup(stores[0], users: 1)
@@ -44,11 +46,11 @@ final class MultiNodeTests: PostgresTestCase {
         let (group, users) = try await makeGroup(first, users: 8)
         let perSender = 150
         let start = ContinuousClock.now
-        let seqs = try await withThrowingTaskGroup(of: [Int64].self) { tasks in
+        let seqs = try await withThrowingTaskGroup(of: [UInt64].self) { tasks in
             for (i, sender) in users.enumerated() {
                 let store = i.isMultiple(of: 2) ? first : second
                 tasks.addTask {
-                    var mine: [Int64] = []
+                    var mine: [UInt64] = []
                     for n in 0..<perSender {
                         let sent = try await store.appendMessage(conversationID: group, senderID: sender, clientID: newClientID(),
                                                                  text: "node \(i % 2) message \(n)", serverTime: now())
@@ -57,20 +59,20 @@ final class MultiNodeTests: PostgresTestCase {
                     return mine
                 }
             }
-            var all: [[Int64]] = []
+            var all: [[UInt64]] = []
             for try await mine in tasks { all.append(mine) }
             return all
         }
         let elapsed = ContinuousClock.now - start
         let total = users.count * perSender
         for mine in seqs { XCTAssertEqual(mine, mine.sorted(), "one sender's messages keep their order") }
-        XCTAssertEqual(seqs.flatMap { $0 }.sorted(), Array(1...Int64(total)))
+        XCTAssertEqual(seqs.flatMap { $0 }.sorted(), Array(1...UInt64(total)))
         let storedByFirst = try await first.messageSeqs(conversationID: group)
         let storedBySecond = try await second.messageSeqs(conversationID: group)
-        XCTAssertEqual(storedByFirst, Array(1...Int64(total)))
+        XCTAssertEqual(storedByFirst, Array(1...UInt64(total)))
         XCTAssertEqual(storedBySecond, storedByFirst)
         let conversation = try await second.conversation(id: group)
-        XCTAssertEqual(conversation?.lastSeq, Int64(total))
+        XCTAssertEqual(conversation?.lastSeq, UInt64(total))
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         print("figure: postgres two stores x 4 connections, 8 senders, 1 conversation: \(Int(Double(total) / seconds)) sends/s")
     }
@@ -84,7 +86,7 @@ final class MultiNodeTests: PostgresTestCase {
         for round in 0..<5 {
             let a = try await first.createUser(username: "a\(round)", email: "a\(round)@x.org", displayName: "A", passwordHash: "x", now: now())
             let b = try await first.createUser(username: "b\(round)", email: "b\(round)@x.org", displayName: "B", passwordHash: "x", now: now())
-            let opened = try await withThrowingTaskGroup(of: (Int64, Bool).self) { tasks in
+            let opened = try await withThrowingTaskGroup(of: (UInt64, Bool).self) { tasks in
                 for i in 0..<8 {
                     let store = i.isMultiple(of: 2) ? first : second
                     let (me, them) = i % 4 < 2 ? (a, b) : (b, a)
@@ -93,7 +95,7 @@ final class MultiNodeTests: PostgresTestCase {
                         return (conversation.id, created)
                     }
                 }
-                var all: [(Int64, Bool)] = []
+                var all: [(UInt64, Bool)] = []
                 for try await result in tasks { all.append(result) }
                 return all
             }

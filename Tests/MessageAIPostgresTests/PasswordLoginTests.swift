@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import Synchronization
 import XCTest
 

@@ -111,7 +111,7 @@ final class PeopleTests: PostgresTestCase {
         let group = try await store.createGroup(name: "g", creator: ann, members: [ben], now: 2)
         let groupOld = try await store.setGroupAvatar(conversationID: group.id, fileID: [9])
         XCTAssertEqual(groupOld, [])
-        let shown = try await store.conversationView(id: group.id, userID: ben)?.conversation.avatarID
+        let shown = try await store.conversationView(id: group.id, userID: ben)?.avatarID
         let fetched = try await store.conversation(id: group.id)?.avatarID
         XCTAssertEqual(shown, [9], "the group's avatar is in the member's list")
         XCTAssertEqual(fetched, [9])
@@ -136,7 +136,7 @@ final class PeopleTests: PostgresTestCase {
 
 extension PostgresTestCase {
     /// A user named `name` (email `name@example.com`); returns the id.
-    func makeUser(_ store: PostgresStore, _ name: String, displayName: String? = nil) async throws -> Int64 {
+    func makeUser(_ store: PostgresStore, _ name: String, displayName: String? = nil) async throws -> UInt64 {
         try await store.createUser(username: name, email: "\(name)@example.com", displayName: displayName ?? name.capitalized,
                                    passwordHash: "pbkdf2$test$\(name)", now: 1)
     }

@@ -1,5 +1,7 @@
 import Foundation
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// One cluster for the whole class (initdb costs seconds), a fresh database per test, and
@@ -52,8 +54,8 @@ class PostgresTestCase: XCTestCase {
     func track(_ store: PostgresStore) { stores.append(store) }
 
     /// `count` users in one group; returns (group, user ids).
-    func makeGroup(_ store: PostgresStore, users count: Int) async throws -> (Int64, [Int64]) {
-        var ids: [Int64] = []
+    func makeGroup(_ store: PostgresStore, users count: Int) async throws -> (UInt64, [UInt64]) {
+        var ids: [UInt64] = []
         for i in 0..<count {
             let name = "user\(i)_\(UInt32.random(in: 0...UInt32.max))"
             ids.append(try await store.createUser(username: name, email: "\(name)@example.org", displayName: name,
@@ -63,7 +65,7 @@ class PostgresTestCase: XCTestCase {
     }
 }
 
-func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+func now() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
 
 /// A fresh 16-byte client id, as a client makes one (a random UUID).
 func newClientID() -> [UInt8] {

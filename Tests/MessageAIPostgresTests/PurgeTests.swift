@@ -1,5 +1,7 @@
 import Foundation
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// Delete for everyone on PostgreSQL, checked against the promise in PostgresStore+Purge.swift:

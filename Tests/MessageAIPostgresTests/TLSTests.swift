@@ -1,5 +1,7 @@
 import Foundation
 import MessageAIPostgres
+import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// `sslmode` against a real cluster with TLS on (a self-signed certificate for 127.0.0.1 and

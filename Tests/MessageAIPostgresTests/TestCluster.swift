@@ -14,7 +14,9 @@ final class TestCluster: @unchecked Sendable {
     let directory: String
     let port: Int
     private let binDirectory: String
-    private let server: Process
+    private var server: Process
+    /// The postmaster's program and arguments, to start it again after `pause()`.
+    private let launch: (URL, [String])
     private var stopped = false
 
     /// PostgreSQL's binaries: `MESSAGEAI_PG_BIN`, else the newest /usr/lib/postgresql/*/bin
@@ -55,7 +57,6 @@ final class TestCluster: @unchecked Sendable {
         let log = "\(directory)/server.log"
         try Self.run(bin + "/initdb", ["-D", "\(directory)/data", "-U", "postgres", "--auth-local=trust", "--auth-host=\(hostAuth)",
                                        "-E", "UTF8", "--no-instructions"], log: log)
-        server = Process()
         let (program, arguments) = Self.asPostgres(bin + "/postgres", [
             "-D", "\(directory)/data", "-k", directory, "-p", "\(port)",
             "-c", "listen_addresses=127.0.0.1",
@@ -67,11 +68,8 @@ final class TestCluster: @unchecked Sendable {
             // what the purge of deleted text relies on (PostgresStore+Purge.swift).
             "-c", "wal_recycle=off",
         ] + settings.flatMap { ["-c", $0] })
-        server.executableURL = program
-        server.arguments = arguments
-        server.standardOutput = try appending(to: log)
-        server.standardError = server.standardOutput
-        try server.run()
+        launch = (program, arguments)
+        server = try Self.launch(program, arguments, log: log)
         do {
             try waitUntilReady()
         } catch {
@@ -81,6 +79,37 @@ final class TestCluster: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    private static func launch(_ program: URL, _ arguments: [String], log: String) throws -> Process {
+        let server = Process()
+        server.executableURL = program
+        server.arguments = arguments
+        server.standardOutput = try appending(to: log)
+        server.standardError = server.standardOutput
+        try server.run()
+        return server
+    }
+
+    /// Stops the postmaster (fast shutdown: every connection is cut) and keeps the data, so
+    /// that `resume()` starts the same database on the same port: a database restart as a
+    /// server sees it. On the main thread, like `start` (see --pdeathsig above).
+    func pause() {
+        guard server.isRunning else { return }
+        kill(server.processIdentifier, SIGINT)
+        server.waitUntilExit()
+    }
+
+    func resume() throws {
+        precondition(Thread.isMainThread, "start clusters on the main thread (see --pdeathsig above)")
+        guard !server.isRunning else { return }
+        server = try Self.launch(launch.0, launch.1, log: "\(directory)/server.log")
+        try waitUntilReady()
+    }
+
+    /// A TCP URL for `messageai-server --database` (trust authentication unless `start` chose another).
+    func url(database: String, user: String = "postgres") -> String {
+        "postgres://\(user)@127.0.0.1:\(port)/\(database)?sslmode=disable"
+    }
 
     /// The path PostgresNIO connects to for the unix socket.
     var socketPath: String { "\(directory)/.s.PGSQL.\(port)" }

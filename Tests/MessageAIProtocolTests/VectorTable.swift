@@ -45,6 +45,7 @@ enum Vectors {
         Vector(name: "pong", requestID: 9, message: Pong()),
         Vector(name: "error", requestID: 5, message: ErrorFrame(.usernameTaken, "username is taken", field: "username")),
         Vector(name: "error-rate-limited", requestID: 12, message: ErrorFrame(.rateLimited, "rate limit: 100 messages a minute", retryAfter: 1_500)),
+        Vector(name: "error-database-unavailable", requestID: 13, message: ErrorFrame(.databaseUnavailable, "database unavailable", retryAfter: 1_000)),
         Vector(name: "error-closes", requestID: 0, message: ErrorFrame(.frameTooLarge, "frame length 16777216 exceeds the maximum of 1048576 bytes", limit: 1 << 20)),
         Vector(name: "ok", requestID: 6, message: OK()),
         Vector(name: "register", requestID: 2, message: Register(email: "alice@example.com", username: "alice", password: "correct horse", displayName: "Alice", device: "laptop")),

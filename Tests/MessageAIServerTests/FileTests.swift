@@ -175,7 +175,7 @@ final class FileExpiryTests: FileTestCase {
         let old = Date(timeIntervalSinceNow: -2 * 24 * 3600)
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: vault.partialPath(stale.fileID))
         XCTAssertTrue(FileManager.default.createFile(atPath: vault.partialDirectory + "/orphan", contents: Data([1])))
-        server.server.queue.sync { server.server.expirePartialUploads() }
+        server.server.queue.sync { server.server.onHub { [server] in await server.server.expirePartialUploads() } }  // SQLite: ends inline
         XCTAssertEqual(try ann.requestError(FileStatus(fileID: stale.fileID)).errorCode, .notFound)
         XCTAssertFalse(FileManager.default.fileExists(atPath: vault.partialPath(stale.fileID)))
         XCTAssertFalse(FileManager.default.fileExists(atPath: vault.partialDirectory + "/orphan"))

@@ -4,61 +4,6 @@ import XCTest
 import MessageAIProtocol
 
 final class StoreSearchTests: XCTestCase {
-    func testSearchFindsOnlyOwnConversationsNewestFirst() {
-        forEachStore { store, kind in
-            let ann = try store.makeUser("ann"), ben = try store.makeUser("ben"), cal = try store.makeUser("cal")
-            let annBen = try store.directConversation(ann.id, ben.id, now: 1).0
-            let benCal = try store.directConversation(ben.id, cal.id, now: 1).0
-            let group = try store.createGroup(name: "g", creator: ann.id, members: [ben.id, cal.id], now: 1)
-            _ = try store.send(ann, annBen.id, "Lunch at noon?", time: 10)
-            _ = try store.send(ben, benCal.id, "lunch secret, don't tell ann", time: 20)
-            _ = try store.send(cal, group.id, "LUNCH tomorrow maybe", time: 30)
-            _ = try store.send(ben, annBen.id, "sure, lunch works", time: 40)
-            _ = try store.send(ben, annBen.id, "something else", time: 50)
-
-            let hits = try store.search(userID: ann.id, query: "lunch", conversationID: nil, offset: 0, limit: 20)
-            XCTAssertEqual(hits.map(\.text), ["sure, lunch works", "LUNCH tomorrow maybe", "Lunch at noon?"], "\(kind)")
-            XCTAssertEqual(try store.search(userID: cal.id, query: "lunch", conversationID: nil, offset: 0, limit: 20).count, 2)
-            XCTAssertEqual(try store.search(userID: ann.id, query: "lunch", conversationID: annBen.id, offset: 0, limit: 20)
-                            .map(\.seq), [2, 1])
-            XCTAssertEqual(try store.search(userID: ann.id, query: "secret", conversationID: benCal.id, offset: 0, limit: 20), [],
-                           "naming someone else's conversation does not open it")
-            // Paging.
-            XCTAssertEqual(try store.search(userID: ann.id, query: "lunch", conversationID: nil, offset: 1, limit: 1)
-                            .map(\.text), ["LUNCH tomorrow maybe"])
-            XCTAssertEqual(try store.search(userID: ann.id, query: "lunch", conversationID: nil, offset: 3, limit: 5), [])
-            // All words must match; the last one also as a prefix.
-            XCTAssertEqual(try store.search(userID: ann.id, query: "lunch wor", conversationID: nil, offset: 0, limit: 9)
-                            .map(\.text), ["sure, lunch works"])
-            XCTAssertEqual(try store.search(userID: ann.id, query: "noon lunch", conversationID: nil, offset: 0, limit: 9)
-                            .map(\.text), ["Lunch at noon?"])
-            // A user who leaves stops finding the group's messages.
-            try store.removeMember(conversationID: group.id, userID: cal.id)
-            XCTAssertEqual(try store.search(userID: cal.id, query: "lunch", conversationID: nil, offset: 0, limit: 20)
-                            .map(\.text), ["lunch secret, don't tell ann"])
-        }
-    }
-
-    func testQueriesWithFTSSyntaxDoNotThrow() {
-        forEachStore { store, kind in
-            let ann = try store.makeUser("ann"), ben = try store.makeUser("ben")
-            let dm = try store.directConversation(ann.id, ben.id, now: 1).0
-            _ = try store.send(ann, dm.id, "say \"hello\" AND goodbye (NEAR the end) col:umn a*b", time: 10)
-            let hostile = ["\"", "\"\"", "hello\"", "AND", "OR NOT", "NEAR(", "(", ")", "*", "^", ":", "col:umn", "text:hello",
-                           "a*b", "-hello", "+", "{text}: x", "hello OR", "'", "\\", "***", "   ", "", "😀", "\u{0}", "NEAR/2"]
-            for query in hostile {
-                XCTAssertNoThrow(try store.search(userID: ann.id, query: query, conversationID: nil, offset: 0, limit: 10),
-                                 "\(kind): \(query.debugDescription)")
-            }
-            // Operators are words: "AND" finds the message that contains it, "hello\"" finds hello.
-            XCTAssertEqual(try store.search(userID: ann.id, query: "AND", conversationID: nil, offset: 0, limit: 10).count, 1)
-            XCTAssertEqual(try store.search(userID: ann.id, query: "\"hello\"", conversationID: nil, offset: 0, limit: 10).count, 1)
-            XCTAssertEqual(try store.search(userID: ann.id, query: "goodbye OR nothing", conversationID: nil, offset: 0, limit: 10).count, 0,
-                           "OR is a plain word too, and 'nothing' is not in the text")
-            XCTAssertEqual(try store.search(userID: ann.id, query: "", conversationID: nil, offset: 0, limit: 10), [])
-        }
-    }
-
     func testSearchOfAUserInManyConversations() {
         forEachStore { store, kind in
             let ann = try store.makeUser("ann"), ben = try store.makeUser("ben"), cal = try store.makeUser("cal")

@@ -41,7 +41,10 @@ def _as_postgres(argv):
 class PostgresCluster:
     """`with PostgresCluster() as pg: pg.create_database("chat"); pg.url("chat")`."""
 
-    def __init__(self, bin_dir=None):
+    def __init__(self, bin_dir=None, host_auth="trust"):
+        """host_auth: pg_hba's method for TCP connections (`trust`, `scram-sha-256`); the unix
+        socket in the directory always trusts, so the harness can make roles and databases."""
+        self.host_auth = host_auth
         self.bin = bin_dir or binaries()
         if self.bin is None:
             raise RuntimeError("PostgreSQL not installed (no /usr/lib/postgresql/*/bin; run Scripts/install-deps.sh)")
@@ -55,9 +58,11 @@ class PostgresCluster:
             os.chown(self.dir, pw.pw_uid, pw.pw_gid)  # initdb wants to own its directory
         log = open(os.path.join(self.dir, "server.log"), "ab")
         data = os.path.join(self.dir, "data")
-        subprocess.run(_as_postgres([os.path.join(self.bin, "initdb"), "-D", data, "-U", "postgres",
-                                     "--auth=trust", "-E", "UTF8", "--no-instructions"]),
-                       stdout=log, stderr=log, check=True, timeout=120)
+        if not os.path.isdir(data):  # a restart keeps the cluster (and the port)
+            subprocess.run(_as_postgres([os.path.join(self.bin, "initdb"), "-D", data, "-U", "postgres",
+                                         "--auth-local=trust", f"--auth-host={self.host_auth}",
+                                         "-E", "UTF8", "--no-instructions"]),
+                           stdout=log, stderr=log, check=True, timeout=120)
         self.proc = subprocess.Popen(_as_postgres([
             os.path.join(self.bin, "postgres"), "-D", data, "-k", self.dir, "-p", str(self.port),
             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off",
@@ -90,15 +95,31 @@ class PostgresCluster:
         except OSError:
             return ""
 
-    def create_database(self, name):
-        subprocess.run([os.path.join(self.bin, "createdb"), "-h", self.dir, "-p", str(self.port), "-U", "postgres", name],
+    def sql(self, statement):
+        """One statement as the superuser over the unix socket (roles, grants)."""
+        subprocess.run([os.path.join(self.bin, "psql"), "-h", self.dir, "-p", str(self.port), "-U", "postgres",
+                        "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-qc", statement],
                        check=True, capture_output=True, timeout=60)
 
-    def url(self, database):
-        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+    def create_database(self, name, owner=None):
+        subprocess.run([os.path.join(self.bin, "createdb"), "-h", self.dir, "-p", str(self.port), "-U", "postgres"] + (["-O", owner] if owner else []) + [name],
+                       check=True, capture_output=True, timeout=60)
 
-    def stop(self, timeout=20):
-        """Fast shutdown by PID, SIGKILL past the deadline; removes the directory. Safe twice."""
+    def url(self, database, user="postgres"):
+        return f"postgres://{user}@127.0.0.1:{self.port}/{database}?sslmode=disable"
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def restart(self, timeout=60):
+        """Fast shutdown (SIGINT: open sessions are cut, as in a failover or an upgrade), then the
+        same cluster on the same port again."""
+        self.stop(remove=False)
+        return self.start(timeout)
+
+    def stop(self, timeout=20, remove=True):
+        """Fast shutdown by PID, SIGKILL past the deadline; removes the directory unless asked
+        not to. Safe twice."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
             try:
@@ -106,10 +127,22 @@ class PostgresCluster:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        if remove:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self):
         return self.start()
 
     def __exit__(self, *exc):
         self.stop()
+
+
+def require_postgres():
+    """Skips a scenario when PostgreSQL is not installed; under CI (which installs it through
+    Scripts/install-deps.sh) a missing PostgreSQL fails instead."""
+    import pytest
+    if binaries() is None:
+        why = "PostgreSQL not installed (no /usr/lib/postgresql/*/bin; run Scripts/install-deps.sh --tests)"
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)

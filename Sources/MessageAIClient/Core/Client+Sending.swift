@@ -143,6 +143,8 @@ extension Client {
         guard let store, let outbox, let session else { return }
         if entry.changeAction != nil { return changeAcknowledged(entry, ack) }
         rateLimitAnnounced = false
+        databaseBackoff = 0
+        databaseAnnounced = false
         if outbox.entries.count <= 1 { paceAnnounced = false }
         // The sending connection gets no MESSAGE: its own attachment is recorded from the entry.
         let attachment = entry.file.map {
@@ -182,6 +184,18 @@ extension Client {
             if !rateLimitAnnounced {
                 rateLimitAnnounced = true
                 output.emit(Notice.happened("rate limited, retrying in \(Int(wait.rounded(.up))) s", conversation: entry.conversationID))
+            }
+            retrySoon(after: wait)
+        // The server could not reach its database: nothing was stored (the SEND was not
+        // acknowledged), so the entry stays queued and the whole outbox waits, keeping its
+        // order, with a backoff of 1, 2, 4 ... 30 s (at least the server's hint).
+        case "database_unavailable":
+            databaseBackoff = min(max(databaseBackoff * 2, 1), 30)
+            let wait = max(databaseBackoff, Double(e.retryAfterMs) / 1000)
+            rateLimitedUntil = .now() + wait
+            if !databaseAnnounced {
+                databaseAnnounced = true
+                output.emit(Notice.happened("server: database unavailable, will retry", conversation: entry.conversationID))
             }
             retrySoon(after: wait)
         // client_id_reused cannot be cured by resending the same entry: the id names another

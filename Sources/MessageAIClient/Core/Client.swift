@@ -45,6 +45,10 @@ public final class Client {
     var pacedUntil: DispatchTime?
     var paceAnnounced = false
     var rateLimitAnnounced = false
+    /// The server's database was unavailable (error 77): the outbox waits this long, doubling
+    /// per refusal up to 30 s, and the person is told once until a send gets through.
+    var databaseBackoff: Double = 0
+    var databaseAnnounced = false
     var retryScheduled = false
     var offlineAnnounced = false
     var reconnectingAnnounced = false

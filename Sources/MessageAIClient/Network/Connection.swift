@@ -71,7 +71,14 @@ final class Connection {
             } else if n < 0 && errno == EINTR {
                 continue
             } else {
-                close(reason: "write failed: \(String(cString: strerror(errno)))")
+                let why = "write failed: \(String(cString: strerror(errno)))"
+                // A server that closes a connection says why in its last frame (a revoked
+                // session, a disabled account); a write racing that close fails first. Read
+                // what already arrived, so the person is told the server's reason.
+                for _ in 0..<8 where !closed {
+                    if !readAvailable() { break }
+                }
+                if !closed { close(reason: why) }
                 return
             }
         }
@@ -90,14 +97,16 @@ final class Connection {
         drainWaiters.append(body)
     }
 
-    private func readAvailable() {
+    /// Reads one chunk and handles its frames; false when nothing was read.
+    @discardableResult
+    private func readAvailable() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         let n = chunk.withUnsafeMutableBytes { receiveBytes($0) }
-        if n == 0 { close(reason: "the server closed the connection"); return }
+        if n == 0 { close(reason: "the server closed the connection"); return false }
         if n < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return false }
             close(reason: "read failed: \(String(cString: strerror(errno)))")
-            return
+            return false
         }
         lastReceived = .now()
         decoder.feed(chunk[0..<n])
@@ -109,6 +118,7 @@ final class Connection {
                 close(reason: "bad data from the server: \(error)")
             }
         }
+        return true
     }
 
     /// At exit: sends what is buffered (blocking, bounded), half-closes, and waits briefly for

@@ -33,45 +33,47 @@ extension ChatServer {
     /// Runs `words` for the admin `uid`; `send` gets the answer lines, the last one `.exit`.
     func runAdmin(_ words: [String], uid: UInt32, send: @escaping @Sendable (AdminLine) -> Void) {
         queue.async { [self] in
-            do {
-                guard let admin = sqliteAdmin else { throw AdminFailure(message: "this store has no admin commands", status: AdminStatus.failed) }
-                logger.notice("admin (uid \(uid)): \(words.joined(separator: " "))")
-                try adminCommand(words, admin, send: send)
-            } catch let failure as AdminFailure {
-                send(.err(failure.message)); send(.exit(failure.status))
-            } catch {
-                logger.error("admin (uid \(uid)): \(words.first ?? "") failed: \(error)")
-                send(.err("failed: \(error)")); send(.exit(AdminStatus.failed))
+            onHub { [self] in
+                do {
+                    guard let admin = store.admin else { throw AdminFailure(message: "this store has no admin commands", status: AdminStatus.failed) }
+                    logger.notice("admin (uid \(uid)): \(words.joined(separator: " "))")
+                    try await adminCommand(words, admin, send: send)
+                } catch let failure as AdminFailure {
+                    send(.err(failure.message)); send(.exit(failure.status))
+                } catch {
+                    logger.error("admin (uid \(uid)): \(words.first ?? "") failed: \(error)")
+                    send(.err("failed: \(error)")); send(.exit(AdminStatus.failed))
+                }
             }
         }
     }
 
-    private func adminCommand(_ words: [String], _ admin: SQLiteStore, send: @escaping @Sendable (AdminLine) -> Void) throws {
+    private func adminCommand(_ words: [String], _ admin: any AdminStore, send: @escaping @Sendable (AdminLine) -> Void) async throws {
         func arg(_ i: Int, _ what: String) throws -> String {
             guard words.count > i else { throw AdminFailure(message: "missing \(what)\n" + Self.adminUsage, status: AdminStatus.usage) }
             return words[i]
         }
-        func account(_ i: Int) throws -> AccountRecord {
+        func account(_ i: Int) async throws -> AccountRecord {
             let name = try arg(i, "USER")
-            guard let a = try admin.account(username: name) else { throw AdminFailure(message: "no user '\(name)'", status: AdminStatus.notFound) }
+            guard let a = try await admin.account(username: name) else { throw AdminFailure(message: "no user '\(name)'", status: AdminStatus.notFound) }
             return a
         }
         switch (words.first ?? "", words.count > 1 ? words[1] : "") {
-        case ("users", "list"): send(.out(usersTable(try admin.accounts())))
+        case ("users", "list"): send(.out(usersTable(try await admin.accounts())))
         case ("users", "show"):
-            let a = try account(2)
-            send(.out(accountDetails(a) + "\n" + sessionsTable(try sqlite.sessions(userID: a.user.id))))
+            let a = try await account(2)
+            send(.out(accountDetails(a) + "\n" + sessionsTable(try await store.sessions(userID: a.user.id))))
         case ("users", "disable"):
-            let a = try account(2)
-            _ = try admin.setDisabled(userID: a.user.id, at: max(a.disabledAt, Clock.nowMillis()))
+            let a = try await account(2)
+            _ = try await admin.setDisabled(userID: a.user.id, at: max(a.disabledAt, Clock.nowMillis()))
             let closed = closeConnections(of: a.user.id, .accountDisabled(.adminDisabling))
             send(.out("\(a.user.username) is disabled: \(closed) connection(s) closed; logins and resumes are refused"))
         case ("users", "enable"):
-            let a = try account(2)
-            _ = try admin.setDisabled(userID: a.user.id, at: 0)
+            let a = try await account(2)
+            _ = try await admin.setDisabled(userID: a.user.id, at: 0)
             send(.out("\(a.user.username) is enabled"))
         case ("users", "delete"):
-            let a = try account(2)
+            let a = try await account(2)
             guard words.count > 3 && words[3] == "--yes" else {
                 throw AdminFailure(message: """
                     deleting \(a.user.username) cannot be undone: their sessions, contacts and blocks go, their name and \
@@ -79,32 +81,32 @@ extension ChatServer {
                     Run again with --yes to do it, or 'users disable' to keep the account.
                     """, status: AdminStatus.usage)
             }
-            guard let name = try admin.deleteAccount(userID: a.user.id, now: Clock.nowMillis()) else {
+            guard let name = try await admin.deleteAccount(userID: a.user.id, now: Clock.nowMillis()) else {
                 throw AdminFailure(message: "no user '\(a.user.username)'", status: AdminStatus.notFound)
             }
             let closed = closeConnections(of: a.user.id, .accountDisabled(.adminDeleting))
             send(.out("\(a.user.username) is deleted (now \(name)): \(closed) connection(s) closed; the messages they sent stay"))
         case ("users", "reset-password"):
-            return try resetPassword(try account(2), admin, send: send)
-        case ("sessions", "list"): send(.out(sessionsTable(try sqlite.sessions(userID: try account(2).user.id))))
+            return try await resetPassword(try await account(2), admin, send: send)
+        case ("sessions", "list"): send(.out(sessionsTable(try await store.sessions(userID: try await account(2).user.id))))
         case ("sessions", "revoke"):
             let text = try arg(2, "session ID")
-            guard let id = UInt64(text), let session = try admin.session(id: id),
-                  try sqlite.deleteSession(id: id, userID: session.userID) else {
+            guard let id = UInt64(text), let session = try await admin.session(id: id),
+                  try await store.deleteSession(id: id, userID: session.userID) else {
                 throw AdminFailure(message: "no session \(text)", status: AdminStatus.notFound)
             }
             let online = delivery.connections(of: session.userID).filter { $0.sessionID == id }.count
             closeSessions([id], of: session.userID, except: nil)
             send(.out("session \(id) revoked; \(online) connection(s) closed"))
         case ("sessions", "revoke-all"):
-            let a = try account(2)
-            let ids = try admin.deleteAllSessions(userID: a.user.id)
+            let a = try await account(2)
+            let ids = try await admin.deleteAllSessions(userID: a.user.id)
             let online = delivery.connections(of: a.user.id).count
             closeSessions(ids, of: a.user.id, except: nil)
             send(.out("\(ids.count) session(s) of \(a.user.username) revoked; \(online) connection(s) closed"))
-        case ("backup", _): return try backup(to: try arg(1, "DEST"), send: send)
+        case ("backup", _): return try backup(to: try arg(1, "DEST"), admin, send: send)
         case ("online", _): send(.out(onlineTable()))
-        case ("stats", _): return statistics(try admin.statistics(), send: send)
+        case ("stats", _): return statistics(try await admin.statistics(), send: send)
         default:
             throw AdminFailure(message: (words.isEmpty ? "" : "unknown command '\(words.joined(separator: " "))'\n") + Self.adminUsage,
                                status: AdminStatus.usage)
@@ -132,25 +134,20 @@ extension ChatServer {
         return String((0..<16).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
     }
 
-    private func resetPassword(_ a: AccountRecord, _ admin: SQLiteStore, send: @escaping @Sendable (AdminLine) -> Void) throws {
+    /// The hash runs off the hub (the admin's command is the only one waiting for it).
+    private func resetPassword(_ a: AccountRecord, _ admin: any AdminStore, send: @escaping @Sendable (AdminLine) -> Void) async throws {
         let password = Self.oneTimePassword()
         let rounds = configuration.pbkdf2Rounds
-        passwordQueue.async { [self] in
-            let hash = PasswordHasher.hash(password, rounds: rounds)
-            queue.async { [self] in
-                do {
-                    try sqlite.setPasswordHash(userID: a.user.id, hash)
-                    let ids = try admin.deleteAllSessions(userID: a.user.id)
-                    closeSessions(ids, of: a.user.id, except: nil)
-                    logger.notice("admin: password of user \(a.user.id) reset; \(ids.count) session(s) revoked")
-                    send(.err("new password for \(a.user.username) (shown once, give it to them; \(ids.count) session(s) ended):"))
-                    send(.out(password))
-                    send(.exit(AdminStatus.ok))
-                } catch {
-                    send(.err("failed: \(error)")); send(.exit(AdminStatus.failed))
-                }
-            }
+        let hash = await withCheckedContinuation { (done: CheckedContinuation<String, Never>) in
+            passwordQueue.async { done.resume(returning: PasswordHasher.hash(password, rounds: rounds)) }
         }
+        try await store.setPasswordHash(userID: a.user.id, hash)
+        let ids = try await admin.deleteAllSessions(userID: a.user.id)
+        closeSessions(ids, of: a.user.id, except: nil)
+        logger.notice("admin: password of user \(a.user.id) reset; \(ids.count) session(s) revoked")
+        send(.err("new password for \(a.user.username) (shown once, give it to them; \(ids.count) session(s) ended):"))
+        send(.out(password))
+        send(.exit(AdminStatus.ok))
     }
 
     private func statistics(_ s: StoreStatistics, send: @escaping @Sendable (AdminLine) -> Void) {

@@ -12,8 +12,12 @@ import Glibc
 /// are copied too, harmlessly); then the TLS files; then the marker. Reclaim resumes at the end
 /// with what it put aside. Partial uploads are not copied: clients resume them from the start.
 extension ChatServer {
-    func backup(to destination: String, send: @escaping @Sendable (AdminLine) -> Void) throws {
-        guard let admin = sqliteAdmin else { throw AdminFailure(message: "this store has no backup", status: AdminStatus.failed) }
+    /// What `admin backup` answers on a database that has no single-file copy (PostgreSQL).
+    static let backupUnavailable = "backup: not available on this database; use the database's own tools, e.g. pg_dump"
+
+    func backup(to destination: String, _ admin: any AdminStore, send: @escaping @Sendable (AdminLine) -> Void) throws {
+        // A capability the store offers or not (SQLite's online copy), asked for, never cast.
+        guard let copier = admin.backup else { throw AdminFailure(message: Self.backupUnavailable, status: AdminStatus.failed) }
         guard destination.hasPrefix("/") else {
             throw AdminFailure(message: "the backup directory must be an absolute path", status: AdminStatus.usage)
         }
@@ -25,10 +29,12 @@ extension ChatServer {
         let files = fileVault.map { $0.blobDirectory }
         let dataDirectory = configuration.dataDirectory ?? ""
         let tls = configuration.tls
-        DispatchQueue.global().async { [self] in
+        // Off the hub: a task of its own, on the global executor, where the copy (a store call
+        // that takes as long as the database is large) runs while the hub goes on.
+        Task.detached { [self] in
             let status: Int32
             do {
-                try Self.writeBackup(destination, admin: admin, blobs: files, dataDirectory: dataDirectory, tls: tls, send: send)
+                try await Self.writeBackup(destination, copier: copier, blobs: files, dataDirectory: dataDirectory, tls: tls, send: send)
                 status = AdminStatus.ok
             } catch {
                 send(.err("backup failed: \(error)"))
@@ -47,12 +53,12 @@ extension ChatServer {
         }
     }
 
-    private static func writeBackup(_ dest: String, admin: SQLiteStore, blobs: String?, dataDirectory: String, tls: TLSFiles?,
-                                    send: @escaping @Sendable (AdminLine) -> Void) throws {
+    private static func writeBackup(_ dest: String, copier: any BackupStore, blobs: String?, dataDirectory: String, tls: TLSFiles?,
+                                    send: @escaping @Sendable (AdminLine) -> Void) async throws {
         try BackupFiles.makeDirectory(dest)
         let database = dest + "/" + BackupFiles.databaseName
         let started = Date()
-        try admin.snapshot(into: database)
+        try await copier.snapshot(into: database)
         let databaseBytes = BackupFiles.size(database)
         send(.out("database: \(database) (\(size(databaseBytes)), as of \(time(UInt64(started.timeIntervalSince1970 * 1000))))"))
 

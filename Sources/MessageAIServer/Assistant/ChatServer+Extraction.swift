@@ -8,6 +8,9 @@ import MessageAIProtocol
 /// even then only as a separate block on the hub, so it never delays an ack. The hub part is
 /// bookkeeping (context, member names: one indexed query per conversation of the batch); the
 /// engine runs on the assistant's serial queue; storing and pushing come back to the hub.
+/// What reads or writes the store runs as a task on the hub, in order (`extractionSteps`):
+/// batches reach the engine's thread in the order they were committed, and a message's items
+/// are stored before an edit's re-extraction replaces them, even when the store suspends.
 extension ChatServer {
     func extractAfterCommit(_ messages: [ChatMessage]) {
         guard let assistant, assistant.config.extract, !messages.isEmpty else { return }
@@ -29,10 +32,10 @@ extension ChatServer {
         let batch = assistant.unextracted
         assistant.unextracted = []
         guard !batch.isEmpty else { return }
-        enqueueExtraction(batch, assistant)
+        extractionSteps.run { [self] in await enqueueExtraction(batch, assistant) }
     }
 
-    private func enqueueExtraction(_ messages: [ChatMessage], _ assistant: Assistant) {
+    private func enqueueExtraction(_ messages: [ChatMessage], _ assistant: Assistant) async {
         guard !isShuttingDown else { return }
         guard assistant.pendingExtractions + messages.count <= assistant.config.maxPendingExtractions else {
             assistant.skippedExtractions += messages.count
@@ -43,9 +46,9 @@ extension ChatServer {
         var zones: [UInt64: String] = [:]
         var work: [(ChatMessage, MessageToJudge, [String], String)] = []
         for m in messages {
-            if zones[m.senderID] == nil { zones[m.senderID] = timeZone(of: m.senderID) }
+            if zones[m.senderID] == nil { zones[m.senderID] = await timeZone(of: m.senderID) }
             if names[m.conversationID] == nil {
-                names[m.conversationID] = ((try? sqlite.members(conversationID: m.conversationID)) ?? []).map(\.username)
+                names[m.conversationID] = ((try? await store.members(conversationID: m.conversationID)) ?? []).map(\.username)
             }
             let members = names[m.conversationID]!
             let line = ChatLine(from: m.senderUsername.lowercased(), text: m.text)
@@ -64,8 +67,10 @@ extension ChatServer {
             queue.async { [self] in
                 assistant.pendingExtractions -= jobs.count
                 metrics.assistantQueueDepth.set(assistant.pendingExtractions)
-                storeAndPush(items)
-                queueForProvider(jobs.map(\.0))
+                extractionSteps.run { [self] in
+                    await storeAndPush(items)
+                    queueForProvider(jobs.map(\.0))
+                }
             }
         }
     }
@@ -76,17 +81,22 @@ extension ChatServer {
     /// Queued behind the message's first extraction (one thread, in order), so that one is
     /// stored before it is replaced.
     func extractAgain(conversationID: UInt64, seq: UInt64) {
-        guard let assistant, assistant.config.extract, !isShuttingDown,
-              let m = (try? sqlite.message(conversationID: conversationID, seq: seq)).flatMap({ $0 }).map(ChatMessage.init), !m.deleted else { return }
+        guard assistant?.config.extract == true else { return }
         // The message's first extraction goes to the engine's thread before this one.
         flushExtraction()
-        let members = ((try? sqlite.members(conversationID: conversationID)) ?? []).map(\.username)
-        let context = ((try? sqlite.messages(conversationID: conversationID, beforeSeq: seq, limit: Assistant.contextSize)) ?? [])
+        extractionSteps.run { [self] in await reextract(conversationID: conversationID, seq: seq) }
+    }
+
+    private func reextract(conversationID: UInt64, seq: UInt64) async {
+        guard let assistant, !isShuttingDown,
+              let m = (try? await store.message(conversationID: conversationID, seq: seq)).flatMap({ $0 }).map(ChatMessage.init), !m.deleted else { return }
+        let members = ((try? await store.members(conversationID: conversationID)) ?? []).map(\.username)
+        let context = ((try? await store.messages(conversationID: conversationID, beforeSeq: seq, limit: Assistant.contextSize)) ?? [])
             .filter { !$0.deleted }.map { ChatLine(from: $0.senderUsername.lowercased(), text: $0.text) }
         let from = m.senderUsername.lowercased()
         let judge = MessageToJudge(from: from, to: members.map { $0.lowercased() }.filter { $0 != from }, text: m.text, context: context)
         let engine = assistant.local
-        let zone = timeZone(of: m.senderID)
+        let zone = await timeZone(of: m.senderID)
         assistant.pendingExtractions += 1
         metrics.assistantQueueDepth.set(assistant.pendingExtractions)
         assistant.extractQueue.async { [self] in
@@ -94,49 +104,52 @@ extension ChatServer {
             queue.async { [self] in
                 assistant.pendingExtractions -= 1
                 metrics.assistantQueueDepth.set(assistant.pendingExtractions)
-                replaceAndPush(m, items)
-                queueForProvider([m])
+                extractionSteps.run { [self] in
+                    await replaceAndPush(m, items)
+                    queueForProvider([m])
+                }
             }
         }
     }
 
     /// Replaces the items of `message` unless its text changed again meanwhile (a later
     /// extraction of the newer text is then on its way), and pushes the rows that changed (hub).
-    func replaceAndPush(_ message: ChatMessage, _ items: [NewAssistItem]) {
+    func replaceAndPush(_ message: ChatMessage, _ items: [NewAssistItem]) async {
         guard let itemStore = assistantStore, !isShuttingDown else { return }
-        guard let now = try? sqlite.message(conversationID: message.conversationID, seq: message.seq),
+        guard let now = try? await store.message(conversationID: message.conversationID, seq: message.seq),
               !now.deleted, now.text == message.text else { return }
         do {
-            pushItems(try itemStore.replaceItems(conversationID: message.conversationID, seq: message.seq, with: items, now: Clock.nowMillis()),
-                      except: nil)
+            let changed = try await itemStore.replaceItems(conversationID: message.conversationID, seq: message.seq, with: items,
+                                                           now: Clock.nowMillis())
+            await pushItems(changed, except: nil)
         } catch { logger.error("assistant: replacing the items of a message failed: \(error)") }
     }
 
     /// Stores new items and pushes them to the members online (hub).
-    func storeAndPush(_ items: [NewAssistItem]) {
-        guard let store = assistantStore, !items.isEmpty, !isShuttingDown else { return }
+    func storeAndPush(_ items: [NewAssistItem]) async {
+        guard let itemStore = assistantStore, !items.isEmpty, !isShuttingDown else { return }
         let stored: [AssistItemRecord]
-        do { stored = try store.insertItems(items, now: Clock.nowMillis()) } catch {
+        do { stored = try await itemStore.insertItems(items, now: Clock.nowMillis()) } catch {
             logger.error("assistant: storing items failed: \(error)")
             return
         }
-        pushItems(stored, except: nil)
+        await pushItems(stored, except: nil)
     }
 
     /// Members added to a group see its whole history, so they get its items too: every live
     /// item gets a new rev (their devices' next ASSIST_SYNC brings them whatever cursor they
     /// hold; the other members' devices get them again, unchanged), and their sessions online
     /// get them now, in pages, without asking (hub).
-    func announceItems(_ conversationID: UInt64, to users: [UInt64]) {
+    func announceItems(_ conversationID: UInt64, to users: [UInt64]) async {
         guard let itemStore = assistantStore, !users.isEmpty else { return }
         let items: [AssistItemRecord]
-        do { items = try itemStore.reannounceItems(conversationID: conversationID) } catch {
+        do { items = try await itemStore.reannounceItems(conversationID: conversationID) } catch {
             logger.error("assistant: re-announcing the items of conversation \(conversationID) failed: \(error)")
             return
         }
         guard !items.isEmpty else { return }
         guard users.contains(where: { delivery.connections(of: $0).contains(where: \.assistant) }) else { return }
-        let cursor = (try? itemStore.assistantCursor()) ?? 0
+        let cursor = (try? await itemStore.assistantCursor()) ?? 0
         for start in stride(from: 0, to: items.count, by: Self.itemsPerPush) {
             let page = items[start..<min(start + Self.itemsPerPush, items.count)].map(AssistItem.init)
             let frame = AssistItems(items: page, cursor: cursor).frame(requestID: 0)
@@ -146,8 +159,8 @@ extension ChatServer {
 
     /// The user's time zone as their profile has it; empty when not known (or the lookup
     /// failed: due dates are then placed in UTC rather than not at all).
-    func timeZone(of userID: UInt64) -> String {
-        ((try? sqlite.user(id: userID)) ?? nil)?.timeZone ?? ""
+    func timeZone(of userID: UInt64) async -> String {
+        ((try? await store.user(id: userID)) ?? nil)?.timeZone ?? ""
     }
 
     /// Items per ASSIST_ITEMS push: 200 items of at most 500 characters stay far below the frame limit.
@@ -155,13 +168,13 @@ extension ChatServer {
 
     /// Sends ASSIST_ITEMS (request id 0) to every session of every member that speaks the
     /// assistant, one frame per conversation; `except` already has them as its answer.
-    func pushItems(_ items: [AssistItemRecord], except: Peer?) {
+    func pushItems(_ items: [AssistItemRecord], except: Peer?) async {
         guard !items.isEmpty else { return }
-        let cursor = (try? assistantStore?.assistantCursor()) ?? 0
+        let cursor = (try? await assistantStore?.assistantCursor()) ?? 0
         let byConversation = Dictionary(grouping: items, by: \.conversationID)
         for (cid, list) in byConversation {
             let frame = AssistItems(items: list.map(AssistItem.init), cursor: cursor).frame(requestID: 0)
-            try? delivery.send(frame, toMembersOf: cid, except: except, only: \.assistant)
+            try? await delivery.send(frame, toMembersOf: cid, except: except, only: \.assistant)
         }
     }
 }

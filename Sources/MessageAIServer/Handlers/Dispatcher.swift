@@ -49,6 +49,11 @@ extension ChatServer {
                 }
                 let context = RequestContext(peer: peer, user: user, sessionID: peer.sessionID, requestID: frame.requestID)
                 runAwaiting(frame, from: peer) { [self] in try await run(self, context, frame) }
+            case .openAwaiting(let run):
+                runAwaiting(frame, from: peer) { [self] in
+                    defer { peer.connection.holdBehindLogin(false) }  // the held frame's limit is settled now
+                    try await run(self, peer, frame)
+                }
             }
         } catch {
             report(error, for: frame, to: peer)
@@ -76,40 +81,37 @@ extension ChatServer {
         case .diskFull: logger.error("\(context): disk full")
         case .failed(let message), .conflict(let message): logger.error("\(context): \(message)")
         case .missingReference: logger.error("\(context): a referenced row does not exist")
+        case .unavailable(let why): logger.warning("\(context): database unavailable: \(why)")
         case .notFound, .usernameTaken, .emailTaken: break
         }
     }
 
-    /// Runs `work` off the hub (password hashing) and `then` back on it. The connection's
-    /// later frames wait meanwhile, so answers keep request order. At most
-    /// `maxPasswordHashesInFlight` run or wait at once: past it the request is refused with
-    /// `server_busy` at once, so logins never queue without limit.
-    func offHub<T: Sendable>(_ peer: Peer, _ work: @escaping @Sendable () -> T, then: @escaping @Sendable (T) -> Void) throws {
+    /// Runs `work` off the hub (password hashing, ~0.3 s) and resumes on it with its result;
+    /// nil when the connection closed meanwhile (nobody is left to answer). The handler awaits
+    /// it inside `runAwaiting`, so the connection's later frames wait and answers keep request
+    /// order. At most `maxPasswordHashesInFlight` run or wait at once: past it the request is
+    /// refused with `server_busy` at once, so logins never queue without limit.
+    func passwordWork<T: Sendable>(_ peer: Peer, _ work: @escaping @Sendable () -> T) async throws -> T? {
         dispatchPrecondition(condition: .onQueue(queue))  // hashesInFlight and peer belong to the hub
         guard hashesInFlight < configuration.maxPasswordHashesInFlight else {
             throw ServerError.serverBusy(.passwords, retryAfter: UInt64.random(in: 1_000...2_000))
         }
         hashesInFlight += 1
-        peer.busy = true
-        passwordQueue.async { [self] in
-            let result = work()
-            queue.async { [self] in
-                hashesInFlight -= 1
-                peer.busy = false
-                guard !peer.connection.isClosing else { return }
-                // The client waited for us: its idle clock starts again with the answer.
-                peer.connection.restartIdleClock()
-                then(result)
-                peer.connection.holdBehindLogin(false)
-                resumeWaiting(peer)
-            }
+        let result = await withCheckedContinuation { (done: CheckedContinuation<T, Never>) in
+            passwordQueue.async { done.resume(returning: work()) }
         }
+        // Back on the hub (the task's executor).
+        hashesInFlight -= 1
+        guard !peer.connection.isClosing else { return nil }
+        // The client waited for us: its idle clock starts again with the answer.
+        peer.connection.restartIdleClock()
+        return result
     }
 
     /// Runs an asynchronous handler on the hub (`HubExecutor`). It starts inline: a store that
     /// answers at once (SQLite) never suspends it, so it has ended, answer written, before this
     /// returns, exactly as a synchronous handler. One that suspends holds the connection's later
-    /// frames meanwhile (`peer.busy`, as `offHub` does for password hashing) and, when it ends
+    /// frames meanwhile (`peer.busy`; a password hash, `passwordWork`, is such a suspension) and, when it ends
     /// on the hub, runs them in order: per-connection answer order holds either way.
     func runAwaiting(_ frame: Frame, from peer: Peer, _ body: @escaping @Sendable () async throws -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))

@@ -1,15 +1,16 @@
 import MessageAIProtocol
 
-/// REGISTER, LOGIN, RESUME: the ways a connection becomes logged in. Password work runs off
-/// the hub (`offHub`); everything touching the store runs on it.
+/// REGISTER, LOGIN, RESUME: the ways a connection becomes logged in. They await the store and,
+/// for a password, its hash off the hub (`passwordWork`); the connection's later frames wait
+/// meanwhile (`runAwaiting`), so answers keep request order.
 extension ChatServer {
     static let accountRoutes: [(FrameType, Route)] = [
-        Route.open(Register.self) { s, p, m, id in try s.register(p, m, id) },
-        Route.open(Login.self) { s, p, m, id in try s.login(p, m, id) },
-        Route.open(Resume.self) { s, p, m, id in try s.resume(p, m, id) },
+        Route.openAwaiting(Register.self) { s, p, m, id in try await s.register(p, m, id) },
+        Route.openAwaiting(Login.self) { s, p, m, id in try await s.login(p, m, id) },
+        Route.openAwaiting(Resume.self) { s, p, m, id in try await s.resume(p, m, id) },
     ] + sessionRoutes
 
-    func register(_ peer: Peer, _ r: Register, _ id: UInt32) throws {
+    func register(_ peer: Peer, _ r: Register, _ id: UInt32) async throws {
         guard peer.user == nil else { throw ServerError.alreadyLoggedIn }
         try Validation.email(r.email)
         try Validation.username(r.username)
@@ -18,32 +19,27 @@ extension ChatServer {
         try Validation.device(r.device)
         // Cheap checks first, so a taken name costs no hashing. The insert below still decides
         // a race between two connections registering the same name.
-        if try sqlite.user(username: r.username) != nil { throw ServerError.usernameTaken }
-        if try sqlite.user(login: r.email) != nil { throw ServerError.emailTaken }
+        if try await store.user(username: r.username) != nil { throw ServerError.usernameTaken }
+        if try await store.user(login: r.email) != nil { throw ServerError.emailTaken }
         // Each registration costs a password hash: an address gets a few an hour.
         if let wait = registrations.take(peer.address, now: Clock.uptimeMillis()) {
             throw ServerError.throttled(.registrations, retryAfter: wait)
         }
         let rounds = configuration.pbkdf2Rounds
-        try offHub(peer, { PasswordHasher.hash(r.password, rounds: rounds) }) { [self] hash in
-            do {
-                let now = Clock.nowMillis()
-                let displayName = r.displayName.isEmpty ? r.username : r.displayName
-                let user = try sqlite.createUser(email: r.email, username: r.username, displayName: displayName, passwordHash: hash, now: now)
-                logger.info("registered user \(user.id) '\(user.username)'")
-                metrics.registrations.increment()
-                loginThrottle.recordSuccess(account: ChatServer.throttleKey(user), address: peer.address)
-                try grantSession(peer, user: user, device: r.device, requestID: id)
-            } catch {
-                report(error, for: Frame(type: .register, requestID: id), to: peer)
-            }
-        }
+        guard let hash = try await passwordWork(peer, { PasswordHasher.hash(r.password, rounds: rounds) }) else { return }
+        let now = Clock.nowMillis()
+        let displayName = r.displayName.isEmpty ? r.username : r.displayName
+        let user = try await store.createUser(email: r.email, username: r.username, displayName: displayName, passwordHash: hash, now: now)
+        logger.info("registered user \(user.id) '\(user.username)'")
+        metrics.registrations.increment()
+        loginThrottle.recordSuccess(account: ChatServer.throttleKey(user), address: peer.address)
+        try await grantSession(peer, user: user, device: r.device, requestID: id)
     }
 
-    func login(_ peer: Peer, _ l: Login, _ id: UInt32) throws {
+    func login(_ peer: Peer, _ l: Login, _ id: UInt32) async throws {
         guard peer.user == nil else { throw ServerError.alreadyLoggedIn }
         try Validation.device(l.device)
-        let user = try sqlite.user(login: l.login)
+        let user = try await store.user(login: l.login)
         // Username and email of one account share a counter; unknown names count on their own.
         let accountKey = user.map(ChatServer.throttleKey) ?? "login:" + l.login.lowercased()
         let address = peer.address
@@ -54,44 +50,41 @@ extension ChatServer {
         let stored = user?.passwordHash
         let decoy = self.decoy
         let attempt = loginThrottle.begin(account: accountKey, address: address, now: Clock.uptimeMillis())
+        let verified: Bool?
         do {
-            try offHub(peer, { PasswordHasher.verify(l.password, against: stored ?? decoy.value) }) { [self] ok in
-                do {
-                    guard ok, let user else {
-                        metrics.loginsFailed.increment()
-                        loginThrottle.failed(attempt, now: Clock.uptimeMillis())
-                        throw ServerError.wrongPassword
-                    }
-                    loginThrottle.succeeded(attempt)
-                    // Checked after the password, so the answer tells only its owner the account is disabled.
-                    if try sqliteAdmin?.isDisabled(userID: user.id) == true {
-                        metrics.loginsFailed.increment()
-                        throw ServerError.accountDisabled(.admin)
-                    }
-                    metrics.loginsOK.increment()
-                    try grantSession(peer, user: user, device: l.device, requestID: id)
-                } catch {
-                    report(error, for: Frame(type: .login, requestID: id), to: peer)
-                }
-            }
+            verified = try await passwordWork(peer, { PasswordHasher.verify(l.password, against: stored ?? decoy.value) })
         } catch {
             loginThrottle.cancel(attempt) // refused before any check (`server_busy`)
             throw error
         }
-    }
-
-    func resume(_ peer: Peer, _ r: Resume, _ id: UInt32) throws {
-        guard peer.user == nil else { throw ServerError.alreadyLoggedIn }
-        guard r.token.count == 32, let session = try sqlite.session(tokenHash: SessionToken.hash(r.token)),
-              let user = try sqlite.user(id: session.userID) else {
+        guard let ok = verified else { loginThrottle.cancel(attempt); return }  // the connection went
+        guard ok, let user else {
             metrics.loginsFailed.increment()
-            throw ServerError.sessionEnded
+            loginThrottle.failed(attempt, now: Clock.uptimeMillis())
+            throw ServerError.wrongPassword
         }
-        if try sqliteAdmin?.isDisabled(userID: user.id) == true {
+        loginThrottle.succeeded(attempt)
+        // Checked after the password, so the answer tells only its owner the account is disabled.
+        if try await store.admin?.isDisabled(userID: user.id) == true {
             metrics.loginsFailed.increment()
             throw ServerError.accountDisabled(.admin)
         }
-        try sqlite.touchSession(id: session.id, now: Clock.nowMillis())
+        metrics.loginsOK.increment()
+        try await grantSession(peer, user: user, device: l.device, requestID: id)
+    }
+
+    func resume(_ peer: Peer, _ r: Resume, _ id: UInt32) async throws {
+        guard peer.user == nil else { throw ServerError.alreadyLoggedIn }
+        guard r.token.count == 32, let session = try await store.session(tokenHash: SessionToken.hash(r.token)),
+              let user = try await store.user(id: session.userID) else {
+            metrics.loginsFailed.increment()
+            throw ServerError.sessionEnded
+        }
+        if try await store.admin?.isDisabled(userID: user.id) == true {
+            metrics.loginsFailed.increment()
+            throw ServerError.accountDisabled(.admin)
+        }
+        try await store.touchSession(id: session.id, now: Clock.nowMillis())
         // A valid token is the owner: never throttled, and this address becomes a usual one.
         loginThrottle.recordSuccess(account: ChatServer.throttleKey(user), address: peer.address)
         metrics.loginsOK.increment()
@@ -103,9 +96,9 @@ extension ChatServer {
 
     /// A new session for `user` on this connection: the token goes to the client once, its
     /// hash to the store.
-    private func grantSession(_ peer: Peer, user: UserRecord, device: String, requestID: UInt32) throws {
+    private func grantSession(_ peer: Peer, user: UserRecord, device: String, requestID: UInt32) async throws {
         let token = SessionToken.generate()
-        let session = try sqlite.createSession(userID: user.id, tokenHash: SessionToken.hash(token), device: device, now: Clock.nowMillis())
+        let session = try await store.createSession(userID: user.id, tokenHash: SessionToken.hash(token), device: device, now: Clock.nowMillis())
         attachUser(peer, user: user, sessionID: session.id)
         peer.reply(requestID, SessionGranted(token: token, sessionID: session.id, user: user.info))
     }

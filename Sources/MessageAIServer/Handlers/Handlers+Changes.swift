@@ -70,10 +70,10 @@ extension ChatServer {
         ctx.reply(SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: change.seq, serverTime: change.serverTime))
         // A deleted attachment's row went with the message if nothing else used it: its blob may go.
         if action == .delete, let sha = target.attachment?.sha256 { collectBlobs([sha]) }
-        try delivery.deliver(change, except: ctx.peer)
+        try await delivery.deliver(change, except: ctx.peer)
         // A deleted message's assistant items were withdrawn with it: every device drops them.
-        if action == .delete, let items = try? assistantStore?.items(conversationID: c.conversationID, seq: c.targetSeq) {
-            pushItems(items, except: nil)
+        if action == .delete, let items = try? await assistantStore?.items(conversationID: c.conversationID, seq: c.targetSeq) {
+            await pushItems(items, except: nil)
         }
         // An edited message's items are extracted again from its new text (off the hub).
         if action == .edit { extractAgain(conversationID: c.conversationID, seq: c.targetSeq) }

@@ -20,6 +20,7 @@ extension ChatServer {
         let other = try await existingUser(o.username)
         guard other.id != me.id else { throw ServerError.invalidArgument(.directWithSelf) }
         let (record, created) = try await store.directConversation(me.id, other.id, now: Clock.nowMillis())
+        if created { delivery.membershipChanged() }
         ctx.reply(try await view(record.id, for: me.id))
         guard created else { return }
         // Someone who blocks the opener is not shown the new (message request) conversation.
@@ -37,6 +38,7 @@ extension ChatServer {
         try await requireNoBlockers(others, adder: me.id)
         try requireGroupRoom(for: others.count + 1)
         let record = try await store.createGroup(name: g.name, creator: me.id, members: others.map(\.id), now: Clock.nowMillis())
+        delivery.membershipChanged()
         ctx.reply(try await view(record.id, for: me.id))
         await pushConversation(record.id, to: [me.id] + others.map(\.id), except: ctx.peer)
     }
@@ -54,9 +56,10 @@ extension ChatServer {
         try await requireNoBlockers(added, adder: me.id)
         try requireGroupRoom(for: current.count + added.count)
         try await store.addMembers(conversationID: a.conversationID, userIDs: added.map(\.id), now: Clock.nowMillis())
+        delivery.membershipChanged()
         ctx.reply(try await view(a.conversationID, for: me.id))
         await pushConversation(a.conversationID, to: Array(current) + added.map(\.id), except: ctx.peer)
-        announceItems(a.conversationID, to: added.map(\.id))
+        await announceItems(a.conversationID, to: added.map(\.id))
     }
 
     func renameGroup(_ ctx: RequestContext, _ r: GroupRename) async throws {
@@ -73,6 +76,7 @@ extension ChatServer {
         let me = ctx.user
         _ = try await group(l.conversationID, member: me.id)
         try await store.removeMember(conversationID: l.conversationID, userID: me.id)
+        delivery.membershipChanged()
         let members = try await store.memberIDs(conversationID: l.conversationID)
         ctx.reply(OK())
         await pushConversation(l.conversationID, to: members, except: ctx.peer)
@@ -102,16 +106,6 @@ extension ChatServer {
 
     /// Fails with not_a_member unless `userID` belongs to the conversation.
     /// Also returns what SEND, MARK and TYPING need (message request, block), from the same query.
-    @discardableResult
-    func requireMember(_ conversationID: UInt64, _ userID: UInt64) throws -> Membership {
-        guard let membership = try sqlite.membership(conversationID: conversationID, userID: userID) else {
-            throw ServerError.notAMember(conversation: conversationID)
-        }
-        return membership
-    }
-
-    /// `requireMember` through the asynchronous interface. The synchronous one above serves the
-    /// handlers not yet converted and goes with the last of them.
     @discardableResult
     func requireMember(_ conversationID: UInt64, _ userID: UInt64) async throws -> Membership {
         guard let membership = try await store.membership(conversationID: conversationID, userID: userID) else {

@@ -8,10 +8,10 @@ import MessageAIProtocol
 /// requests behind it.
 extension ChatServer {
     static let fileRoutes: [(FrameType, Route)] = [
-        Route.on(FileAnnounce.self) { s, c, m in try s.announceFile(c, m) },
-        Route.on(FileChunk.self) { s, c, m in try s.receiveChunk(c, m) },
-        Route.on(FileStatus.self) { s, c, m in try s.fileStatus(c, m) },
-        Route.on(FileGet.self) { s, c, m in try s.getFile(c, m) },
+        Route.awaiting(FileAnnounce.self) { s, c, m in try await s.announceFile(c, m) },
+        Route.awaiting(FileChunk.self) { s, c, m in try await s.receiveChunk(c, m) },
+        Route.awaiting(FileStatus.self) { s, c, m in try await s.fileStatus(c, m) },
+        Route.awaiting(FileGet.self) { s, c, m in try await s.getFile(c, m) },
     ]
 
     /// The longest file name accepted, in Unicode scalars (receivers shorten it further).
@@ -26,8 +26,8 @@ extension ChatServer {
     }
 
     /// The file store and vault, for a connection that agreed on `files`.
-    func fileAccess(_ peer: Peer) throws -> (SQLiteStore, FileVault) {
-        guard peer.files, let vault = fileVault, let files = sqliteFiles else {
+    func fileAccess(_ peer: Peer) throws -> (any FileStore, FileVault) {
+        guard peer.files, let vault = fileVault, let files = store.files else {
             throw ServerError.capabilityNotAgreed(.files)
         }
         return (files, vault)
@@ -37,7 +37,7 @@ extension ChatServer {
         FileUpload(fileID: file.id, chunkSize: UInt64(configuration.fileChunkSize), offset: offset, complete: complete)
     }
 
-    func announceFile(_ ctx: RequestContext, _ a: FileAnnounce) throws {
+    func announceFile(_ ctx: RequestContext, _ a: FileAnnounce) async throws {
         let (files, vault) = try fileAccess(ctx.peer)
         let user = ctx.user
         let nameLength = a.name.unicodeScalars.count
@@ -50,22 +50,22 @@ extension ChatServer {
             throw ServerError.fileTooLarge(size: a.size, max: configuration.maxFileSize)
         }
         // The same upload again: the offset query after a reconnect.
-        if let existing = try files.file(ownerID: user.id, uploadSHA256: a.sha256, name: a.name), existing.uploadSize == a.size {
-            try answerStatus(ctx.peer, existing, ctx.requestID, files, vault)
+        if let existing = try await files.file(ownerID: user.id, uploadSHA256: a.sha256, name: a.name), existing.uploadSize == a.size {
+            try await answerStatus(ctx.peer, existing, ctx.requestID, files, vault)
             return
         }
-        let usage = try files.fileUsage(ownerID: user.id)
+        let usage = try await files.fileUsage(ownerID: user.id)
         guard usage.bytes + a.size <= configuration.fileQuota else {
             let left = configuration.fileQuota - min(usage.bytes, configuration.fileQuota)
             throw ServerError.quotaExceeded(quota: configuration.fileQuota, left: left)
         }
         var file = FileRecord(id: Self.newFileID(), ownerID: user.id, name: a.name, mediaType: a.mediaType,
                               uploadSize: a.size, uploadSHA256: a.sha256, createdAt: Clock.nowMillis())
-        if let held = try files.completeFile(uploadSHA256: a.sha256, uploadSize: a.size) {
+        if let held = try await files.completeFile(uploadSHA256: a.sha256, uploadSize: a.size) {
             // The server has this content: no byte is sent again.
             file.complete = true; file.size = held.size; file.sha256 = held.sha256; file.mediaType = held.mediaType
             file.width = held.width; file.height = held.height; file.thumbnail = held.thumbnail
-            try files.createFile(file)
+            try await files.createFile(file)
             ctx.reply(uploadAnswer(file, offset: a.size, complete: true))
             return
         }
@@ -73,22 +73,22 @@ extension ChatServer {
             throw ServerError.tooManyUploads(max: configuration.maxUploadsInFlight)
         }
         try vault.createPartial(file.id)
-        try files.createFile(file)
+        try await files.createFile(file)
         if a.size == 0 { finishUpload(ctx.peer, file, ctx.requestID, files, vault); return }
         ctx.reply(uploadAnswer(file, offset: 0, complete: false))
     }
 
-    func fileStatus(_ ctx: RequestContext, _ s: FileStatus) throws {
+    func fileStatus(_ ctx: RequestContext, _ s: FileStatus) async throws {
         let (files, vault) = try fileAccess(ctx.peer)
-        guard let file = try files.file(id: s.fileID), file.ownerID == ctx.user.id else {
+        guard let file = try await files.file(id: s.fileID), file.ownerID == ctx.user.id else {
             throw ServerError.notFound(.upload)
         }
-        try answerStatus(ctx.peer, file, ctx.requestID, files, vault)
+        try await answerStatus(ctx.peer, file, ctx.requestID, files, vault)
     }
 
     /// Where an upload stands; one that has all its bytes but is not complete (the server
     /// stopped while checking it) is checked now.
-    private func answerStatus(_ peer: Peer, _ file: FileRecord, _ id: UInt32, _ files: SQLiteStore, _ vault: FileVault) throws {
+    private func answerStatus(_ peer: Peer, _ file: FileRecord, _ id: UInt32, _ files: any FileStore, _ vault: FileVault) async throws {
         if file.complete { peer.reply(id, uploadAnswer(file, offset: file.uploadSize, complete: true)); return }
         let offset = vault.partialSize(file.id)
         if offset >= file.uploadSize && !finishingUploads.contains(file.id) {
@@ -98,9 +98,9 @@ extension ChatServer {
         peer.reply(id, uploadAnswer(file, offset: min(offset, file.uploadSize), complete: false))
     }
 
-    func receiveChunk(_ ctx: RequestContext, _ c: FileChunk) throws {
+    func receiveChunk(_ ctx: RequestContext, _ c: FileChunk) async throws {
         let (files, vault) = try fileAccess(ctx.peer)
-        guard let file = try files.file(id: c.fileID), file.ownerID == ctx.user.id else {
+        guard let file = try await files.file(id: c.fileID), file.ownerID == ctx.user.id else {
             throw ServerError.notFound(.expiredUpload)
         }
         if file.complete { ctx.reply(uploadAnswer(file, offset: file.uploadSize, complete: true)); return }
@@ -122,7 +122,7 @@ extension ChatServer {
         // A decompression bomb is refused as soon as its header is in, not after 100 MiB.
         if offset == 0, let image = ImageProcessor.header(path: vault.partialPath(file.id)),
            UInt64(image.width) * UInt64(image.height) > configuration.maxImagePixels {
-            discardUpload(file, files, vault)
+            await discardUpload(file, files, vault)
             throw imageTooLarge(pixels: UInt64(image.width) * UInt64(image.height))
         }
         if received == file.uploadSize {
@@ -136,51 +136,56 @@ extension ChatServer {
         .imageTooLarge(pixels: pixels, max: configuration.maxImagePixels)
     }
 
-    private func discardUpload(_ file: FileRecord, _ files: SQLiteStore, _ vault: FileVault) {
-        try? files.deleteFile(id: file.id)
+    private func discardUpload(_ file: FileRecord, _ files: any FileStore, _ vault: FileVault) async {
+        try? await files.deleteFile(id: file.id)
         vault.removePartial(file.id)
     }
 
-    /// Checks the whole upload on `filesQueue`, then records it and answers on the hub.
-    private func finishUpload(_ peer: Peer, _ file: FileRecord, _ id: UInt32, _ files: SQLiteStore, _ vault: FileVault) {
+    /// Checks the whole upload on `filesQueue`, then records it and answers in a task on the hub
+    /// (the connection's other requests are not held meanwhile).
+    private func finishUpload(_ peer: Peer, _ file: FileRecord, _ id: UInt32, _ files: any FileStore, _ vault: FileVault) {
         finishingUploads.insert(file.id)
         let maxPixels = configuration.maxImagePixels
         filesQueue.async { [self] in
             let result = vault.finish(file, maxImagePixels: maxPixels)
             queue.async { [self] in
-                output.turn {
-                    finishingUploads.remove(file.id)
-                    switch result {
-                    case .stored(let content):
-                        defer { blobRecorded(content.sha256) }
-                        do {
-                            try files.completeFile(id: file.id, content)
-                            vault.removePartial(file.id)
-                            peer.reply(id, uploadAnswer(file, offset: file.uploadSize, complete: true))
-                        } catch {
-                            report(error, for: Frame(type: .fileChunk, requestID: id, payload: []), to: peer)
-                        }
-                    case .hashMismatch:
-                        discardUpload(file, files, vault)
-                        peer.fail(id, .hashMismatch)
-                    case .imageTooLarge(let pixels):
-                        discardUpload(file, files, vault)
-                        peer.fail(id, imageTooLarge(pixels: pixels))
-                    case .failed(let why):
-                        // The partial stays: the next FILE_STATUS tries again.
-                        logger.error("finishing an upload failed: \(why)")
-                        peer.fail(id, .fileNotStored)
-                    }
-                }
+                output.turn { onHub { [self] in await recordUpload(result, peer, file, id, files, vault) } }
             }
         }
     }
 
-    func getFile(_ ctx: RequestContext, _ g: FileGet) throws {
+    private func recordUpload(_ result: FileVault.Finished, _ peer: Peer, _ file: FileRecord, _ id: UInt32, _ files: any FileStore,
+                              _ vault: FileVault) async {
+        switch result {
+        case .stored(let content):
+            do {
+                try await files.completeFile(id: file.id, content)
+                vault.removePartial(file.id)
+                peer.reply(id, uploadAnswer(file, offset: file.uploadSize, complete: true))
+            } catch {
+                report(error, for: Frame(type: .fileChunk, requestID: id, payload: []), to: peer)
+            }
+            // Recorded (or given up) only now: the rows decide from here whether the blob stays.
+            blobRecorded(content.sha256)
+        case .hashMismatch:
+            await discardUpload(file, files, vault)
+            peer.fail(id, .hashMismatch)
+        case .imageTooLarge(let pixels):
+            await discardUpload(file, files, vault)
+            peer.fail(id, imageTooLarge(pixels: pixels))
+        case .failed(let why):
+            // The partial stays: the next FILE_STATUS tries again.
+            logger.error("finishing an upload failed: \(why)")
+            peer.fail(id, .fileNotStored)
+        }
+        finishingUploads.remove(file.id)
+    }
+
+    func getFile(_ ctx: RequestContext, _ g: FileGet) async throws {
         let (files, vault) = try fileAccess(ctx.peer)
         // Unknown, partial and forbidden look the same: an id reveals nothing.
-        guard let file = try files.file(id: g.fileID), file.complete,
-              try files.canRead(fileID: file.id, userID: ctx.user.id) || canReadAvatar(file.id, reader: ctx.user.id, files) else {
+        guard let file = try await files.file(id: g.fileID), file.complete else { throw ServerError.notFound(.file) }
+        if try await !files.canRead(fileID: file.id, userID: ctx.user.id), try await !canReadAvatar(file.id, reader: ctx.user.id, files) {
             throw ServerError.notFound(.file)
         }
         let chunk = configuration.fileChunkSize
@@ -202,18 +207,20 @@ extension ChatServer {
     }
 
     /// Removes partial uploads untouched for the expiry (at start and every hour).
-    func expirePartialUploads() {
-        guard let vault = fileVault, let files = sqliteFiles, let partials = try? files.partialFiles() else { return }
+    func expirePartialUploads() async {
+        guard let vault = fileVault, let files = store.files, let partials = try? await files.partialFiles() else { return }
         let active = finishingUploads
         for id in vault.expire(partials.filter { !active.contains($0.id) }, olderThan: configuration.partialExpirySeconds) {
-            try? files.deleteFile(id: id)
+            try? await files.deleteFile(id: id)
         }
     }
 
     /// Runs the expiry and the blob sweep now and then every hour (hub queue).
     func scheduleUploadExpiry() {
-        expirePartialUploads()
-        sweepBlobs()
+        onHub { [self] in
+            await expirePartialUploads()
+            sweepBlobs()
+        }
         queue.asyncAfter(deadline: .now() + 3600) { [weak self] in self?.scheduleUploadExpiry() }
     }
 

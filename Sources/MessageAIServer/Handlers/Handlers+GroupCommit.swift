@@ -12,8 +12,8 @@ import MessageAIProtocol
 ///
 /// On SQLite the append answers inline (`Store` is `nonisolated(nonsending)`): the commit has
 /// ended, acks and pushes written, before `commitPendingSends` returns, as before the store
-/// became asynchronous. CHANGE awaits `commitQueuedSends` instead, which also covers a store
-/// that suspends; shutdown (not converted) relies on the inline answer.
+/// became asynchronous. CHANGE and shutdown await `commitQueuedSends` instead, which also
+/// covers a store that suspends.
 extension ChatServer {
     /// A SEND was queued: commit at the end of this turn, unless a commit is already scheduled
     /// or in flight (its end starts the next batch).
@@ -66,6 +66,13 @@ extension ChatServer {
             log(StoreError.diskFull, context: "append")
             for p in batch { p.peer.fail(p.requestID, .storageFull) }
             return
+        } catch StoreError.unavailable(let why) {
+            // The database is away: no message of the batch is to blame, and committing them one
+            // by one would make each sender wait out the store's deadline in turn. Nothing was
+            // acknowledged; every sender gets 77 at once and its outbox resends.
+            log(StoreError.unavailable(why), context: "append")
+            for p in batch { p.peer.fail(p.requestID, .databaseUnavailable) }
+            return
         } catch {
             guard batch.count > 1 else {
                 if let e = error as? StoreError { log(e, context: "append") }
@@ -103,7 +110,7 @@ extension ChatServer {
             let frame = m.frame(requestID: 0).encoded()
             // Every connection of every member, the sender's other sessions included;
             // the sending connection has its SEND_ACK.
-            let pushed = delivery.deliver(m, frame: frame, except: pending.peer)
+            let pushed = await delivery.deliver(m, frame: frame, except: pending.peer)
             if pushed > 0 { metrics.deliveries.increment(by: Int64(pushed)) }
         }
     }

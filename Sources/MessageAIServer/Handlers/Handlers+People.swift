@@ -37,7 +37,7 @@ extension ChatServer {
         let added = try await store.addContact(owner: me.id, contact: other.id, now: Clock.nowMillis())
         let link = try await store.contactLink(me.id, other.id)
         if link.accepted { try await store.acceptDirectRequests(me.id, other.id) }
-        ctx.reply(profile(of: other, link))
+        ctx.reply(await profile(of: other, link))
         if added { try await announceContact(me, to: other.id) }
     }
 
@@ -54,7 +54,9 @@ extension ChatServer {
     /// Accepted contacts, sent requests and pending incoming requests, each with its state.
     func listContacts(_ ctx: RequestContext) async throws {
         let entries = try await store.contactEntries(owner: ctx.user.id)
-        ctx.reply(Contacts(contacts: entries.map { profile(of: $0.0, $0.1) }), compress: true)
+        var profiles: [Profile] = []
+        for (user, link) in entries { profiles.append(await profile(of: user, link)) }
+        ctx.reply(Contacts(contacts: profiles), compress: true)
     }
 
     /// Names and state for anyone with a link (a request either way) or a shared conversation;
@@ -63,7 +65,7 @@ extension ChatServer {
         let me = ctx.user
         let other = try await existingUser(g.username)
         guard other.id != me.id else {
-            ctx.reply(try ownProfile(other))
+            ctx.reply(try await ownProfile(other))
             return
         }
         let link = try await store.contactLink(me.id, other.id)
@@ -72,7 +74,7 @@ extension ChatServer {
         guard visible else {
             throw ServerError.notAContact(.profileHidden(other.username))
         }
-        ctx.reply(profile(of: other, link))
+        ctx.reply(await profile(of: other, link))
     }
 
     func existingUser(_ username: String) async throws -> UserRecord {
@@ -86,14 +88,14 @@ extension ChatServer {
     /// at a block. The zone is shown like the picture, not like presence: a conversation
     /// partner sees it (as Slack shows a member's local time), and every member already reads
     /// it beside the due dates of that user's messages.
-    func profile(of user: UserRecord, _ link: ContactLink) -> Profile {
-        let avatar = link.blocked ? [] : avatarID(of: user.id)
+    func profile(of user: UserRecord, _ link: ContactLink) async -> Profile {
+        let avatar = link.blocked ? [] : await avatarID(of: user.id)
         let zone = link.blocked ? "" : user.timeZone
         guard link.sharesPresence else {
             return Profile(user: user.info, online: false, lastSeen: 0, contactState: Self.contactState(link), avatarID: avatar, timeZone: zone)
         }
         let online = isOnline(user.id)
-        let away = (try? sqlite.awayMessage(userID: user.id)) ?? nil
+        let away = (try? await store.awayMessage(userID: user.id)) ?? nil
         return Profile(user: user.info, online: online, lastSeen: online ? 0 : user.lastSeen, contactState: .accepted,
                        away: away != nil, awayMessage: away ?? "", avatarID: avatar, timeZone: zone)
     }

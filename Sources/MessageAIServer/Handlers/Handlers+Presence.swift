@@ -26,7 +26,6 @@ extension ChatServer {
             try await store.clearAway(userID: user.id)
         }
         ctx.reply(OK())
-        // (The broadcast reads the audience synchronously: presence is not yet converted.)
         broadcastPresence(of: user, online: true, lastSeen: 0, andSelf: true)
     }
 

@@ -21,7 +21,7 @@ extension ChatServer {
         let added = try await store.addContact(owner: me.id, contact: other.id, now: Clock.nowMillis())
         try await store.acceptDirectRequests(me.id, other.id)
         let link = try await store.contactLink(me.id, other.id)
-        ctx.reply(profile(of: other, link))
+        ctx.reply(await profile(of: other, link))
         if added { try await announceContact(me, to: other.id) }
     }
 
@@ -37,7 +37,7 @@ extension ChatServer {
         let link = try await store.contactLink(target, user.id)
         let state = Self.contactState(link)
         guard state == .incoming || state == .accepted, !link.iBlock else { return }
-        let frame = ContactUpdate(profile: profile(of: user, link)).frame(requestID: 0)
+        let frame = ContactUpdate(profile: await profile(of: user, link)).frame(requestID: 0)
         delivery.send(frame, to: [target])
     }
 

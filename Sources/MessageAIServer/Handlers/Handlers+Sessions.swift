@@ -8,9 +8,7 @@ extension ChatServer {
         Route.awaiting(SessionsList.self) { s, c, _ in try await s.listSessions(c) },
         Route.awaiting(SessionRevoke.self) { s, c, m in try await s.revokeSession(c, m) },
         Route.awaiting(ProfileUpdate.self) { s, c, m in try await s.updateProfile(c, m) },
-        // Synchronous: the hash runs off the hub through `offHub`, which holds the connection's
-        // frames itself (an awaiting route would release them when its body returns).
-        Route.on(PasswordChange.self) { s, c, m in try s.changePassword(c, m) },
+        Route.awaiting(PasswordChange.self) { s, c, m in try await s.changePassword(c, m) },
     ]
 
     func logout(_ ctx: RequestContext) async throws {
@@ -60,10 +58,10 @@ extension ChatServer {
             user.timeZone = zone
         }
         for p in delivery.connections(of: user.id) { p.user = user }
-        ctx.reply(try ownProfile(user))
+        ctx.reply(try await ownProfile(user))
     }
 
-    func changePassword(_ ctx: RequestContext, _ c: PasswordChange) throws {
+    func changePassword(_ ctx: RequestContext, _ c: PasswordChange) async throws {
         try Validation.password(c.newPassword, field: "new_password")
         let user = ctx.user
         let accountKey = ChatServer.throttleKey(user)
@@ -71,36 +69,31 @@ extension ChatServer {
         if let wait = loginThrottle.retryAfter(account: accountKey, address: address, now: Clock.uptimeMillis()) {
             throw ServerError.throttled(.passwordAttempts, retryAfter: wait)
         }
-        let stored = try sqlite.user(id: user.id)?.passwordHash
+        let stored = try await store.user(id: user.id)?.passwordHash
         let decoy = self.decoy
         let rounds = configuration.pbkdf2Rounds
         let attempt = loginThrottle.begin(account: accountKey, address: address, now: Clock.uptimeMillis())
+        let outcome: String??
         do {
-            try offHub(ctx.peer, { () -> String? in
+            // The new hash, or nil when the old password was wrong.
+            outcome = try await passwordWork(ctx.peer, { () -> String? in
                 PasswordHasher.verify(c.oldPassword, against: stored ?? decoy.value) ? PasswordHasher.hash(c.newPassword, rounds: rounds) : nil
-            }, then: { [self] newHash in changedPassword(ctx.peer, user, newHash, attempt, ctx.requestID) })
+            })
         } catch {
             loginThrottle.cancel(attempt) // refused before any check (`server_busy`)
             throw error
         }
-    }
-
-    /// PASSWORD_CHANGE back on the hub with the new hash, or nil when the old password was wrong.
-    private func changedPassword(_ peer: Peer, _ user: UserRecord, _ newHash: String?, _ attempt: LoginAttempt, _ id: UInt32) {
-        do {
-            guard let newHash else {
-                loginThrottle.failed(attempt, now: Clock.uptimeMillis())
-                throw ServerError.wrongCurrentPassword
-            }
-            loginThrottle.cancel(attempt)
-            try sqlite.setPasswordHash(userID: user.id, newHash)
-            let revoked = try sqlite.deleteSessions(userID: user.id, except: peer.sessionID)
-            peer.reply(id, OK())
-            closeSessions(revoked, of: user.id, except: peer)
-            logger.info("user \(user.id) changed password; \(revoked.count) other session(s) revoked")
-        } catch {
-            report(error, for: Frame(type: .passwordChange, requestID: id), to: peer)
+        guard let newHash = outcome else { loginThrottle.cancel(attempt); return }  // the connection went
+        guard let newHash else {
+            loginThrottle.failed(attempt, now: Clock.uptimeMillis())
+            throw ServerError.wrongCurrentPassword
         }
+        loginThrottle.cancel(attempt)
+        try await store.setPasswordHash(userID: user.id, newHash)
+        let revoked = try await store.deleteSessions(userID: user.id, except: ctx.sessionID)
+        ctx.reply(OK())
+        closeSessions(revoked, of: user.id, except: ctx.peer)
+        logger.info("user \(user.id) changed password; \(revoked.count) other session(s) revoked")
     }
 
     /// Closes every connection logged in with one of `sessionIDs` (their token no longer works).

@@ -10,13 +10,15 @@ struct Route: Sendable {
         case loggedIn(@Sendable (ChatServer, RequestContext, Frame) throws -> Void)
         /// Like `loggedIn`, for a handler that awaits the store (`Dispatcher.runAwaiting`).
         case awaiting(@Sendable (ChatServer, RequestContext, Frame) async throws -> Void)
+        /// Like `open`, awaiting (REGISTER, LOGIN, RESUME: the store, and a password hash off the hub).
+        case openAwaiting(@Sendable (ChatServer, Peer, Frame) async throws -> Void)
     }
 
     let body: Body
 
     var requiresLogin: Bool {
         switch body {
-        case .open: return false
+        case .open, .openAwaiting: return false
         case .loggedIn, .awaiting: return true
         }
     }
@@ -26,6 +28,14 @@ struct Route: Sendable {
                                      _ body: @escaping @Sendable (ChatServer, Peer, M, UInt32) throws -> Void) -> (FrameType, Route) {
         (M.frameType, Route(body: .open { server, peer, frame in
             try body(server, peer, try decode(M.self, frame, server, loggedIn: peer.user != nil), frame.requestID)
+        }))
+    }
+
+    /// A route open before login whose body awaits (the store, a password hash off the hub).
+    static func openAwaiting<M: WireMessage>(_ type: M.Type,
+                                             _ body: @escaping @Sendable (ChatServer, Peer, M, UInt32) async throws -> Void) -> (FrameType, Route) {
+        (M.frameType, Route(body: .openAwaiting { server, peer, frame in
+            try await body(server, peer, try decode(M.self, frame, server, loggedIn: peer.user != nil), frame.requestID)
         }))
     }
 

@@ -26,9 +26,11 @@ extension ChatServer {
         let answered = DispatchSemaphore(value: 0)
         let result = Box(false)
         queue.async { [self] in
-            // Any answer counts, "no such user" included: only a failing query is unhealthy.
-            do { _ = try sqlite.user(id: 0); result.value = true } catch { result.value = false }
-            answered.signal()
+            onHub { [self] in
+                // Any answer counts, "no such user" included: only a failing query is unhealthy.
+                do { _ = try await store.user(id: 0); result.value = true } catch { result.value = false }
+                answered.signal()
+            }
         }
         DispatchQueue.global().async {
             done(answered.wait(timeout: .now() + 2) == .success && result.value)

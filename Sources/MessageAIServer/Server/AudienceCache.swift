@@ -2,23 +2,18 @@
 ///
 /// Without it every committed message asked the store for the member ids (a query) and walked
 /// `online` for each member to build its fan-out. An entry is valid while nobody logs in or out
-/// (`LocalDelivery.attach` / `detach`, which covers every close) and the store's
-/// `membershipVersion` (join, leave, new conversation) has not moved; either drops every entry:
+/// (`LocalDelivery.attach` / `detach`, which covers every close) and no membership changes
+/// (join, leave, new conversation: the handlers that change one say so through
+/// `Delivery.membershipChanged`, after the store committed it); either drops every entry:
 /// logins are rare next to messages, and refilling costs one query per active conversation.
+/// (With several nodes, issue 26, another node's membership changes reach it the same way.)
 /// Hub queue only, like `LocalDelivery` that holds it.
 struct AudienceCache {
     private var peers: [UInt64: [Peer]] = [:]
-    private var membershipVersion: UInt64 = 0
+    /// Moves at every invalidation: an answer asked for before it moved is not kept.
+    private(set) var generation: UInt64 = 0
 
-    /// The cached connections, if still valid against the store's membership version.
-    mutating func connections(of conversationID: UInt64, membershipVersion version: UInt64) -> [Peer]? {
-        if version != membershipVersion {
-            peers.removeAll()
-            membershipVersion = version
-            return nil
-        }
-        return peers[conversationID]
-    }
+    func connections(of conversationID: UInt64) -> [Peer]? { peers[conversationID] }
 
     mutating func remember(_ connections: [Peer], for conversationID: UInt64) {
         peers[conversationID] = connections
@@ -26,6 +21,10 @@ struct AudienceCache {
 
     /// Someone logged in or out: any entry may miss or hold a connection.
     mutating func invalidate() {
+        generation &+= 1
         if !peers.isEmpty { peers.removeAll() }
     }
+
+    /// A conversation gained or lost a member.
+    mutating func membershipChanged() { invalidate() }
 }

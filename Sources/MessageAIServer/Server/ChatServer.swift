@@ -10,25 +10,24 @@ import Glibc
 ///
 /// Threading: one serial "hub" queue owns all state — the listening socket, every connection's
 /// read and write sources, who is online, sync cursors, rate buckets — and is the only caller
-/// of the `Store` (which is not thread-safe). A handler therefore sees a consistent world and a
-/// sync cannot interleave with a commit. Only password hashing (~0.3 s each) leaves the hub:
-/// it runs on `passwordQueue`, a concurrent queue, and hops back (the connection's later
-/// frames wait meanwhile, so answers keep request order). SQLite work stays on the hub because
-/// it is short and SENDs are group-committed (see `Handlers/Handlers+Messaging.swift`): one
-/// commit, and one fsync with `--fsync always`, covers every SEND that arrived meanwhile.
-/// Measured on 2 cores: ~20,000 messages/s acknowledged and delivered (20 senders).
+/// of the `Store` (which is not thread-safe), through its asynchronous interface only: the
+/// handlers are tasks on the hub's executor (`HubExecutor`). A store that answers at once
+/// (SQLite) answers inline, in the read event's own turn; one that suspends (a database across
+/// the network) resumes the handler on the hub, while the connection's later frames wait, so
+/// answers keep request order. Password hashing (~0.3 s each) is awaited the same way: it runs
+/// on `passwordQueue`, a concurrent queue. SENDs are group-committed (see
+/// `Handlers/Handlers+GroupCommit.swift`): one commit, and one fsync with `--fsync always`,
+/// covers every SEND that arrived meanwhile.
+/// Measured on 2 cores: ~20,000 messages/s acknowledged and delivered (20 senders, SQLite).
 // @unchecked Sendable: confined to the hub queue (`queue`, see above); the closures that leave
-// it (passwords, files, assistant, backup) only carry it back there with `queue.async`.
+// it (passwords, files, assistant, backup) only carry it back there with `queue.async`, or
+// resume a task on the hub's executor.
 public final class ChatServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
-    /// The store through its asynchronous interface: the converted handlers `await` it (on
-    /// SQLite it answers inline on the hub; see `MessageAIStore/Store.swift`).
+    /// The store, through its asynchronous interface only: every handler `await`s it (SQLite
+    /// answers inline on the hub; see `MessageAIStore/Store.swift`). Which backend it is,
+    /// `ServerProcess.openStore` alone knows.
     let store: any Store
-    /// The same SQLite store, called synchronously by the parts not yet converted to the
-    /// asynchronous interface (issue 25 stage B: the assistant, admin and backup, files,
-    /// avatars, REGISTER/LOGIN/RESUME and PASSWORD_CHANGE, the profile's away text and
-    /// avatar, the presence broadcast, the delivery seam's member lookups). Goes when they are.
-    let sqlite: SQLiteStore
     let queue = DispatchQueue(label: "messageai.hub")
     let passwordQueue = DispatchQueue(label: "messageai.passwords", attributes: .concurrent)
     /// Writes the connections' output at the end of each turn of `queue`.
@@ -68,12 +67,14 @@ public final class ChatServer: @unchecked Sendable {
     var indexScheduled = false
     /// A step of scrubbing a deleted message's words is queued (`scheduleScrub`).
     var scrubScheduled = false
+    /// When the keepalive timer last asked the store for deferred purge work (uptime ms).
+    var lastPurgeCheck: UInt64 = 0
     /// Transactions and messages committed by group commit (for logs and tests).
     var commitStats = (transactions: 0, messages: 0)
     private(set) var isShuttingDown = false
     /// The assistant (nil with `--assistant off`) and its tables (see Assistant/).
     let assistant: Assistant?
-    let assistantStore: SQLiteStore?
+    let assistantStore: (any AssistantStore)?
     /// Uploaded files (nil: file sharing is off), the serial queue that hashes and cleans them
     /// off the hub, and the uploads being finished there (by file id).
     let fileVault: FileVault?
@@ -83,20 +84,25 @@ public final class ChatServer: @unchecked Sendable {
     /// `deferredReclaim`, so every file the database copy refers to is still there to copy.
     var backupsRunning = 0
     var deferredReclaim: [[UInt8]] = []
+    /// Presence announcements, in order (`ChatServer+Presence.swift`), and the assistant's
+    /// extraction steps, in order (`ChatServer+Extraction.swift`).
+    let announcements: HubTaskChain
+    let extractionSteps: HubTaskChain
     /// Counters and histograms for `--metrics-listen` (no-ops without it).
     let metrics: ServerMetrics
 
-    public init(configuration: ServerConfiguration, store: SQLiteStore, logger: Logger = Logger(label: "messageai-server"),
+    public init(configuration: ServerConfiguration, store: any Store, logger: Logger = Logger(label: "messageai-server"),
                 metrics: ServerMetrics = .off) {
         self.configuration = configuration
         self.metrics = metrics
         self.store = configuration.storeLatencyMillis == 0 ? store
             : LatencyStore(store, latency: .milliseconds(Int64(clamping: configuration.storeLatencyMillis)))
-        self.sqlite = store
-        self.delivery = LocalDelivery(store: store)
+        self.delivery = LocalDelivery(store: self.store)
         self.logger = logger
         self.output = OutputScheduler(queue: queue)
         self.hub = HubExecutor(queue: queue, output: output)
+        self.announcements = HubTaskChain(hub: hub)
+        self.extractionSteps = HubTaskChain(hub: hub)
         self.inputLimits = InputLimits(configuration)
         self.loginThrottle = LoginThrottle(pairFailures: configuration.loginFailuresPerAccountAtAddress,
                                            accountFailures: configuration.loginFailuresPerAccount,
@@ -104,7 +110,7 @@ public final class ChatServer: @unchecked Sendable {
         self.registrations = RegistrationLimiter(perHour: configuration.registrationsPerAddressPerHour)
         self.decoy = DecoyHash.shared(rounds: configuration.pbkdf2Rounds, queue: passwordQueue)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
-        self.assistantStore = store.assistant == nil ? nil : store
+        self.assistantStore = self.store.assistant
         self.assistant = configuration.assistant.enabled && assistantStore != nil ? Assistant(config: configuration.assistant) : nil
         // A files directory that cannot be made turns file sharing off rather than the server.
         self.fileVault = store.files != nil ? configuration.filesDirectory.flatMap { try? FileVault(root: $0) } : nil
@@ -123,8 +129,10 @@ public final class ChatServer: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting, commits what is pending, tells every client, flushes their output
-    /// (at most ~2 s), then calls `completion` on the hub queue. The caller closes the store.
+    /// Stops accepting, commits what is pending (the batch in flight, then what gathered
+    /// behind it: every SEND received is committed and answered, so acked means committed),
+    /// tells every client, flushes their output (at most ~2 s), then calls `completion` on the
+    /// hub queue once no commit is in flight. The caller closes the store.
     public func shutdown(completion: @escaping @Sendable () -> Void) {
         queue.async { [self] in
             guard !isShuttingDown else { return }
@@ -133,12 +141,15 @@ public final class ChatServer: @unchecked Sendable {
             listener = nil
             keepaliveTimer?.cancel()
             keepaliveTimer = nil
-            if !pendingSends.isEmpty { commitPendingSends() }
-            indexMessages()
-            for peer in peers.values {
-                peer.connection.close(after: ServerError.shuttingDown.frame, grace: .seconds(2))
+            onHub { [self] in
+                await commitQueuedSends()
+                unindexedMessages = 0
+                do { try await store.runDeferred(.catchUpSearch) } catch { logger.error("indexing messages failed: \(error)") }
+                for peer in peers.values {
+                    peer.connection.close(after: ServerError.shuttingDown.frame, grace: .seconds(2))
+                }
+                waitForPeers(until: Clock.uptimeMillis() + 2_500, completion: completion)
             }
-            waitForPeers(until: Clock.uptimeMillis() + 2_500, completion: completion)
         }
     }
 
@@ -147,7 +158,13 @@ public final class ChatServer: @unchecked Sendable {
             // A connection still waiting for a slow reader (output overflow) goes now: the store
             // closes after `completion`, and a later close would touch it.
             for peer in Array(peers.values) { peer.connection.closeNow(.server) }
-            completion()
+            // A SEND read during the grace was queued: it is committed before the store closes,
+            // and so is the last seen of the users who just went offline.
+            onHub { [self] in
+                await commitQueuedSends()
+                await announcements.settled()
+                completion()
+            }
             return
         }
         queue.asyncAfter(deadline: .now() + .milliseconds(20)) { [self] in waitForPeers(until: deadline, completion: completion) }
@@ -219,6 +236,12 @@ public final class ChatServer: @unchecked Sendable {
             // A quiet server indexes what fewer than `indexBatch` messages left behind.
             if unindexedMessages > 0 { indexMessages() }
             let now = Clock.uptimeMillis()
+            // Once a minute the store is asked for deferred purge work: PostgreSQL gathers
+            // deletes for a while before its table rewrite, and a scrub that failed resumes.
+            if now - lastPurgeCheck >= 60_000 {
+                lastPurgeCheck = now
+                scheduleScrub()
+            }
             // A connection whose input the server holds (paused while its LOGIN is hashed, or
             // for backpressure) may have sent bytes that were not read yet: not idle. Nor is one
             // the server owes an answer it is still computing (`busy`, a password hash): the
@@ -238,50 +261,5 @@ public final class ChatServer: @unchecked Sendable {
         }
         keepaliveTimer = timer
         timer.resume()
-    }
-
-    // MARK: Users online
-
-    /// The connection is now logged in as `user`; the first session online announces presence.
-    func attachUser(_ peer: Peer, user: UserRecord, sessionID: UInt64) {
-        peer.user = user
-        peer.sessionID = sessionID
-        let cameOnline = delivery.attach(peer, userID: user.id)
-        logger.debug("connection \(peer.id) from \(peer.address) is user \(user.username) (session \(sessionID))")
-        if cameOnline { metrics.usersOnline.increment() }
-        if cameOnline { broadcastPresence(of: user, online: true, lastSeen: 0) }
-    }
-
-    /// The connection is no longer logged in (logout, revoke, close); the last one sets last_seen.
-    func detachUser(_ peer: Peer) {
-        guard let user = peer.user else { return }
-        peer.sync = nil
-        peer.deferredMessages = []
-        peer.deferredChanges = []
-        peer.user = nil
-        peer.sessionID = 0
-        guard delivery.detach(peer, userID: user.id) else { return }
-        metrics.usersOnline.decrement()
-        let now = Clock.nowMillis()
-        do { try sqlite.setLastSeen(userID: user.id, now) } catch { logger.error("setLastSeen failed: \(error)") }
-        broadcastPresence(of: user, online: false, lastSeen: now)
-    }
-
-    func isOnline(_ userID: UInt64) -> Bool { delivery.isOnline(userID) }
-
-    /// PRESENCE to the user's accepted contacts, with the away mark; `andSelf` also to the
-    /// user's own connections (an AWAY from one device shows on the others).
-    func broadcastPresence(of user: UserRecord, online: Bool, lastSeen: UInt64, andSelf: Bool = false) {
-        guard !isShuttingDown else { return }
-        do {
-            let audience = try sqlite.presenceAudience(userID: user.id)
-            let away = try sqlite.awayMessage(userID: user.id)
-            let frame = Presence(user: user.info, online: online, lastSeen: lastSeen,
-                                 away: away != nil, awayMessage: away ?? "").frame(requestID: 0)
-            delivery.send(frame, to: audience.filter { $0 != user.id })
-            if andSelf { delivery.send(frame, to: [user.id]) }
-        } catch {
-            logger.error("presence audience failed: \(error)")
-        }
     }
 }

@@ -23,6 +23,9 @@ protocol Delivery: AnyObject {
     func detach(_ peer: Peer, userID: UInt64) -> Bool
     /// Whether the user has any logged-in connection.
     func isOnline(_ userID: UInt64) -> Bool
+    /// A conversation gained or lost a member (committed): fan-outs after this reach the new
+    /// members and no longer the old. Called by the handlers that change membership.
+    func membershipChanged()
     /// This node's logged-in connections of the user (node-local by design).
     func connections(of userID: UInt64) -> [Peer]
     /// Users with a logged-in connection on this node (`admin stats`).
@@ -34,16 +37,17 @@ protocol Delivery: AnyObject {
     /// (the sender's, which has its ack). `frame` is the MESSAGE push encoded once.
     /// Returns how many connections it went to.
     @discardableResult
-    func deliver(_ message: ChatMessage, frame: [UInt8], except: Peer?) -> Int
+    func deliver(_ message: ChatMessage, frame: [UInt8], except: Peer?) async -> Int
     /// A committed change to every connection of the conversation's members that speaks
     /// messageChanges, but `except`.
-    func deliver(_ change: MessageChange, except: Peer?) throws
+    func deliver(_ change: MessageChange, except: Peer?) async throws
     /// One frame to every connection of the conversation's members but `except`, for which
     /// `only` holds (assistant items go to connections that agreed on the assistant).
-    func send(_ frame: Frame, toMembersOf conversationID: UInt64, except: Peer?, only: (Peer) -> Bool) throws
+    func send(_ frame: Frame, toMembersOf conversationID: UInt64, except: Peer?, only: (Peer) -> Bool) async throws
     /// To the connections of `users` but `except` for which `only` holds: the frame
     /// `frameFor` makes for their user, asked at most once per user, and only for users with
-    /// such a connection (a conversation view per member costs a query). nil sends nothing.
+    /// such a connection. nil sends nothing. (Synchronous: a frame that needs the store is
+    /// read before, for the users `isOnline` names, as `pushConversation` does.)
     func send(to users: [UInt64], except: Peer?, only: (Peer) -> Bool, _ frameFor: (UInt64) throws -> Frame?) rethrows
 }
 

@@ -3,13 +3,13 @@ import MessageAIProtocol
 /// The one-node `Delivery`: the hub's tables of logged-in connections, by user and (cached)
 /// by conversation. Hub queue only.
 final class LocalDelivery: Delivery {
-    private let sqlite: SQLiteStore
+    private let store: any Store
     /// Logged-in connections by user id: a user is online while this holds any.
     private var online: [UInt64: [UInt64: Peer]] = [:]
     /// Each conversation's logged-in connections, for fan-out (dropped on every login and logout).
     private var audiences = AudienceCache()
 
-    init(store: SQLiteStore) { self.sqlite = store }
+    init(store: any Store) { self.store = store }
 
     func attach(_ peer: Peer, userID: UInt64) -> Bool {
         let first = online[userID] == nil
@@ -26,6 +26,8 @@ final class LocalDelivery: Delivery {
         return true
     }
 
+    func membershipChanged() { audiences.membershipChanged() }
+
     func isOnline(_ userID: UInt64) -> Bool { online[userID] != nil }
 
     var usersOnline: Int { online.count }
@@ -35,22 +37,22 @@ final class LocalDelivery: Delivery {
     }
 
     @discardableResult
-    func deliver(_ message: ChatMessage, frame: [UInt8], except: Peer?) -> Int {
+    func deliver(_ message: ChatMessage, frame: [UInt8], except: Peer?) async -> Int {
         var pushed = 0
-        for p in (try? audience(of: message.conversationID)) ?? [] where p !== except {
+        for p in (try? await audience(of: message.conversationID)) ?? [] where p !== except {
             p.pushMessage(message, frame: frame)
             pushed += 1
         }
         return pushed
     }
 
-    func deliver(_ change: MessageChange, except: Peer?) throws {
+    func deliver(_ change: MessageChange, except: Peer?) async throws {
         let frame = change.frame(requestID: 0)
-        for p in try audience(of: change.conversationID) where p !== except { p.pushChange(change, frame: frame) }
+        for p in try await audience(of: change.conversationID) where p !== except { p.pushChange(change, frame: frame) }
     }
 
-    func send(_ frame: Frame, toMembersOf conversationID: UInt64, except: Peer?, only: (Peer) -> Bool) throws {
-        for p in try audience(of: conversationID) where p !== except && only(p) { p.connection.send(frame) }
+    func send(_ frame: Frame, toMembersOf conversationID: UInt64, except: Peer?, only: (Peer) -> Bool) async throws {
+        for p in try await audience(of: conversationID) where p !== except && only(p) { p.connection.send(frame) }
     }
 
     func send(to users: [UInt64], except: Peer?, only: (Peer) -> Bool, _ frameFor: (UInt64) throws -> Frame?) rethrows {
@@ -63,10 +65,14 @@ final class LocalDelivery: Delivery {
     }
 
     /// Every logged-in connection of every member of the conversation (the sender's included).
-    private func audience(of conversationID: UInt64) throws -> [Peer] {
-        if let cached = audiences.connections(of: conversationID, membershipVersion: sqlite.membershipVersion) { return cached }
-        let peers = try sqlite.memberIDs(conversationID: conversationID).flatMap { connections(of: $0) }
-        audiences.remember(peers, for: conversationID)
+    /// A miss asks the store; what it answers is kept only if nobody logged in or out and no
+    /// membership changed while it was asked (a store across the network suspends here).
+    private func audience(of conversationID: UInt64) async throws -> [Peer] {
+        if let cached = audiences.connections(of: conversationID) { return cached }
+        let generation = audiences.generation
+        let members = try await store.memberIDs(conversationID: conversationID)
+        let peers = members.flatMap { connections(of: $0) }
+        if audiences.generation == generation { audiences.remember(peers, for: conversationID) }
         return peers
     }
 }

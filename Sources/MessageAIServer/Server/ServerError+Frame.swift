@@ -127,6 +127,9 @@ extension ServerError {
 
         case .storageFull: return ErrorFrame(.storageFull, "the server's storage is full; nothing was stored, try again later")
         case .internalStorage: return ErrorFrame(.internalError, "internal storage error")
+        case .databaseUnavailable:
+            return ErrorFrame(.databaseUnavailable, "the server's database is unavailable; nothing was stored, try again later",
+                              retryAfter: 1_000)
         case .internal: return ErrorFrame(.internalError, "internal error")
         }
     }
@@ -264,6 +267,7 @@ extension ServerError {
         case .notFound: self = .notFound(.record)
         case .usernameTaken: self = .usernameTaken
         case .emailTaken: self = .emailTaken
+        case .unavailable: self = .databaseUnavailable
         case .conflict, .missingReference, .failed: self = .internalStorage
         }
     }

@@ -86,6 +86,9 @@ enum ServerError: Error {
     // MARK: The server itself
 
     case storageFull
+    /// The database cannot be reached or went away mid-request (`StoreError.unavailable`):
+    /// nothing was committed, so nothing is acknowledged; the client retries with backoff.
+    case databaseUnavailable
     /// A store failure the client cannot act on (the details go to the log, not the wire).
     case internalStorage
     case `internal`

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import MessageAIPostgres
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,14 +14,17 @@ public enum ServerProcess {
         /// Holds the database; created with mode 0700.
         public var dataDirectory: String
         /// `.full` fsyncs every commit (`--fsync always`); `.normal` survives kill -9 but not power loss.
-        public var synchronous: SQLiteStore.Synchronous
+        public var synchronous: CommitDurability
         /// TLS (the default: a self-signed certificate in the data directory) or plaintext.
         public var tls: TLSMode = .selfSigned(extraNames: [])
         /// `--metrics-listen HOST:PORT`: Prometheus text at /metrics, and /healthz; nil: off.
         public var metricsListen: String?
+        /// `--database postgres://...` (or `MESSAGEAI_DATABASE_URL`) with its password resolved;
+        /// nil: the SQLite database in the data directory (ServerProcess+Postgres.swift).
+        public var database: ConnectionSettings?
         /// Called on SIGHUP before the certificate is reloaded: the executable re-reads `--config`.
         public var onHangup: (@Sendable (ChatServer) -> Void)?
-        public init(configuration: ServerConfiguration, dataDirectory: String, synchronous: SQLiteStore.Synchronous) {
+        public init(configuration: ServerConfiguration, dataDirectory: String, synchronous: CommitDurability) {
             self.configuration = configuration; self.dataDirectory = dataDirectory; self.synchronous = synchronous
         }
     }
@@ -68,7 +72,7 @@ public enum ServerProcess {
         raiseDescriptorLimit(logger: logger)
         // Files the server creates (database, WAL) are readable by its owner only.
         umask(0o077)
-        let store: SQLiteStore
+        let opened: OpenedStore
         do {
             try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -76,10 +80,10 @@ public enum ServerProcess {
                 StandardError.write("messageai-server: another server is using \(options.dataDirectory)\n")
                 exit(1)
             }
-            // WAL checkpoints on a second connection, off the hub (BENCHMARKS.md, issue 13): that
-            // needs the shared locking mode, so the store is no longer opened `exclusive`.
-            store = try SQLiteStore(path: options.dataDirectory + "/" + databaseFileName, synchronous: options.synchronous,
-                                  checkpoints: WALCheckpointer.Limits())
+            opened = try waitFor { try await openStore(options, logger: logger) }
+        } catch let failure as DatabaseStartFailure {
+            StandardError.write("messageai-server: \(failure)\n")  // one line naming the cause
+            exit(1)
         } catch {
             StandardError.write("messageai-server: cannot open the database in \(options.dataDirectory): \(error)\n")
             exit(1)
@@ -97,6 +101,7 @@ public enum ServerProcess {
             configuration.storeLatencyMillis = latency  // tests and measurements (`LatencyStore`)
         }
         let (metrics, registry) = makeMetrics(options)
+        let store = opened.store
         let server = ChatServer(configuration: configuration, store: store, logger: logger, metrics: metrics)
         let port: Int
         do {
@@ -122,14 +127,15 @@ public enum ServerProcess {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
             source.setEventHandler {
                 logger.info("signal \(sig): shutting down")
+                // Every acknowledged message is committed by then (`ChatServer.shutdown`).
                 server.shutdown {
-                    if let counts = store.checkpointer?.checkpointCounts {
-                        logger.info("WAL checkpoints: \(counts.background) in the background, \(counts.onWriter) on the hub")
+                    server.onHub {
+                        opened.closing()
+                        await store.close()
+                        admin.stop()
+                        logger.info("stopped")
+                        exit(0)
                     }
-                    store.close()
-                    admin.stop()
-                    logger.info("stopped")
-                    exit(0)
                 }
             }
             source.resume()
@@ -143,4 +149,42 @@ public enum ServerProcess {
         StandardError.write("listening on \(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)\n")
         withExtendedLifetime((sources, hangup, endpoint, admin)) { dispatchMain() }
     }
+
+    /// An open store, and what to do just before it closes (a backend's own farewell).
+    struct OpenedStore: Sendable {
+        var store: any Store
+        var closing: @Sendable () -> Void = {}
+    }
+
+    /// The one place that knows which database the server runs on: everything after it sees
+    /// `any Store`. A second backend (PostgreSQL, `--database postgres://...`) opens here.
+    static func openStore(_ options: Options, logger: Logger) async throws -> OpenedStore {
+        if let database = options.database { return try await openPostgres(database, logger: logger) }
+        // WAL checkpoints on a second connection, off the hub (BENCHMARKS.md, issue 13): that
+        // needs the shared locking mode, so the store is no longer opened `exclusive`.
+        let sqlite = try SQLiteStore(path: options.dataDirectory + "/" + databaseFileName, synchronous: options.synchronous,
+                                     checkpoints: WALCheckpointer.Limits())
+        return OpenedStore(store: sqlite, closing: {
+            if let counts = sqlite.checkpointer?.checkpointCounts {
+                logger.info("WAL checkpoints: \(counts.background) in the background, \(counts.onWriter) on the hub")
+            }
+        })
+    }
+
+    /// Runs `work` to its end from the synchronous start-up code (before the hub runs).
+    private static func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let result = StartupResult<T>()
+        Task.detached {
+            do { result.value = .success(try await work()) } catch { result.value = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try result.value!.get()
+    }
+}
+
+/// The start-up task's answer (the semaphore orders the accesses).
+private final class StartupResult<T: Sendable>: @unchecked Sendable {
+    var value: Result<T, Error>?
 }

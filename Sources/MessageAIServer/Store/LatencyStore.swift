@@ -5,7 +5,7 @@ import Dispatch
 /// when `MESSAGEAI_STORE_LATENCY_MS` is set): with SQLite inside, the handlers really suspend
 /// and resume on the hub (`HubExecutor`), so the tests can show that answers keep request
 /// order and pushes sequence order while handlers await, before a network store exists.
-/// The optional capabilities are the wrapped store's, without the wait.
+/// Its optional capabilities wait the same (`LatencyStore+Capabilities.swift`).
 // @unchecked Sendable: like the store it wraps, called from the hub only.
 final class LatencyStore: Store, @unchecked Sendable {
     private let inner: any Store
@@ -14,6 +14,9 @@ final class LatencyStore: Store, @unchecked Sendable {
     init(_ inner: any Store, latency: Duration) {
         self.inner = inner
         self.latency = latency
+        files = inner.files.map { LatencyFiles($0, latency: latency) }
+        assistant = inner.assistant.map { LatencyAssistant($0, latency: latency) }
+        admin = inner.admin.map { LatencyAdmin($0, latency: latency) }
     }
 
     /// Suspends the caller for the latency; it resumes on its own executor (the hub's).
@@ -21,9 +24,9 @@ final class LatencyStore: Store, @unchecked Sendable {
         try? await Task.sleep(for: latency)
     }
 
-    var assistant: AssistantStore? { inner.assistant }
-    var files: FileStore? { inner.files }
-    var admin: AdminStore? { inner.admin }
+    let assistant: AssistantStore?
+    let files: FileStore?
+    let admin: AdminStore?
 
     func createUser(email: String, username: String, displayName: String, passwordHash: String, now: UInt64) async throws -> UserRecord {
         await pause()

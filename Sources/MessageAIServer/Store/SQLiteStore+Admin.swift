@@ -6,6 +6,8 @@ import Glibc
 /// The admin capability on SQLite (see `AdminStore`).
 extension SQLiteStore: AdminStore {
     public var admin: AdminStore? { self }
+    /// SQLite copies itself in one file (`snapshot(into:)`, below).
+    public var backup: BackupStore? { self }
 
     public func accounts() throws -> [AccountRecord] {
         try db.query("SELECT \(Self.userColumns), u.disabled_at FROM users u ORDER BY u.username_lower") {
@@ -66,7 +68,10 @@ extension SQLiteStore: AdminStore {
         s.databaseBytes = UInt64(pages * size)
         return s
     }
+}
 
+/// The backup capability on SQLite (see `BackupStore`).
+extension SQLiteStore: BackupStore {
     /// `VACUUM INTO` on a second connection: a read transaction, so it sees every commit made
     /// before it began and none after, and the hub's writer goes on meanwhile (WAL). The copy
     /// is compact and has no WAL of its own.

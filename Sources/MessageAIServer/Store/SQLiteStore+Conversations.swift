@@ -65,7 +65,6 @@ extension SQLiteStore {
 
     /// The member's row (and so their markers) goes; throws `.notFound` if they were not a member.
     public func removeMember(conversationID: UInt64, userID: UInt64) throws {
-        membershipVersion &+= 1
         guard try db.run("DELETE FROM members WHERE conversation_id = ? AND user_id = ?", conversationID, userID) > 0 else {
             throw StoreError.notFound
         }
@@ -130,7 +129,6 @@ extension SQLiteStore {
 
     /// Idempotent: an existing member keeps their markers.
     private func insertMember(conversationID: UInt64, userID: UInt64, now: UInt64) throws {
-        membershipVersion &+= 1
         try db.run("INSERT OR IGNORE INTO members (conversation_id, user_id, joined_at) VALUES (?, ?, ?)",
                    conversationID, userID, now)
     }

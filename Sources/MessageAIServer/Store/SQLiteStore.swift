@@ -2,6 +2,11 @@ import MessageAISQLite
 import Foundation
 import MessageAIProtocol
 
+/// `--fsync`, as the server's options carry it whatever the backend: `.normal` survives a
+/// crash of the process, `.full` also power loss (SQLite's `synchronous`; another backend maps
+/// it to its own setting).
+public typealias CommitDurability = SQLiteStore.Synchronous
+
 /// The SQLite implementation of `Store`: one connection, used from one serial queue. Its
 /// synchronous methods witness the asynchronous interface's `nonisolated(nonsending)`
 /// requirements, so a caller that awaits them gets its answer inline, with no thread hop.
@@ -15,6 +20,7 @@ import MessageAIProtocol
 // @unchecked Sendable: the connection is confined to the hub queue (ChatServer's `queue`);
 // the one call made elsewhere, `snapshot(into:)` for a backup, opens a connection of its own.
 public final class SQLiteStore: Store, @unchecked Sendable {
+    /// `--fsync`: NORMAL survives kill -9, FULL also power loss (see above).
     public enum Synchronous: String, Sendable {
         case normal = "NORMAL"
         case full = "FULL"
@@ -23,9 +29,6 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     let db: Database
     /// Every message up to this id is in the full-text index (see `indexPendingMessages`).
     var indexedThrough: UInt64 = 0
-    /// Changes whenever a member row is inserted or deleted (also on a write later rolled back,
-    /// which only costs a cache refill): the server's per-conversation fan-out cache compares it.
-    public internal(set) var membershipVersion: UInt64 = 0
     /// A delete's words are still in old index pages or the WAL (`scrubStep`).
     var scrubPending = false
     /// Runs the WAL checkpoints on its own connection when the store was opened with limits.

@@ -1,0 +1,61 @@
+import MessageAIProtocol
+
+/// Who is online, and telling their contacts.
+///
+/// Logging in and out is synchronous (the connection tables are the hub's); what follows from
+/// it reads and writes the store (last seen, the presence audience, the away mark), so it runs
+/// as a task on the hub. The announcements run one after the other, each after the one before
+/// has ended (`announcements`, a `HubTaskChain`): a contact sees a user come online, then go
+/// offline, in that order, even when the store suspends. On SQLite each ends inline.
+extension ChatServer {
+    /// The connection is now logged in as `user`; the first session online announces presence.
+    func attachUser(_ peer: Peer, user: UserRecord, sessionID: UInt64) {
+        peer.user = user
+        peer.sessionID = sessionID
+        let cameOnline = delivery.attach(peer, userID: user.id)
+        logger.debug("connection \(peer.id) from \(peer.address) is user \(user.username) (session \(sessionID))")
+        if cameOnline { metrics.usersOnline.increment() }
+        if cameOnline { broadcastPresence(of: user, online: true, lastSeen: 0) }
+    }
+
+    /// The connection is no longer logged in (logout, revoke, close); the last one sets last_seen.
+    func detachUser(_ peer: Peer) {
+        guard let user = peer.user else { return }
+        peer.sync = nil
+        peer.deferredMessages = []
+        peer.deferredChanges = []
+        peer.user = nil
+        peer.sessionID = 0
+        guard delivery.detach(peer, userID: user.id) else { return }
+        metrics.usersOnline.decrement()
+        let now = Clock.nowMillis()
+        announce { [self] in
+            do { try await store.setLastSeen(userID: user.id, now) } catch { logger.error("setLastSeen failed: \(error)") }
+            await presence(of: user, online: false, lastSeen: now, andSelf: false)
+        }
+    }
+
+    func isOnline(_ userID: UInt64) -> Bool { delivery.isOnline(userID) }
+
+    /// PRESENCE to the user's accepted contacts, with the away mark; `andSelf` also to the
+    /// user's own connections (an AWAY from one device shows on the others).
+    func broadcastPresence(of user: UserRecord, online: Bool, lastSeen: UInt64, andSelf: Bool = false) {
+        announce { [self] in await presence(of: user, online: online, lastSeen: lastSeen, andSelf: andSelf) }
+    }
+
+    private func presence(of user: UserRecord, online: Bool, lastSeen: UInt64, andSelf: Bool) async {
+        guard !isShuttingDown else { return }
+        do {
+            let audience = try await store.presenceAudience(userID: user.id)
+            let away = try await store.awayMessage(userID: user.id)
+            let frame = Presence(user: user.info, online: online, lastSeen: lastSeen,
+                                 away: away != nil, awayMessage: away ?? "").frame(requestID: 0)
+            delivery.send(frame, to: audience.filter { $0 != user.id })
+            if andSelf { delivery.send(frame, to: [user.id]) }
+        } catch {
+            logger.error("presence audience failed: \(error)")
+        }
+    }
+
+    private func announce(_ work: @escaping @Sendable () async -> Void) { announcements.run(work) }
+}

@@ -1,0 +1,1 @@
+../../MessageAIPostgresTests/TestCluster.swift
