@@ -35,12 +35,32 @@ extension ActionRules {
         let asked = found(MessageToJudge(from: ask.from, to: [m.from] + m.to.filter { $0.lowercased() != ask.from.lowercased() }, text: ask.text,
                                          context: []))
         let me = m.from.lowercased()
-        let forMe = asked.filter { $0.item.who == "recipient" || $0.item.who == me || $0.item.who == "everyone" }
+        var forMe = asked.filter { $0.item.who == "recipient" || $0.item.who == me || $0.item.who == "everyone" }
+        // "who's writing the template for the async doc?" — "I'll do it": the work the question names.
+        if forMe.isEmpty, let work = whoAsks(ask.text) {
+            forMe = [Found(item: ActionItem(what: work, who: "recipient", due: nil), sentence: 0, trigger: Trigger(verb: 0, owner: .sender))]
+        }
         guard !forMe.isEmpty else { return nil }
         let due = dueText(Tokenizer.tokens(m.text), from: 0, to: Tokenizer.tokens(m.text).count)?.text
         return forMe.map { f in
             Found(item: ActionItem(what: f.item.what, who: me, due: due ?? f.item.due), sentence: 0, trigger: Trigger(verb: 0, owner: .sender))
         }
+    }
+
+    /// The work a "who" question puts to the group ("who's writing the copy?" → "write the copy",
+    /// "who will update the runbook?" → "update the runbook"); nil for questions of who did or is something.
+    static func whoAsks(_ text: String) -> String? {
+        guard let q = Sentences.split(text).last(where: { $0.hasSuffix("?") }) else { return nil }
+        let words = q.trimming(" ?").split(separator: " ").map(String.init)
+        let lower = words.map { $0.lowercased().replacingPresent("’", with: "'") }
+        let k: Int
+        if lower.first == "who's" || lower.first == "whos" { k = 1 }
+        else if lower.first == "who", lower.count > 2, ["is", "will", "can", "wants"].contains(lower[1]) { k = lower[1] == "wants" && lower[2] == "to" ? 3 : 2 }
+        else { return nil }
+        guard k < lower.count - 1 else { return nil }
+        let verb = Verbs.fromGerund(lower[k]) ?? (Verbs.work.contains(lower[k]) && !lower[k].hasSuffix("ing") ? lower[k] : nil)
+        guard let v = verb else { return nil }
+        return ([v] + words[(k + 1)...]).joined(separator: " ")
     }
 
     /// A reply whose one item repeats the asked verb with no object of its own ("will restart after

@@ -8,7 +8,7 @@ enum Agreement {
     static let proposalMarkers = ["let's", "lets", "we should", "how about", "i propose", "proposal:", "proposed fix:", "proposed plan:", "what if we", "we could", "i suggest",
                                   "suggestion:", "then we", "so we", "we drop", "we move", "we keep", "we ship", "we use", "what about",
                                   "why don't we", "shall we", "i'd go with", "i would go with", "i'd suggest", "i'd propose", "i vote for", "my vote is", "i'd pick",
-                                  "my suggestion", "my proposal", "i recommend", "i'd recommend", "recommendation:"]
+                                  "my suggestion", "my proposal", "i recommend", "i'd recommend", "recommendation:", "the plan:"]
     static let agreements = ["agreed", "sounds good", "+1", "works for me", "makes sense", "let's do it", "fine by me", "lgtm",
                              "deal", "👍", "yes", "yep", "sgtm", "ok with me", "okay with me", "same", "i agree", "agree", "good call", "perfect",
                              "that works", "works", "that's fine", "fine with me", "fine for", "i'm in", "count me in", "ship it", "do it",
@@ -52,6 +52,13 @@ enum Agreement {
     /// Questions that ask for agreement rather than for information.
     static let agreementAsks = ["agreed?", "ok?", "okay?", "sound good?", "sounds good?", "right?", "objections?", "does that work?", "work for everyone?",
                                  "works for everyone?", "ok with everyone?", "sound ok?", "sounds ok?", "all good with that?"]
+    /// Whether a lower-cased text holds an agreement ask as words of its own: "runbook?" ends in
+    /// "ok?" and asks nothing of the kind.
+    static func asksAgreement(_ lower: String) -> Bool {
+        // (The plain byte search first: a summary asks this of every question, and few hold an ask at all.)
+        agreementAsks.contains { a in lower.hasBytes(a) && (lower.hasPrefix(a) || [" ", ",", "(", "-"].contains { lower.hasBytes($0 + a) }) }
+    }
+
     /// A question that proposes: "How about ...?", "Can we have both?", "Shall we ...?".
     static let proposingQuestions = ["how about", "what about", "why don't we", "shall we", "can we", "could we", "should we", "what if we",
                                       "are we ok with", "are we okay with", "is everyone ok with", "is everyone okay with", "how do we feel about"]
@@ -60,10 +67,11 @@ enum Agreement {
     static func proposal(_ s: String) -> String? {
         let lower = " " + s.lowercased().replacingPresent("’", with: "'") + " "
         guard Words.content(s).count >= 2 else { return nil }
-        if ["if we ever", "maybe later", "someday", "i'll", "i will", "i can", "not sure"].contains(where: { lower.hasBytes($0) }) { return nil }
+        if ["if we ever", "maybe later", "someday", "i'll", "i will", "i can", "not sure"].contains(where: { lower.hasBytes($0) }) || continuing(lower)
+            || lower.hasBytes("decide") && !lower.hasBytes("decide:") { return nil }
         if s.contains("?") {
             // "Should we keep the retry change or revert it?" asks for a choice, not agreement.
-            let asksAgreement = agreementAsks.contains { lower.hasBytes($0) }
+            let asksAgreement = asksAgreement(lower)
             guard asksAgreement || proposingQuestions.contains(where: { lower.hasBytes(" " + $0 + " ") }), !lower.hasBytes(" or ") else { return nil }
         } else if !proposalMarkers.contains(where: { lower.hasBytes(" " + $0 + " ") }) {
             return nil
@@ -81,7 +89,7 @@ enum Agreement {
                      "my suggestion: ", "my proposal: ", "my suggestion is ", "my proposal is ", "i recommend we ", "i recommend ", "i'd recommend we ",
                      "i'd recommend ", "recommendation: ", "how about we ", "what about we ", "why don't we ", "what if we ", "shall we ", "can we ", "could we ", "should we ",
                      "how about ", "what about ", "i propose we ", "i propose ", "i suggest we ", "i suggest ", "proposal: ", "proposed fix: ", "proposed plan: ", "suggestion: ",
-                     "so let's ", "then let's ", "ok let's ", "okay let's ", "let's ", "lets ", "we should "]
+                     "so the plan: ", "the plan: ", "so let's ", "then let's ", "ok let's ", "okay let's ", "let's ", "lets ", "we should "]
         var lower = text.lowercased().replacingPresent("’", with: "'")
         // A vocative or a filler before the proposal ("Ok, how about ...", "Team, let's ...").
         if let comma = lower.firstIndex(of: ","), lower[..<comma].split(separator: " ").count <= 2,
@@ -112,7 +120,12 @@ enum Agreement {
             let after = String(text.dropFirst(opener.count))
             // "Could we compress them?" — "Yes, I'll compress them this week.": the replier takes the
             // asked work on; that is an action item, and ASSISTANT.md's decision is not an action.
-            if proposal.contains("?"), let verb = committed(after), Words.all(proposal.lowercased()).contains(verb) { return false }
+            // ("Can we get the final mocks by Thursday?" — "Yes, I'll have final mocks Thursday 9am": another verb,
+            // the same thing; "Yes, I'll tell design" commits to other work beside the yes.)
+            if proposal.contains("?"), let verb = committed(after),
+               Words.all(proposal.lowercased()).contains(verb) || !Set(Words.content(after)).subtracting([Words.stem(verb)]).isDisjoint(with: Words.content(proposal)) {
+                return false
+            }
             let rest = Set(Words.content(after))
             return rest.count <= 3 || !rest.isDisjoint(with: proposed)
         }
@@ -175,7 +188,29 @@ enum Agreement {
            accepts(reply, proposal: line.text) {
             return DecisionRules.strip(sentences[k - 1])
         }
+        // "I can do 40k if onboarding is included." — "Deal.": an offer needs no marker, and "deal"
+        // accepts nothing but an offer; terms the reply states again ("Deal, 40k with onboarding") are the decision.
+        if let terms = dealTerms(reply), let offer = sentences.last(where: { !$0.contains("?") && Words.content($0).count >= 2 }) {
+            return terms.isEmpty ? DecisionRules.strip(offer) : terms
+        }
         return nil
+    }
+
+    /// A reply that closes a negotiation ("Deal.", "It's a deal", "Deal, 40k with onboarding"): the terms it
+    /// states again ("" when none), or nil when it is no such reply ("Deal with it", "What's the deal?", "Deal?").
+    static func dealTerms(_ reply: String) -> String? {
+        // (Most replies hold no "deal" at all: a byte search before any lower-casing.)
+        guard reply.hasBytes("eal") || reply.hasBytes("EAL") else { return nil }
+        let t = reply.trimmingSpaces()
+        let lower = t.lowercased().replacingPresent("’", with: "'")
+        guard !lower.contains("?"), let lead = ["it's a deal", "that's a deal", "you've got a deal", "you have a deal", "deal"].first(where: { lower.hasPrefix($0) }),
+              case let rest = t.dropFirst(lead.count), rest.first.map({ " ,.!:;—-🤝".contains($0) }) ?? true else { return nil }
+        let terms = String(rest).trimming(" ,.!:;—-🤝")
+        guard !terms.isEmpty else { return "" }
+        // "Deal, but ..." or "Deal with it" are no yes; the terms of a yes are a statement of at least two content words.
+        guard ![" but ", " not ", "n't", " unless ", " if "].contains(where: { (" " + terms.lowercased() + " ").hasBytes($0) }),
+              !terms.lowercased().hasPrefix("but"), !terms.lowercased().hasPrefix("with "), Words.content(terms).count >= 2 else { return nil }
+        return DecisionRules.strip(terms)
     }
 
     /// The verb a reply commits its sender to ("I'll compress them" → "compress"), if it opens with one.
@@ -183,6 +218,24 @@ enum Agreement {
         let words = Words.all(after.replacingPresent("’", with: "'").replacingPresent("'ll", with: " will"))
         guard words.count >= 3, words[0] == "i", words[1] == "will" else { return nil }
         return words[2]
+    }
+
+    /// "Let's ship Friday then.", "OK, let's keep the old flow then!": "let's" opening the sentence and
+    /// "then" closing it draw the discussion's conclusion (never "Let's talk then", with nothing in it).
+    static func concludes(_ s: String, lower: String) -> Bool {
+        var t = Substring(lower.replacingPresent("’", with: "'").trimming(" .!"))
+        guard t.hasSuffix(" then"), !t.contains("?") else { return false }
+        // (After a filler or a yes: "Ok, let's ...", "Fine, let's ...".)
+        while let w = t.split(separator: " ", maxSplits: 1).first, case let bare = String(w).trimming(","),
+              fillers.contains(bare) || ["yes", "fine", "agreed"].contains(bare) { t = t.dropFirst(w.count).drop { $0 == " " } }
+        return (t.hasPrefix("let's ") || t.hasPrefix("lets ")) && Words.content(String(t)).count >= 2
+    }
+
+    /// "we keep getting tickets": "keep" before a gerund says what goes on, not what we keep.
+    static func continuing(_ lower: String) -> Bool {
+        guard lower.hasBytes(" keep ") else { return false }
+        let words = Words.all(lower)
+        return zip(words, words.dropFirst()).contains { $0.0 == "keep" && $0.1.hasSuffix("ing") && $0.1.count > 5 }
     }
 
     /// Words that accept when they are the whole reply (as an opener they may only be a filler: "Ok, but ...").
@@ -201,7 +254,7 @@ enum Agreement {
     /// A sentence that only asks for agreement ("Any objections?", "Agreed?", "OK?").
     static func asksForAgreement(_ s: String) -> Bool {
         let lower = s.lowercased()
-        return s.hasSuffix("?") && Words.content(s).count <= 2 && agreementAsks.contains { lower.hasBytes($0) }
+        return s.hasSuffix("?") && Words.content(s).count <= 2 && asksAgreement(lower)
     }
     /// The reply without a short lead-in before a colon ("As the payments owner: plan approved").
     static func withoutLeadIn(_ t: String) -> String {
@@ -215,15 +268,25 @@ enum Agreement {
         for (i, m) in judged.enumerated() {
             for s in Sentences.split(m.text) {
                 let lower = " " + s.lowercased() + " "
-                guard proposalMarkers.contains(where: { lower.hasBytes(" " + $0) }), Words.content(s).count >= 3 else { continue }
+                // (Two content words do for a "let's": "Fine, let's do the 14th.", "Let's ship Friday then.")
+                guard proposalMarkers.contains(where: { lower.hasBytes(" " + $0) }),
+                      Words.content(s).count >= (lower.hasBytes("let's ") || lower.hasBytes("lets ") ? 2 : 3) else { continue }
                 // A question is a proposal only when it asks for agreement ("..., agreed?").
-                if s.contains("?") && !agreementAsks.contains(where: { lower.hasBytes($0) }) { continue }
+                if s.contains("?") && !asksAgreement(lower) { continue }
                 if ["if we ever", "maybe", "might", "should we", "can we", "could we"].contains(where: { lower.hasBytes($0) }) { continue }
+                // "let's not decide today", "we keep getting tickets": deciding put off, and a habit, propose nothing.
+                if lower.hasBytes("decide") && !lower.hasBytes("decide:") || continuing(lower) { continue }
                 // "Can we move the backup to 04:00?" — "Yes, let's move the backup to 04:00.": the
                 // reply that takes up someone's proposal is the decision.
-                let takesUp = ["yes, let's", "yes let's", "ok, let's", "okay, let's", "sure, let's", "agreed, let's", "fine, let's"].contains { lower.hasBytes(" " + $0) }
-                    && judged[..<i].suffix(2).contains { $0.from.lowercased() != m.from.lowercased() && $0.text.contains("?")
-                        && Set(Words.content($0.text)).intersection(Words.content(s)).count >= 2 }
+                let yesLets = ["yes, let's", "yes let's", "ok, let's", "okay, let's", "sure, let's", "agreed, let's", "fine, let's"].contains { lower.hasBytes(" " + $0) }
+                // (Only a "yes, let's" or a sentence ending in "then" reads the messages before it.)
+                let ends = lower.hasBytes("then")
+                let others = yesLets || ends ? judged[..<i].suffix(3).filter { $0.from.lowercased() != m.from.lowercased() } : []
+                let takesUp = yesLets && others.suffix(2).contains { $0.text.contains("?") && Set(Words.content($0.text)).intersection(Words.content(s)).count >= 2 }
+                // "The 14th would be safer for QA." — "Fine, let's do the 14th.": a statement's option taken up;
+                // "Let's ship Friday then.": a conclusion drawn from what others said just before.
+                let concluded = yesLets && others.suffix(2).contains { !$0.text.contains("?") && !Set(Words.content($0.text)).isDisjoint(with: Words.content(s)) }
+                    || ends && !others.isEmpty && concludes(s, lower: lower)
                 let replies = judged.dropFirst(i + 1).prefix(3).filter { $0.from.lowercased() != m.from.lowercased() }
                 let accepted = replies.contains { r in
                     let first = r.text.lowercased().trimmingSpaces()
@@ -231,7 +294,14 @@ enum Agreement {
                     return opening(first).map { !$0.rest.hasPrefix("yes, but") } == true && !first.contains("?")
                         && ![" but ", " not ", "n't ", " unless "].contains { (" " + first + " ").hasBytes($0) }
                 }
-                if accepted || takesUp { out.append(DecisionRules.strip(s.replacingPresent(" Agreed?", with: "").replacingPresent("?", with: ""))) }
+                if accepted || takesUp {
+                    out.append(DecisionRules.strip(s.replacingPresent(" Agreed?", with: "").replacingPresent("?", with: "")))
+                } else if concluded {
+                    // The choice without the words that take it ("Fine, let's", "then"): "do the 14th".
+                    var text = content(s)
+                    if text.lowercased().hasSuffix(" then") { text = String(text.dropLast(5)).trimming(" ,") }
+                    out.append(text)
+                }
             }
         }
         return out

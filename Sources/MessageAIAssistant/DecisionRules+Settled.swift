@@ -14,7 +14,7 @@ extension DecisionRules {
                               "poll winner", "vote winner"]
     /// Words that put a marker in the past or in someone's memory: background, not this thread's outcome.
     static let pastTimes = ["last year", "last quarter", "last month", "back then", "at the time", "originally", "previously",
-                            "years ago", "months ago", "remember when", "used to", "in the past"]
+                            "years ago", "months ago", "remember when", "used to", "in the past", "reminder", "last week"]
 
     /// Whether a decision's text opens with a reversal ("Actually we'll ...").
     static func opensReversal(_ d: String) -> Bool {

@@ -9,7 +9,7 @@ enum DecisionRules {
                           "we'll switch to", "it is.", "it is!", "it is,", "it is;", "we've decided", "we have decided", "the plan is", "sticking with",
                           "we'll stick with", "we're sticking with", "we'll keep", "we're keeping", "locking in", "locked in",
                           "confirmed:", "we're moving to", "we'll move to", "we chose", "we picked", "chosen", "we're dropping",
-                          "we'll drop", "go/no-go: go", "going ahead with", "we'll go ahead with", "green light", "greenlit", "is approved",
+                          "we'll drop", "it is:", "go/no-go: go", "going ahead with", "we'll go ahead with", "green light", "greenlit", "is approved",
                           "approved:", "decided to", "the decision is", "resolved:", "conclusion:", "outcome:", "landed on", "we settled",
                           "done deal", "that's settled", "it's decided", "we're going to go with", "we are going to go with",
                           "we'll be using", "we will be using", "final answer", "we've agreed", "we have agreed", "we've chosen", "we have chosen",
@@ -37,7 +37,7 @@ enum DecisionRules {
         var out: [String] = []
         for (k, s) in sentences.enumerated() {
             if first && !out.isEmpty { break }
-            if let d = explicit(s, before: k > 0 ? sentences[k - 1] : nil) {
+            if let d = explicit(s, before: k > 0 ? sentences[k - 1] : nil) ?? sealedYes(s, before: k > 0 ? sentences[k - 1] : nil, m) {
                 // "X. Final.": the seal repeats the sentence before, already told.
                 if !out.contains(d) { out.append(d) }
                 continue
@@ -61,26 +61,62 @@ enum DecisionRules {
     }
 
     /// Labels that put the decision after a colon ("Let's decide: we use the existing flag").
-    static let explicitLabels = ["let's decide:", "lets decide:", "decided:", "decision made:", "we decide:", "final:", "settled:"]
+    static let explicitLabels = ["let's decide:", "lets decide:", "decided:", "decision made:", "we decide:", "final:", "settled:", "agreed then:",
+                                 "final decision:", "final call:"]
+    /// Words a speaker may open with before a label or say before the decision they seal ("ok final: ...", "ok, X. agreed").
+    static let labelFillers: Set<String> = ["ok", "okay", "so", "great", "fine", "alright", "yes", "then", "right", "cool", "good"]
     /// A sentence that only seals the one before it ("Analytics export moves to next sprint. Final.").
     static let seals: Set<String> = ["final", "that's final", "thats final", "decided", "it's decided", "done deal", "settled", "that's settled",
-                                     "final answer", "case closed", "confirmed", "that's confirmed"]
+                                     "final answer", "case closed", "confirmed", "that's confirmed", "agreed", "agreed then"]
 
     /// The explicit forms of ASSISTANT.md's markers that need the words around them: a label
     /// then a colon, or a statement sealed by "Final." (in its own sentence or after a comma).
     static func explicit(_ s: String, before: String?) -> String? {
         let lower = s.lowercased().replacingPresent("’", with: "'").trimmingSpaces()
-        if let label = explicitLabels.first(where: { lower.hasPrefix($0) }) {
-            let rest = String(s.trimmingSpaces().dropFirst(label.count)).trimmingSpaces()
+        // "ok final: we extend an offer at senior", "ok, agreed then: ...": the label after a filler.
+        // (Only for labels no marker reads: "ok, decided: X" is the markers' already, told in their words.)
+        // (Every label ends in a colon: without one no filler is read.)
+        let hasColon = lower.hasBytes(":")
+        var (opened, text) = hasColon ? withoutFillers(lower, s.trimmingSpaces()) : (lower, "")
+        if opened != lower && !["agreed then:"].contains(where: { opened.hasPrefix($0) }) { (opened, text) = (lower, s.trimmingSpaces()) }
+        if hasColon, let label = explicitLabels.first(where: { opened.hasPrefix($0) }) {
+            let rest = String(text.dropFirst(label.count)).trimmingSpaces()
             return Words.content(rest).count >= 2 && !rest.contains("?") ? strip(rest) : nil
         }
         let bare = lower.trimming(" .!")
-        if seals.contains(bare), let b = before, !b.contains("?"), Words.content(b).count >= 2 { return strip(b) }
+        if seals.contains(bare), let b = before, !b.contains("?"), Words.content(b).count >= 2 {
+            // "Good point. Agreed." seals nothing: a yes is no decision's words.
+            let (_, head) = withoutFillers(b.lowercased().replacingPresent("’", with: "'").trimmingSpaces(), b.trimmingSpaces())
+            if bare.hasPrefix("agreed") && (Words.content(head).count < 3 || Agreement.isYes(b)) { return nil }
+            return strip(bare.hasPrefix("agreed") ? head : b)
+        }
         for seal in [", final", " - final", " — final", "; final"] where bare.hasSuffix(seal) {
             let head = String(s.trimmingSpaces().prefix(bare.count - seal.count))
             if Words.content(head).count >= 2 { return strip(head) }
         }
         return nil
+    }
+
+    /// "ok. so: dashboard + CSV export, by dec 8" — "yes, that's the deal. final.": a seal after a yes
+    /// seals the terms another member just stated (their last statement), not the yes.
+    static func sealedYes(_ s: String, before: String?, _ m: MessageToJudge) -> String? {
+        // (A seal is a few words: longer sentences are not lower-cased to be looked up.)
+        guard let b = before, s.utf8.count <= 24, ["inal", "ecided", "eal", "ettled", "nswer", "losed", "onfirmed", "greed"].contains(where: { s.hasBytes($0) }),
+              seals.contains(s.lowercased().replacingPresent("’", with: "'").trimming(" .!")), !b.contains("?"), Agreement.isYes(b),
+              let line = m.context.last(where: { $0.from.lowercased() != m.from.lowercased() }),
+              let terms = Sentences.split(line.text).last(where: { !$0.contains("?") && Words.content($0).count >= 3 }) else { return nil }
+        let (_, text) = withoutFillers(terms.lowercased().replacingPresent("’", with: "'").trimmingSpaces(), terms.trimmingSpaces())
+        return strip(text)
+    }
+
+    /// The text (lower-cased, and as written) without the fillers it opens with ("ok, ", "so ").
+    static func withoutFillers(_ lower: String, _ text: String) -> (lower: String, text: String) {
+        var l = Substring(lower), t = Substring(text)
+        while let w = l.split(separator: " ", maxSplits: 1).first, labelFillers.contains(String(w).trimming(",.:")), l.count > w.count {
+            let cut = w.count + l.dropFirst(w.count).prefix { $0 == " " }.count
+            l = l.dropFirst(cut); t = t.dropFirst(cut)
+        }
+        return (String(l), String(t))
     }
 
     /// Whether a sentence by itself states a decision (the thread's own words, not a reply's).

@@ -52,7 +52,9 @@ enum OpenActions {
                     // The commitment restates the ask: keep the more specific words and due date
                     // ("by Thursday" answered "Thursday morning, after the call").
                     if entries[k].item.due == nil || moreSpecific(item.due, than: entries[k].item.due) { entries[k].item.due = item.due }
-                    if generic(entries[k].item.what) && !generic(item.what) || names(more: item.what, than: entries[k].item.what) { entries[k].item.what = item.what }
+                    // (A verb alone never names more than the item it joins: skip the comparisons, most merges are of those.)
+                    if item.what.contains(" "), generic(entries[k].item.what) && !generic(item.what) || names(more: item.what, than: entries[k].item.what)
+                        || takerSays(item, over: entries[k], sender: judged[i].from.lowercased(), asker: judged[entries[k].message].from.lowercased()) { entries[k].item.what = item.what }
                     // An ask of the offered work takes the offer up ("I can write the scripts" — "Ken, please write them").
                     if judged[i].from.lowercased() != judged[entries[k].message].from.lowercased() { entries[k].offer = false }
                     entries[k].message = i
@@ -86,8 +88,22 @@ enum OpenActions {
         // An offer nobody took up is no one's work yet ("I can run the technical interview." and the
         // thread moves on); the next speaker's "Great, please do" takes it.
         entries.removeAll { $0.offer && !takenUp(after: $0.message, in: judged) }
-        let isDone = entries.map { reportedDone($0, judged, said) }
+        // A verb alone that no nearby item took in ("anything I can do?" → "do") names no work a reader could act on.
+        // (So does "do it" that no ask before it says what "it" is.)
+        entries.removeAll { !$0.item.what.contains(" ") || generic($0.item.what) }
+        // Which messages give a reviewer's verdict, read once for every review item below.
+        let verdicts = entries.contains(where: { ["review", "look"].contains(firstWord($0.item.what)) })
+            ? said.map { $0.contains { s in s.words.contains { verdictWords.contains($0) } || s.lower.hasBytes("looks good to me") || s.lower.hasBytes("ship it") } }
+            : []
+        let isDone = entries.map { reportedDone($0, judged, said, verdicts: verdicts) }
         return (entries.indices.filter { !isDone[$0] }.map { entries[$0].item }, entries.indices.filter { isDone[$0] }.map { entries[$0].item })
+    }
+
+    /// "Can someone take the flaky test?" — "Sure, I'll fix the flaky checkout test today.": the
+    /// ask only hands the work over ("take", "handle", "grab"); the one who takes it names the work.
+    static func takerSays(_ item: ActionItem, over e: Entry, sender: String, asker: String) -> Bool {
+        sender == item.who && asker != item.who && ActionRules.genericVerbs.contains(firstWord(e.item.what))
+            && !generic(item.what) && Words.content(item.what).count >= 2
     }
 
     static func moreSpecific(_ a: String?, than b: String?) -> Bool {
@@ -114,8 +130,9 @@ enum OpenActions {
     /// "do it", "take it", "take care of it": words that only point back at the ask.
     static func generic(_ what: String) -> Bool {
         let w = what.lowercased().split(separator: " ").map(String.init)
-        return w.count <= 2 && ["do", "take", "handle", "own", "grab", "cover"].contains(w.first ?? "")
-            && (w.count == 1 || ActionRules.pronouns.contains(w[1]) || w[1] == "one")
+        // A verb alone ("look", "draft" in "draft tuesday 10:00") names no work either: it is the nearby item's.
+        return w.count == 1 || w.count == 2 && ["do", "take", "handle", "own", "grab", "cover"].contains(w.first ?? "")
+            && (ActionRules.pronouns.contains(w[1]) || w[1] == "one")
     }
 
     /// The first later speaker who commits to the same work or reports it done.
@@ -144,8 +161,16 @@ enum OpenActions {
     /// about the same thing, or the owner answers "Done." right after.
     struct Said { var words: [String]; var lower: String; var content: Set<String> }
 
-    static func reportedDone(_ e: Entry, _ judged: [MessageToJudge], _ said: [[Said]]) -> Bool {
+    /// A reviewer's verdict reports their review done ("LGTM now", "approved").
+    static let verdictWords: Set<String> = ["lgtm", "approved", "approve"]
+
+    /// `verdicts`: per message, whether one of its statements gives a reviewer's verdict (empty when no item is a review).
+    static func reportedDone(_ e: Entry, _ judged: [MessageToJudge], _ said: [[Said]], verdicts: [Bool] = []) -> Bool {
         let verb = firstWord(e.item.what)
+        if !verdicts.isEmpty, ["review", "look"].contains(verb),
+           judged.indices.dropFirst(e.message + 1).contains(where: { verdicts[$0] && judged[$0].from.lowercased() == e.item.who }) {
+            return true
+        }
         let past = Verbs.pastForms(of: verb)
         let object = Set(Words.content(e.item.what).dropFirst())
         for (k, m) in judged.enumerated().dropFirst(e.message + 1) {

@@ -4,7 +4,10 @@ import Foundation
 /// items) that no later message from someone else answers.
 enum OpenQuestions {
     static let deferrals = ["let me check", "get back to you", "not sure", "no idea", "good question", "i'll find out",
-                            "i'll check", "don't know", "will check", "tbd", "need to check", "let me ask", "i'll ask", "no clue"]
+                            "i'll check", "don't know", "will check", "tbd", "need to check", "let me ask", "i'll ask", "no clue",
+                            "good q", "come back to", "let's discuss", "let's park", "let's vote", "let's see what"]
+    /// Openers of a reply that moves on to something else: it answers nothing before it.
+    static let topicChanges = ["another thing", "btw", "unrelated", "separately", "on another note", "different topic", "also,", "also:"]
 
     static func open(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]]) -> [String] {
         var out: [String] = []
@@ -66,7 +69,12 @@ enum OpenQuestions {
             let words = Set(Words.content(m.text))
             if q.intersection(words).count >= 2 && !deferral { return true }
             // The next person to speak answers unless they ask something else or put it off.
-            if firstReply && !deferral && !m.text.contains("?") { return true }
+            // (Read only of the first reply: every later message is asked about every question.)
+            if firstReply && !deferral && !m.text.contains("?") && !topicChanges.contains(where: { lower.hasPrefix($0) || lower.hasBytes(". " + $0) || lower.hasBytes(": " + $0) }) {
+                return true
+            }
+            // "yes pls, can you do it gabriela?": a yes answers, whatever it asks next.
+            if firstReply && !deferral, let w = Words.all(m.text).first, ["yes", "yep", "yeah", "no", "nope", "sure"].contains(w) { return true }
             firstReply = false
         }
         return false

@@ -10,7 +10,9 @@ enum References {
         for line in message.context.reversed() {
             let lineMessage = MessageToJudge(from: line.from, to: [message.from], text: line.text)
             if let item = ActionRules.items(lineMessage).first {
-                let object = item.what.split(separator: " ").dropFirst().joined(separator: " ")
+                // "look at the flaky test" → "the flaky test": the particle belongs to the asked verb,
+                // not to the reply's ("I'll take it" → "take the flaky test", never "take at the flaky test").
+                let object = item.what.split(separator: " ").dropFirst().drop { particles.contains($0.lowercased()) }.joined(separator: " ")
                 if !object.isEmpty, !ActionRules.pronouns.contains(object.lowercased()) { return object }
             }
             for s in Sentences.split(line.text) {
@@ -19,6 +21,9 @@ enum References {
         }
         return nil
     }
+
+    /// Particles and prepositions of a phrasal verb that open an ask's object ("look into", "follow up on").
+    static let particles: Set<String> = ["at", "into", "on", "up", "over", "through", "about", "after", "out", "for", "to", "with"]
 
     /// Every thing the context and the message before `upTo` name.
     static func candidates(_ message: MessageToJudge, before sentences: ArraySlice<String>) -> [NounPhrase] {

@@ -67,6 +67,11 @@ enum ThreadSummarizer {
             where !decisions.contains(where: { Set(Words.content(ownWords($0))).intersection(Words.content(d)).count >= 2 }) {
             decisions.append(d)
         }
+        // An option taken names both options: it is told already only when another decision holds half its words
+        // ("delete indices older than 14 days instead of add 2 data nodes" is not "retention goes to 14 days").
+        for d in Agreement.takenOptions(judged) where !decisions.contains(where: { 2 * Set(Words.content(ownWords($0))).intersection(Words.content(d)).count >= Set(Words.content(d)).count }) {
+            decisions.append(d)
+        }
         // "Percentage, it is shorter." — "Works for me." — "Actually we'll show the amount saved instead":
         // the reversal replaces the choice agreed before it (a reversal says what it reverses, so it comes after).
         for r in pending where decisions.contains(where: { !Set(Words.content($0)).isDisjoint(with: r.topic) }) {
