@@ -51,7 +51,13 @@ extension ChatServer {
         if !pendingSends.isEmpty, !commitInFlight { commitPendingSends() }
         let target = commitsStarted + (pendingSends.isEmpty ? 0 : 1)
         while commitsEnded < target {
-            await withCheckedContinuation { commitWaiters.append($0) }
+            // The test is made again inside: entering `withCheckedContinuation` (nonisolated)
+            // may hop through the hub's executor, and a batch that ended during that hop has
+            // already resumed its waiters: appending then would wait for ever (seen: a CHANGE
+            // pipelined behind a SEND never answered, with a store that suspends).
+            await withCheckedContinuation { waiter in
+                if commitsEnded >= target { waiter.resume() } else { commitWaiters.append(waiter) }
+            }
         }
     }
 
