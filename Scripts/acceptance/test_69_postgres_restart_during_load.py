@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from harness.group import acked, check_group_outcome, open_group
+from harness.group import acked, check_group_outcome, open_group, say_in_turns
 from harness.pgcluster import PostgresCluster, require_postgres
 
 PER_PHASE = 12
@@ -35,11 +35,7 @@ def test_postgres_restart_during_sends(world, cluster):
     open_group(alice, [bob, carol], "outage")
     marks = {c.name: len(c.events) for c in (alice, bob)}
     typed = {c.name: [f"{c.name} before {i:02d}" for i in range(PER_PHASE)] for c in (alice, bob)}
-    for i in range(PER_PHASE):
-        for c in (alice, bob):
-            c.say(typed[c.name][i])
-    for c in (alice, bob):
-        c.cmd("/wait sent 30", timeout=40)
+    say_in_turns((alice, bob), typed, 30)
     before = {c.name: acked(c, marks[c.name]) for c in (alice, bob)}
 
     cluster.stop(remove=False)

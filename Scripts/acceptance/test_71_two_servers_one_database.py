@@ -6,6 +6,7 @@ The `storage` pass runs it; on SQLite alone it is skipped (two processes cannot 
 import pytest
 
 from harness.checks import assert_no_duplicates
+from harness.group import say_in_turns
 from harness.client import PASSWORD
 from harness.waiting import wait_until
 
@@ -28,11 +29,7 @@ def test_two_servers_append_into_one_conversation(world, postgres_database):
     bob.cmd("/open race")
 
     typed = {c.name: [f"{c.name} {i:03d} ⚡" for i in range(PER_SENDER)] for c in (alice, bob)}
-    for i in range(PER_SENDER):
-        for c in (alice, bob):
-            c.say(typed[c.name][i])
-    for c in (alice, bob):
-        c.cmd("/wait sent 60", timeout=70)
+    say_in_turns((alice, bob), typed, 60)
 
     # A fresh look at the conversation from each node: a new device of each member logs in and
     # syncs it from the database. (The senders' own clients never got the other node's messages

@@ -56,3 +56,14 @@ def check_group_outcome(clients, typed, acked_by, expected, total_timeout=60, se
         assert positions == sorted(positions), f"{sender}'s messages out of typing order"
         present_total = (present_total or 0) + len(shown)
     return view, present_total
+
+
+def say_in_turns(clients, typed, wait_seconds):
+    """Each client says its texts (typed: {name: [texts]}), in turns, one line each, then waits
+    until its outbox is empty (every text acknowledged) within wait_seconds."""
+    for i in range(max(len(t) for t in typed.values())):
+        for c in clients:
+            if i < len(typed[c.name]):
+                c.say(typed[c.name][i])
+    for c in clients:
+        c.cmd(f"/wait sent {wait_seconds}", timeout=wait_seconds + 10)
