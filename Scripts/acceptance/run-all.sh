@@ -4,7 +4,7 @@
 # Two passes: every scenario on the embedded SQLite store, then the scenarios marked `storage`
 # again with every server on PostgreSQL (a throw-away cluster, stopped by PID at the end).
 # Environment: SKIP_BUILD=1 reuses the existing build; ACCEPTANCE_TIMEOUT caps the first pass
-# (seconds, default 900) and ACCEPTANCE_PG_TIMEOUT the second (default 600); SOAK_SECONDS
+# (seconds, default 1200) and ACCEPTANCE_PG_TIMEOUT the second (default 600); SOAK_SECONDS
 # lengthens the soak (default 20); ACCEPTANCE_DATABASES=sqlite skips the PostgreSQL pass.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,7 +22,7 @@ python3 -c 'import pexpect' 2>/dev/null || python3 -m pip install --quiet pexpec
 python3 -c 'import pyte' 2>/dev/null || python3 -m pip install --quiet pyte
 
 soak=${SOAK_SECONDS:-20}
-limit=${ACCEPTANCE_TIMEOUT:-$((900 + ${soak%.*}))}
+limit=${ACCEPTANCE_TIMEOUT:-$((1200 + ${soak%.*}))}
 status=0
 timeout --signal=TERM --kill-after=20 "$limit" \
   python3 -m pytest -q -p no:cacheprovider Scripts/acceptance "$@" || status=$?
