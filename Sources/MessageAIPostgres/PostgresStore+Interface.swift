@@ -36,7 +36,7 @@ extension PostgresStore {
         case .purgeDeleted:
             guard let since = try await purgeOwedSince() else { return false }
             let now = UInt64(Date().timeIntervalSince1970 * 1000)
-            let delay = UInt64(purgeDelay.components.seconds) * 1000 + UInt64(purgeDelay.components.attoseconds / 1_000_000_000_000_000)
+            let delay = UInt64(purgeDelay / .milliseconds(1))
             guard now >= since &+ delay else { return false }
             try await purgeDeletedText()
             return false

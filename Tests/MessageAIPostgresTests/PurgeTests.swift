@@ -60,4 +60,28 @@ final class PurgeTests: PostgresTestCase {
         let history = try await store.messages(conversationID: group, afterSeq: 0, limit: 10)
         XCTAssertEqual(history.map(\.text), ["", "fixed", "stays \(kept)"])
     }
+
+    /// The server asks for the purge after every delete and once a minute; the table rewrite
+    /// runs only once the oldest owed delete is `purgeDelay` old, so deletes are gathered
+    /// instead of each locking the messages table for a rewrite.
+    func testThePurgeWaitsUntilTheOldestDeleteIsPurgeDelayOld() async throws {
+        let database = try newDatabase()
+        let gathering = try await openStore(database: database)
+        let (group, users) = try await makeGroup(gathering, users: 1)
+        let sent = try await gathering.appendMessage(conversationID: group, senderID: users[0], clientID: newClientID(),
+                                                     text: "gathered delete", serverTime: now())
+        _ = try await gathering.apply(.init(conversationID: group, actorID: users[0], clientID: newClientID(), targetSeq: sent.seq,
+                                            action: .delete, serverTime: now()))
+        let owed = try await gathering.purgeOwedSince()
+        XCTAssertNotNil(owed)
+        // Ten minutes not passed: nothing is rewritten, the purge stays owed.
+        _ = try await gathering.runDeferred(.purgeDeleted)
+        let stillOwed = try await gathering.purgeOwedSince()
+        XCTAssertEqual(stillOwed, owed)
+        // A node whose delay has passed (here: none) runs it, and it is owed no more.
+        let due = try await openStore(database: database, purgeDelay: .zero)
+        _ = try await due.runDeferred(.purgeDeleted)
+        let afterPurge = try await due.purgeOwedSince()
+        XCTAssertNil(afterPurge)
+    }
 }
