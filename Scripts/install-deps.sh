@@ -2,10 +2,11 @@
 # Installs the Debian packages the build needs, only when one is missing (a fresh machine lacks
 # libedit-dev and libsqlite3-dev). Runs as root on CI; elsewhere it uses sudo if it has to.
 # With --tests, also the tools only the tests use: promtool (Debian's prometheus package) checks
-# the /metrics text, systemd-analyze (systemd) the service unit.
+# the /metrics text, systemd-analyze (systemd) the service unit, haproxy the shipped balancer
+# configuration (scenario 74).
 set -euo pipefail
 packages=(libedit-dev zlib1g-dev libsqlite3-dev libssl-dev libvips-dev libchafa-dev pkg-config)
-[ "${1:-}" = --tests ] && packages+=(prometheus systemd)
+[ "${1:-}" = --tests ] && packages+=(prometheus systemd haproxy)
 need=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")

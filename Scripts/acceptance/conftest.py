@@ -17,6 +17,7 @@ from harness.binaries import executable  # noqa: E402
 from harness.pgcluster import PostgresCluster  # noqa: E402
 from harness.client import Client  # noqa: E402
 from harness.proxy import Proxy  # noqa: E402
+from harness.haproxy import HAProxy  # noqa: E402
 from harness.server import Server  # noqa: E402
 from harness import trust  # noqa: E402
 
@@ -69,6 +70,7 @@ class World:
         self.logs = tmp_path / "logs"
         self.logs.mkdir(exist_ok=True)
         self.servers, self.clients, self.proxies = [], [], []
+        self.balancers = []
 
     def server(self, *extra_args, name="server", start=True, database=None):
         """database: a PostgreSQL URL; None: a new database when the run is on PostgreSQL, else
@@ -107,6 +109,18 @@ class World:
         self.proxies.append(p)
         return p
 
+    def haproxy(self, *servers, source="127.0.0.3"):
+        """A real HAProxy from Packaging/haproxy.cfg in front of `servers` (TLS passes through,
+        so clients trust the nodes' certificate); the nodes must trust `source`
+        (`--trusted-proxy`), the address the balancer connects from."""
+        workdir = self.tmp / f"haproxy{len(self.balancers) + 1}"
+        workdir.mkdir()
+        h = HAProxy(str(workdir), [s.address for s in servers], source=source)
+        self.balancers.append(h)
+        h.start()
+        trust.register(h.address, servers[0].client_args())
+        return h
+
     def teardown(self):
         for r in getattr(self, "screens", []):
             r.close()
@@ -114,6 +128,8 @@ class World:
             c.kill()
         for p in self.proxies:
             p.close()
+        for h in self.balancers:
+            h.stop()
         for s in self.servers:
             s.kill()
 

@@ -28,6 +28,7 @@ enum ConfigFile {
         "max-password-hashes": .value, "tls-cert": .value, "tls-key": .value, "tls-name": .list,
         "max-file-size": .value, "file-quota": .value, "max-uploads": .value, "max-image-pixels": .value,
         "file-chunk": .value, "metrics-listen": .value, "database": .value, "database-password-file": .value, "plaintext": .flag, "allow-remote-plaintext": .flag,
+        "trusted-proxy": .list,
         "assistant": .value, "assistant-extract": .value, "assistant-base-url": .value, "assistant-model": .value,
         "assistant-timeout": .value, "assistant-token-budget": .value, "assistant-api-key-file": .value,
         "assistant-api-key-env": .value, "assistant-requests-per-day": .value, "assistant-max-calls": .value,

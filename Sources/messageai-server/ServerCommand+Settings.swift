@@ -21,6 +21,7 @@ extension ServerCommand {
             ("max-file-size", "\(maxFileSize)"), ("file-quota", "\(fileQuota)"), ("max-uploads", "\(maxUploads)"),
             ("max-image-pixels", "\(maxImagePixels)"), ("file-chunk", fileChunk.map(String.init) ?? "(default)"),
             ("metrics-listen", metricsListen ?? "(off)"),
+            ("trusted-proxy", trustedProxy.isEmpty ? "(none: no PROXY header is read)" : trustedProxy.joined(separator: ", ")),
             ("database", options.database.map { "\($0)" } ?? "SQLite in the data directory"),
         ]
         switch options.tls {

@@ -70,6 +70,8 @@ struct ServerCommand: ParsableCommand {
     var printFingerprint = false
     @Option(help: ArgumentHelp("Serve Prometheus metrics at http://HOST:PORT/metrics and a health check at /healthz (off by default; e.g. 127.0.0.1:9464).", valueName: "host:port"))
     var metricsListen: String?
+    @Option(help: ArgumentHelp("A load balancer whose connections begin with a PROXY protocol v2 header giving the client's address (HAProxy's send-proxy-v2): an address or CIDR range, repeatable. Its connections without the header are refused.", valueName: "address"))
+    var trustedProxy: [String] = []
     @Flag(help: "Serve the plain protocol without TLS (loopback and tests only).") var plaintext = false
     @Flag(help: "Allow --plaintext on an address other machines can reach.") var allowRemotePlaintext = false
     @OptionGroup(title: "Assistant") var assistant: AssistantOptions
@@ -108,6 +110,7 @@ struct ServerCommand: ParsableCommand {
             throw ValidationError("--metrics-listen takes HOST:PORT, e.g. 127.0.0.1:9464 or [::1]:9464")
         }
         try validateDatabase()
+        do { _ = try TrustedProxies(trustedProxy) } catch { throw ValidationError("--trusted-proxy: \(error)") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         if plaintext {
             guard tlsCert == nil else { throw ValidationError("--plaintext and --tls-cert exclude each other") }
@@ -141,6 +144,7 @@ struct ServerCommand: ParsableCommand {
         config.maxUploadsInFlight = maxUploads
         config.maxImagePixels = UInt64(maxImagePixels)
         config.fileChunkSize = chunkKiB * 1024
+        config.trustedProxies = try TrustedProxies(trustedProxy)
         let level = LogOutput.Level(Logger.Level(rawValue: logLevel)!)
         LogOutput.bootstrap(format: logFormat, level: level)
         var options = ServerProcess.Options(

@@ -176,6 +176,14 @@ public final class ChatServer: @unchecked Sendable {
     // MARK: Connections
 
     private func accept(_ accepted: ListeningSocket.Accepted) {
+        guard configuration.trustedProxies.contains(accepted.address) else { return serve(accepted) }
+        // A balancer's connection: the client's address comes first (ChatServer+Proxy.swift).
+        readProxyHeader(accepted) { [weak self] in
+            if let self { serve($0) } else { _ = Glibc.close($0.fd) }
+        }
+    }
+
+    private func serve(_ accepted: ListeningSocket.Accepted) {
         guard let transport = makeTransport(accepted) else { return }
         let id = nextConnectionID
         nextConnectionID += 1

@@ -78,6 +78,9 @@ public struct ServerConfiguration: Sendable {
     public var maxImagePixels: UInt64 = 32_000_000
     /// Partial uploads untouched this long are deleted. Default 24 h.
     public var partialExpirySeconds: Double = 24 * 3600
+    /// Load balancers whose connections begin with a PROXY protocol v2 header naming the
+    /// client's address (`--trusted-proxy`). Empty (the default): no header is read from anyone.
+    public var trustedProxies = TrustedProxies()
     /// Text of WELCOME's `server` field.
     public var serverName = "messageai-server/0.4.1"
     /// The assistant: extraction, summaries, checks, the optional provider.
