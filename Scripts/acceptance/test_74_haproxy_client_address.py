@@ -23,8 +23,15 @@ def log_text(server):
     return open(server.log_path, encoding="utf-8").read()
 
 
-def test_clients_behind_haproxy_keep_their_address(world):
-    node = world.server("--trusted-proxy", BALANCER, "--log-level", "debug")
+def test_clients_behind_haproxy_keep_their_address(world, tmp_path):
+    # The balancer's address from the config file, as an admin would set it.
+    config = tmp_path / "server.yaml"
+    config.write_text(f"trusted-proxy: [{BALANCER}]\nlog-level: debug\n")
+    shown = subprocess.run([world.server_exe, "--config", str(config), "--check-config"], capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and f"trusted-proxy: {BALANCER}" in shown.stdout, shown.stdout + shown.stderr
+    bad = subprocess.run([world.server_exe, "--trusted-proxy", "10.0.0.0/33", "--check-config"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "10.0.0.0/33" in bad.stderr and "prefix length" in bad.stderr, bad.stderr
+    node = world.server("--config", str(config))
     balancer = world.haproxy(node, source=BALANCER)
     wait_until(lambda: balancer.servers()["node1"]["status"] == "UP", 20, what="HAProxy to see the node up")
 
