@@ -102,7 +102,7 @@ public final class Client {
         draftCheck = config.draftCheck ?? DraftCheckMode.standard(interactive: config.interactive)
         previewMode = ImagePreview.mode(setting: config.preview, json: config.json)
         self.output = output
-        link = ServerLink(settings: .init(host: config.host, port: config.port,
+        link = ServerLink(settings: .init(addresses: config.servers,
                                           backoffBase: config.backoffBase, backoffCap: config.backoffCap, tls: config.tls))
         notifier = Notifier(command: config.notifyCommand, bell: config.bell)
     }
@@ -224,7 +224,7 @@ public final class Client {
         if state == .online {
             offlineAnnounced = false
             reconnectingAnnounced = false
-            output.emit(ConnectionEvent.online(server: "\(config.host):\(config.port)", shown: !quietOutage))
+            output.emit(ConnectionEvent.online(server: link.address.description, shown: !quietOutage))
             quietOutage = false
         } else if state == .offline && !offlineAnnounced {
             offlineAnnounced = true
