@@ -67,6 +67,8 @@ public final class Client {
     public internal(set) var ownAway: String?
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
+    /// Holes in conversations' seqs being filled (Client+GapFill).
+    var gaps = GapFill()
     /// REPL: one's own messages sent while online, printed once acknowledged (with `#N`);
     /// by client id, with the line printed without it should the ack be slow.
     var heldOwnLines: [String: () -> Void] = [:]

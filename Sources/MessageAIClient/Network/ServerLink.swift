@@ -87,6 +87,12 @@ final class ServerLink {
         retry?.cancel(); retry = nil
         nextAttempt = nil
         state = .connecting
+        dial()
+    }
+
+    /// One connection attempt to the current address (background: resolve, connect, TLS).
+    private func dial() {
+        guard !stopped else { return }
         let (host, port, timeout) = (address.host, address.port, settings.connectTimeoutMs)
         var sameService = settings.tls
         // All nodes of one list serve the same certificate: one trusted for any of them is
@@ -162,22 +168,21 @@ final class ServerLink {
 
     private func attemptFailed(_ reason: String) {
         lastError = reason
-        attemptedOnce = true
-        state = .offline
-        guard !stopped else { return }
-        // Another address not tried since the last good connection: at once, no backoff.
-        if settings.addresses.count > 1 {
+        // Another address not tried since the last good connection: at once, no backoff, and
+        // still "connecting" (offline is when every node failed).
+        if settings.addresses.count > 1 && !stopped {
             addressIndex = (addressIndex + 1) % settings.addresses.count
             triedInRound += 1
             if triedInRound < settings.addresses.count {
-                let item = DispatchWorkItem { [weak self] in self?.connectNow() }
-                retry = item
-                nextAttempt = .now()
-                queue.async(execute: item)
+                state = .connecting
+                queue.async { [weak self] in self?.dial() }
                 return
             }
             triedInRound = 0
         }
+        attemptedOnce = true
+        state = .offline
+        guard !stopped else { return }
         let d = min(settings.backoffCap, settings.backoffBase * pow(2, Double(min(failures, 20))))
         failures += 1
         let delay = d * Double.random(in: 0.5...1.0)

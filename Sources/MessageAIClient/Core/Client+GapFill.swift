@@ -1,0 +1,159 @@
+import Foundation
+import MessageAIProtocol
+
+/// A live push held back because an earlier seq of its conversation is missing.
+struct HeldPush {
+    enum Item { case message(ChatMessage), change(MessageChange) }
+    var item: Item
+    /// A fill started while it was held: after that fill it is applied even if a hole stays
+    /// (a seq the server has no record for this user, e.g. a change it did not keep).
+    var tried = false
+
+    var conversationID: UInt64 {
+        switch item { case .message(let m): m.conversationID; case .change(let c): c.conversationID }
+    }
+    var seq: UInt64 {
+        switch item { case .message(let m): m.seq; case .change(let c): c.seq }
+    }
+}
+
+/// What the client knows of the holes in its conversations. Several server nodes push from
+/// an event log each, so a push may overtake another across a failover, and a SEND_ACK may
+/// name a seq past messages of other nodes not delivered yet: the client fills such a gap
+/// with a SYNC instead of moving its position past it (PROTOCOL.md, "When a node dies").
+struct GapFill {
+    /// Per conversation, the pushes that wait for a fill, in arrival order.
+    var held: [UInt64: [HeldPush]] = [:]
+    /// Conversations whose own SEND_ACK skipped seqs: the next SYNC asks from this position
+    /// (the acknowledged message is stored already, so the store's position is past the hole).
+    var floors: [UInt64: UInt64] = [:]
+    var inFlight = false
+    /// A gap seen while a fill ran: another fill follows it.
+    var again = false
+    /// Told apart from fills of an older connection, whose answers no longer count.
+    var generation = 0
+    /// Fills run since start (for tests and /server-side curiosity).
+    var count = 0
+}
+
+extension Client {
+    /// A live MESSAGE: applied now, or held while its conversation has a hole before it.
+    func receiveMessage(_ m: ChatMessage) {
+        guard hasGap(before: m.seq, in: m.conversationID) else { return handleMessage(m, via: "live") }
+        hold(HeldPush(item: .message(m)))
+    }
+
+    /// A live MESSAGE_CHANGE: changes take seqs too, so one can show a hole like a message.
+    func receiveChange(_ c: MessageChange) {
+        guard hasGap(before: c.seq, in: c.conversationID) else { return handleChange(c) }
+        hold(HeldPush(item: .change(c)))
+    }
+
+    /// After a SEND_ACK or a change's: `seq` is stored now; seqs between `before` (the position
+    /// before it) and it are messages of others not received yet, filled by a SYNC.
+    func acknowledgedAt(_ seq: UInt64, in cid: UInt64, before: UInt64) {
+        guard synced, seq > before + 1 else { return }
+        gaps.floors[cid] = min(gaps.floors[cid] ?? before, before)
+        requestFill()
+    }
+
+    private func hasGap(before seq: UInt64, in cid: UInt64) -> Bool {
+        // Before the connection's SYNC is done its answer covers everything; while pushes of
+        // the conversation are held, later ones queue behind them to keep the order.
+        guard synced, let store else { return false }
+        if gaps.held[cid] != nil { return true }
+        let position = (try? store.position(in: cid)) ?? 0
+        return seq > position + 1
+    }
+
+    private func hold(_ push: HeldPush) {
+        gaps.held[push.conversationID, default: []].append(push)
+        requestFill()
+    }
+
+    private func requestFill() {
+        if gaps.inFlight { gaps.again = true } else { startFill() }
+    }
+
+    /// The positions a SYNC sends: the store's, lowered to the floors of acknowledged gaps.
+    func syncPositionsWithFloors() -> [SyncPosition] {
+        var positions = (try? store?.syncPositions()) ?? []
+        for (i, p) in positions.enumerated() {
+            if let floor = gaps.floors[p.conversationID], floor < p.lastSeq { positions[i].lastSeq = floor }
+        }
+        return positions
+    }
+
+    /// A new connection: its own SYNC covers what was held (held pushes never moved a
+    /// position); the floors stay until a SYNC that used them is done.
+    func resetGapFill() {
+        gaps.held = [:]
+        gaps.inFlight = false
+        gaps.again = false
+        gaps.generation += 1
+    }
+
+    /// One SYNC for every conversation from its position: the answer's messages and changes are
+    /// applied as live ones in seq order, then the held pushes.
+    private func startFill() {
+        guard let store, link.state == .online else { return }
+        gaps.inFlight = true
+        gaps.again = false
+        gaps.count += 1
+        let generation = gaps.generation
+        for cid in gaps.held.keys { gaps.held[cid] = gaps.held[cid]!.map { var p = $0; p.tried = true; return p } }
+        let usedFloors = gaps.floors
+        link.request(SyncRequest(positions: syncPositionsWithFloors()), timeout: 60) { [weak self] result in
+            guard let self, self.store === store, self.gaps.generation == generation else { return true }
+            switch result {
+            case .success(let frame) where frame.type == .syncBatch:
+                if let batch = try? frame.decode(SyncBatch.self) { self.applyFill(batch) }
+                return false
+            case .success(let frame) where frame.type == .syncDone:
+                for (cid, floor) in usedFloors where self.gaps.floors[cid] == floor { self.gaps.floors[cid] = nil }
+                self.finishFill()
+                return true
+            default:
+                // Refused or lost: the held pushes go through as they are (a lost link resets).
+                self.finishFill()
+                return true
+            }
+        }
+    }
+
+    private func applyFill(_ batch: SyncBatch) {
+        guard let store else { return }
+        for c in batch.conversations { try? store.upsert(c) }
+        var items = batch.messages.map { HeldPush(item: .message($0)) } + batch.changes.map { HeldPush(item: .change($0)) }
+        items.sort { ($0.conversationID, $0.seq) < ($1.conversationID, $1.seq) }
+        for p in items { apply(p, via: "gap") }
+        for r in batch.receipts { applyReceipt(r, announce: false) }
+    }
+
+    private func apply(_ p: HeldPush, via: String) {
+        switch p.item {
+        case .message(let m): handleMessage(m, via: via)
+        case .change(let c): handleChange(c)
+        }
+    }
+
+    /// Applies the held pushes in seq order; one still behind a hole it was not filled for
+    /// yet (it came during the fill) stays held for the next fill.
+    private func finishFill() {
+        gaps.inFlight = false
+        let held = gaps.held
+        gaps.held = [:]
+        for (cid, pushes) in held {
+            for p in pushes.sorted(by: { $0.seq < $1.seq }) {
+                let position = (try? store?.position(in: cid)) ?? 0
+                if gaps.held[cid] != nil || (!p.tried && p.seq > position + 1) {
+                    gaps.held[cid, default: []].append(p)
+                    gaps.again = true
+                } else {
+                    apply(p, via: "live")
+                }
+            }
+        }
+        if gaps.again { startFill() }
+    }
+}
