@@ -24,9 +24,6 @@ struct HeldPush {
 struct GapFill {
     /// Per conversation, the pushes that wait for a fill, in arrival order.
     var held: [UInt64: [HeldPush]] = [:]
-    /// Conversations whose own SEND_ACK skipped seqs: the next SYNC asks from this position
-    /// (the acknowledged message is stored already, so the store's position is past the hole).
-    var floors: [UInt64: UInt64] = [:]
     var inFlight = false
     /// A gap seen while a fill ran: another fill follows it.
     var again = false
@@ -53,7 +50,9 @@ extension Client {
     /// before it) and it are messages of others not received yet, filled by a SYNC.
     func acknowledgedAt(_ seq: UInt64, in cid: UInt64, before: UInt64) {
         guard synced, seq > before + 1 else { return }
-        gaps.floors[cid] = min(gaps.floors[cid] ?? before, before)
+        // The acknowledged message is stored, so the position is past the hole: the floor
+        // (on disk) makes the next SYNC start below it, this fill's or the next connection's.
+        try? store?.lowerSyncFloor(cid, to: before)
         requestFill()
     }
 
@@ -62,6 +61,8 @@ extension Client {
         // the conversation are held, later ones queue behind them to keep the order.
         guard synced, let store else { return false }
         if gaps.held[cid] != nil { return true }
+        // A hole below an own acknowledged message: what comes after waits for its fill too.
+        if ((try? store.syncFloors()) ?? [:])[cid] != nil { return true }
         let position = (try? store.position(in: cid)) ?? 0
         return seq > position + 1
     }
@@ -78,14 +79,21 @@ extension Client {
     /// The positions a SYNC sends: the store's, lowered to the floors of acknowledged gaps.
     func syncPositionsWithFloors() -> [SyncPosition] {
         var positions = (try? store?.syncPositions()) ?? []
+        let floors = (try? store?.syncFloors()) ?? [:]
         for (i, p) in positions.enumerated() {
-            if let floor = gaps.floors[p.conversationID], floor < p.lastSeq { positions[i].lastSeq = floor }
+            if let floor = floors[p.conversationID], floor < p.lastSeq { positions[i].lastSeq = floor }
         }
         return positions
     }
 
+    /// After a SYNC from the floors `used` is done: those holes are filled.
+    func clearFloors(_ used: [UInt64: UInt64]) {
+        for (cid, floor) in used { try? store?.clearSyncFloor(cid, at: floor) }
+    }
+
     /// A new connection: its own SYNC covers what was held (held pushes never moved a
     /// position); the floors stay until a SYNC that used them is done.
+
     func resetGapFill() {
         gaps.held = [:]
         gaps.inFlight = false
@@ -102,7 +110,7 @@ extension Client {
         gaps.count += 1
         let generation = gaps.generation
         for cid in gaps.held.keys { gaps.held[cid] = gaps.held[cid]!.map { var p = $0; p.tried = true; return p } }
-        let usedFloors = gaps.floors
+        let usedFloors = (try? store.syncFloors()) ?? [:]
         link.request(SyncRequest(positions: syncPositionsWithFloors()), timeout: 60) { [weak self] result in
             guard let self, self.store === store, self.gaps.generation == generation else { return true }
             switch result {
@@ -110,11 +118,16 @@ extension Client {
                 if let batch = try? frame.decode(SyncBatch.self) { self.applyFill(batch) }
                 return false
             case .success(let frame) where frame.type == .syncDone:
-                for (cid, floor) in usedFloors where self.gaps.floors[cid] == floor { self.gaps.floors[cid] = nil }
+                self.clearFloors(usedFloors)
                 self.finishFill()
                 return true
+            case .failure:
+                // The link is gone: the next connection's SYNC covers what was held (held
+                // pushes never moved a position, and the floors stay).
+                self.resetGapFill()
+                return true
             default:
-                // Refused or lost: the held pushes go through as they are (a lost link resets).
+                // Refused: the held pushes go through as they are.
                 self.finishFill()
                 return true
             }

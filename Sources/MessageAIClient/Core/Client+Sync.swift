@@ -10,7 +10,7 @@ extension Client {
         synced = false
         resetGapFill()
         let positions = syncPositionsWithFloors()
-        let usedFloors = gaps.floors
+        let usedFloors = (try? store.syncFloors()) ?? [:]
         var fresh: [UInt64: [ChatMessage]] = [:]
         var order: [UInt64] = []
         var images: [ChatMessage] = []
@@ -38,7 +38,7 @@ extension Client {
                 return false
             case .success(let frame) where frame.type == .syncDone:
                 self.synced = true
-                for (cid, floor) in usedFloors where self.gaps.floors[cid] == floor { self.gaps.floors[cid] = nil }
+                self.clearFloors(usedFloors)
                 self.syncAssistant()
                 // The catch-up's own thumbnails first, then the rest of the newest images.
                 self.reportCatchUp(order.map { ($0, fresh[$0] ?? []) }) { [weak self] in self?.prefetchThumbnails(of: images) }
