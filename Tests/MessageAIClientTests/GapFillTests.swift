@@ -78,6 +78,27 @@ final class GapFillTests: ServerBackedTestCase {
         XCTAssertEqual(rows.compactMap { $0["seq"] as? Int }, [1, 2, 3])
     }
 
+    /// Added to a group with a history, dave's first push is seq 4 with nothing held: the fill
+    /// brings 1-3 as history (in his cache, no line, no notification) and 4 as news.
+    func testAMemberAddedToAGroupGetsItsHistoryQuietly() throws {
+        try clients.register("alice", "bob", "carol", "dave")
+        XCTAssertEqual(try clients.run("alice", ["/group create team bob carol", "old one", "old two", "old three"]).status, 0)
+        let dave = try clients.start("dave")
+        dave.send("/whoami")
+        dave.waitForStdout("dave")
+        XCTAssertEqual(try clients.run("alice", ["/open team", "/group add dave", "welcome dave"]).status, 0)
+        dave.waitForStdout("welcome dave")
+        dave.send("/open team")
+        dave.send("/history 10")
+        dave.waitForStdout("old three", count: 1)
+        dave.closeInput()
+        XCTAssertEqual(dave.waitExit(), 0, dave.stderr)
+        let beforeOpen = dave.stdout.components(separatedBy: "welcome dave").first ?? ""
+        XCTAssertFalse(beforeOpen.contains("old one"), "history is not shown as news:\n\(dave.stdout)")
+        let history = try XCTUnwrap(dave.stdout.range(of: "now in [team]").map { String(dave.stdout[$0.upperBound...]) }, dave.stdout)
+        for text in ["old one", "old two", "old three", "welcome dave"] { XCTAssertTrue(history.contains(text), text + " in:\n" + history) }
+    }
+
     /// `--server` with several addresses: a dead one in the list is skipped, and the client
     /// names the node it is connected to.
     func testSeveralAddressesSkipADeadNode() throws {

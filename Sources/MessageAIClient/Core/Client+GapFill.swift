@@ -111,11 +111,15 @@ extension Client {
         let generation = gaps.generation
         for cid in gaps.held.keys { gaps.held[cid] = gaps.held[cid]!.map { var p = $0; p.tried = true; return p } }
         let usedFloors = (try? store.syncFloors()) ?? [:]
-        link.request(SyncRequest(positions: syncPositionsWithFloors()), timeout: 60) { [weak self] result in
+        let positions = syncPositionsWithFloors()
+        // Conversations held from nothing (a group one was just added to, with its history):
+        // their earlier messages are history, not news.
+        let fromNothing = Set(positions.filter { $0.lastSeq == 0 }.map(\.conversationID))
+        link.request(SyncRequest(positions: positions), timeout: 60) { [weak self] result in
             guard let self, self.store === store, self.gaps.generation == generation else { return true }
             switch result {
             case .success(let frame) where frame.type == .syncBatch:
-                if let batch = try? frame.decode(SyncBatch.self) { self.applyFill(batch) }
+                if let batch = try? frame.decode(SyncBatch.self) { self.applyFill(batch, quiet: fromNothing) }
                 return false
             case .success(let frame) where frame.type == .syncDone:
                 self.clearFloors(usedFloors)
@@ -134,13 +138,30 @@ extension Client {
         }
     }
 
-    private func applyFill(_ batch: SyncBatch) {
+    private func applyFill(_ batch: SyncBatch, quiet: Set<UInt64>) {
         guard let store else { return }
         for c in batch.conversations { try? store.upsert(c) }
         var items = batch.messages.map { HeldPush(item: .message($0)) } + batch.changes.map { HeldPush(item: .change($0)) }
         items.sort { ($0.conversationID, $0.seq) < ($1.conversationID, $1.seq) }
-        for p in items { apply(p, via: "gap") }
+        // Held pushes of a conversation held from nothing stay news; what the fill brought
+        // below them is stored and reported to --json only (no line, no notification).
+        let heldFrom = gaps.held.mapValues { $0.map(\.seq).min() ?? 0 }
+        for p in items {
+            if quiet.contains(p.conversationID), case .message(let m) = p.item, m.seq < heldFrom[m.conversationID] ?? .max {
+                storeQuietly(m)
+            } else {
+                apply(p, via: "gap")
+            }
+        }
         for r in batch.receipts { applyReceipt(r, announce: false) }
+    }
+
+    private func storeQuietly(_ m: ChatMessage) {
+        let sentHere = outbox?.entries.contains { $0.clientID == Hex.encode(m.clientID) } ?? false
+        guard let added = try? store?.insert([m], sentHere: sentHere ? [Hex.encode(m.clientID)] : []), !added.isEmpty, !sentHere else { return }
+        var line = self.line(StoredMessage(m, sentHere: false), conversation: conversationName(m.conversationID, fallback: m.senderUsername))
+        line.via = "gap"
+        output.emit(MessageEvent.summarised(line))
     }
 
     private func apply(_ p: HeldPush, via: String) {
