@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
-from harness.history import check, ClientHistory
-from harness.waiting import wait_until
+from harness.history import check
+from harness.nodes import conversation_id, final_histories, node_of, resync, start_nodes
 
 pytestmark = pytest.mark.storage
 
@@ -19,37 +19,18 @@ PER_SENDER = 24
 NODES = 3
 
 
-def node_of(client, since=0):
-    """The address the client's last "online" event names (the node it is connected to)."""
-    online = [e for e in client.events.snapshot(since) if e.get("type") == "connection" and e.get("state") == "online"]
-    return online[-1].get("server") if online else None
-
-
-def conversation_id(client, name):
-    return next(r["conversation_id"] for r in client.conversations() if r.get("conversation") == name or r.get("name") == name)
+def sent(e):
+    return e.get("type") == "state" and e.get("state") == "sent"
 
 
 def test_kill_a_node_during_a_send_load(world, postgres_database):
-    first = world.server(name="node1", database=postgres_database)
-    cert = [("--tls-cert", f"{first.data_dir}/tls-cert.pem"), ("--tls-key", f"{first.data_dir}/tls-key.pem")]
-    flags = [a for pair in cert for a in pair]
-    nodes = [first] + [world.server(*flags, name=f"node{i}", database=postgres_database) for i in range(2, NODES + 1)]
-    assert len({n.fingerprint for n in nodes}) == 1, "every node serves the same certificate"
-    addresses = ",".join(n.address for n in nodes)
-    trust = ("--tls-fingerprint", first.fingerprint)
-
+    nodes, addresses, trust = start_nodes(world, postgres_database, NODES)
     alice, bob, carol, dave = (world.user(n, addresses, *trust) for n in ("alice", "bob", "carol", "dave"))
     world.contacts(dave, bob)
     alice.cmd("/group create team bob carol")
     dave.cmd("/dm bob")
-    # A node learns of a conversation made on another through the database: a member's next
-    # sync finds it (cross-node pushes are the event log's).
     for c in (bob, carol):
-        c.close()
-        c.start()
-        c.wait_online()
-        wait_until(lambda: any(r.get("name") == "team" for r in c.conversations()), 30, f"{c.name} to see team", interval=0.3)
-        c.cmd("/open team")
+        resync(c, "team")
     alice.cmd("/open team")
     team, dm = conversation_id(alice, "team"), conversation_id(dave, "bob")
     senders = (alice, bob, carol, dave)
@@ -60,7 +41,6 @@ def test_kill_a_node_during_a_send_load(world, postgres_database):
     for i in range(half):
         for c in senders:
             c.say(typed[c.name][i])
-    sent = lambda e: e.get("type") == "state" and e.get("state") == "sent"
     alice.events.wait_count(sent, 3, 30, marks["alice"], what="alice: first acknowledgements")
 
     spread = Counter(node_of(c) for c in senders)
@@ -78,26 +58,11 @@ def test_kill_a_node_during_a_send_load(world, postgres_database):
         now = node_of(c, killed_at[c.name])
         assert now and now != victim.address, f"{c.name} did not move off the killed node: {now}"
 
-    # The final views: each client reconnects once (its SYNC reads the database), keeping the
-    # events of its first run for the checker.
     # Which conversations each client must hold in the end, under which name, with how many.
     in_team = (team, "team", 3 * PER_SENDER)
     views = {"alice": [in_team], "carol": [in_team], "bob": [in_team, (dm, "dave", PER_SENDER)],
              "dave": [(dm, "bob", PER_SENDER)]}
-    histories = []
-    for c in senders:
-        before = c.events.snapshot(marks[c.name])
-        c.close(timeout=40)
-        c.start()
-        c.wait_online(timeout=30)
-        final = {}
-        for cid, name, count in views[c.name]:
-            c.cmd(f"/open {name}")
-            c.cmd(f"/wait-messages {count} 30", timeout=40)
-            final[cid] = [r for r in c.history(500) if r.get("seq")]
-        histories.append(ClientHistory(c.name, c.name, before + c.events.snapshot(), final))
-
-    verdict = check(histories, members={team: {"alice", "bob", "carol"}, dm: {"bob", "dave"}})
+    verdict = check(final_histories(senders, marks, views), members={team: {"alice", "bob", "carol"}, dm: {"bob", "dave"}})
     print(f"\n{NODES} nodes, killed {victim.address} (had {len(moved)} of {len(senders)} clients, spread {dict(spread)})")
     print(verdict.summary())
     assert verdict.ok, verdict.summary()
