@@ -131,8 +131,14 @@ extension Client {
                 self.resetGapFill()
                 return true
             default:
-                // Refused: the held pushes go through as they are.
-                self.finishFill()
+                // Refused (the database unavailable on that node, a limit): the holes are not
+                // filled, so nothing held is applied; the fill is tried again shortly.
+                self.gaps.inFlight = false
+                for cid in self.gaps.held.keys { self.gaps.held[cid] = self.gaps.held[cid]!.map { var p = $0; p.tried = false; return p } }
+                DispatchQueue.main.asyncAfter(deadline: .now() + 1) { [weak self] in
+                    guard let self, self.gaps.generation == generation, !self.gaps.inFlight else { return }
+                    if !self.gaps.held.isEmpty || !((try? self.store?.syncFloors()) ?? [:]).isEmpty { self.startFill() }
+                }
                 return true
             }
         }
