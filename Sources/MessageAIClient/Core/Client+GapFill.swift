@@ -29,8 +29,6 @@ struct GapFill {
     var again = false
     /// Told apart from fills of an older connection, whose answers no longer count.
     var generation = 0
-    /// Fills run since start (for tests and /server-side curiosity).
-    var count = 0
 }
 
 extension Client {
@@ -107,7 +105,6 @@ extension Client {
         guard let store, link.state == .online else { return }
         gaps.inFlight = true
         gaps.again = false
-        gaps.count += 1
         let generation = gaps.generation
         for cid in gaps.held.keys { gaps.held[cid] = gaps.held[cid]!.map { var p = $0; p.tried = true; return p } }
         let usedFloors = (try? store.syncFloors()) ?? [:]
