@@ -22,7 +22,7 @@ struct MessageAICommand: ParsableCommand {
             """,
         version: "messageai \(ClientConfiguration.version)")
 
-    @Option(name: .long, help: "Server address HOST:PORT.")
+    @Option(name: .long, help: "Server address HOST:PORT, or several nodes of one service as HOST:PORT,HOST:PORT (each reconnect starts at a random one and moves to the next on failure).")
     var server = "127.0.0.1:7878"
 
     @Option(name: .long, help: "Data directory (default $XDG_DATA_HOME/messageai or ~/.local/share/messageai).")
@@ -66,8 +66,8 @@ struct MessageAICommand: ParsableCommand {
 
     func validate() throws {
         if let check, DraftCheckMode(rawValue: check) == nil { throw ValidationError("--check must be off, warn or confirm") }
-        guard ClientConfiguration.parseServer(server) != nil else {
-            throw ValidationError("--server must be HOST:PORT, for example 127.0.0.1:7878")
+        guard ServerAddress.parseList(server) != nil else {
+            throw ValidationError("--server must be HOST:PORT or a comma-separated list of them, for example 127.0.0.1:7878 or node1:7878,node2:7878")
         }
         if let color, Palette.Mode(rawValue: color) == nil { throw ValidationError("--color must be never, auto or always") }
         guard drainTimeout >= 0 else { throw ValidationError("--drain-timeout must be 0 or more seconds") }
@@ -81,9 +81,7 @@ struct MessageAICommand: ParsableCommand {
 
     func run() throws {
         var config = ClientConfiguration()
-        let (host, port) = ClientConfiguration.parseServer(server)!
-        config.host = host
-        config.port = port
+        config.servers = ServerAddress.parseList(server)!
         if let dataDir { config.dataDir = dataDir }
         config.json = json
         config.drainTimeout = drainTimeout

@@ -10,9 +10,14 @@ enum ServerCommands {
     static func server(_ inv: Invocation) {
         let c = inv.client
         let link = c.link
-        let address = KnownServers.key(host: link.settings.host, port: link.settings.port)
+        let address = link.address.description
         var fields: [String: Any] = ["address": address, "connection": c.connectionLabel]
         var plain = "\(address) (\(c.connectionLabel))"
+        if link.settings.addresses.count > 1 {
+            // Several nodes: which one this is, and the others it fails over to.
+            fields["addresses"] = link.settings.addresses.map(\.description)
+            plain += ", one of \(link.settings.addresses.map(\.description).joined(separator: ", "))"
+        }
         if link.settings.tls.plaintext {
             fields["tls"] = false
             plain += ", PLAINTEXT: no encryption (--plaintext)"

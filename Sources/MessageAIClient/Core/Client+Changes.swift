@@ -25,6 +25,8 @@ extension Client {
         outbox.removeDeferred(clientID: entry.clientID)
         flushOutbox()
         guard ack.seq > 0 else { return } // changed nothing (a reaction already there)
+        let before = (try? store.position(in: entry.conversationID)) ?? 0
+        defer { acknowledgedAt(ack.seq, in: entry.conversationID, before: before) }
         var text = entry.text
         if action == .edit, let m = try? store.message(in: entry.conversationID, seq: entry.target ?? 0), m.deleted { text = "" }
         handleChange(MessageChange(conversationID: entry.conversationID, seq: ack.seq, clientID: entry.clientIDBytes,

@@ -12,8 +12,8 @@ extension StoredMessage {
 /// Pushes from the server (request id 0), dispatched by frame type through a table.
 extension Client {
     private static let pushHandlers: [FrameType: (Client, Frame) throws -> Void] = [
-        .message: { c, f in c.handleMessage(try f.decode(ChatMessage.self)) },
-        .messageChange: { c, f in c.handleChange(try f.decode(MessageChange.self)) },
+        .message: { c, f in c.receiveMessage(try f.decode(ChatMessage.self)) },
+        .messageChange: { c, f in c.receiveChange(try f.decode(MessageChange.self)) },
         .receipt: { c, f in c.applyReceipt(try f.decode(Receipt.self), announce: true) },
         .conversation: { c, f in c.handleConversation(try f.decode(Conversation.self)) },
         .presence: { c, f in c.handlePresence(try f.decode(Presence.self)) },
@@ -32,13 +32,18 @@ extension Client {
         }
     }
 
-    private func handleMessage(_ m: ChatMessage) {
+    /// A message not held yet is stored and shown once. `via`: "live" (pushed) or "gap" (a
+    /// SYNC that filled a hole), in the JSON event, so a history can be checked.
+    func handleMessage(_ m: ChatMessage, via: String) {
         guard let store, let me = session else { return }
         let sentHere = outbox?.entries.contains { $0.clientID == Hex.encode(m.clientID) } ?? false
         guard let added = try? store.insert([m], sentHere: sentHere ? [Hex.encode(m.clientID)] : []), !added.isEmpty else { return }
         if (try? store.conversation(m.conversationID)) == nil { refreshConversations() }
+        // Still in this outbox (a fill found it before its SEND_ACK came): the ack reports it.
+        if sentHere { return }
         let name = conversationName(m.conversationID, fallback: m.senderUsername)
-        let line = self.line(StoredMessage(m, sentHere: sentHere), conversation: name)
+        var line = self.line(StoredMessage(m, sentHere: sentHere), conversation: name)
+        line.via = via
         if m.senderID == me.userID {
             output.emit(MessageEvent.shown(line))
             checkWaiters()

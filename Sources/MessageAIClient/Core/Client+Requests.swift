@@ -34,7 +34,7 @@ extension Client {
         let failed = { [unowned self] in link.attemptedOnce && link.state != .online }
         wait(upTo: config.connectWait, until: { up() || failed() }) { [unowned self] _ in
             if !up() {
-                let address = KnownServers.key(host: link.settings.host, port: link.settings.port)
+                let address = link.address.description
                 let why = link.lastError.isEmpty ? "" : " (\(link.lastError))"
                 output.write("cannot reach the server at \(address)\(why); the script runs offline\n", .err)
             }

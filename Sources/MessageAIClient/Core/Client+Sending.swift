@@ -154,6 +154,7 @@ extension Client {
         let m = ChatMessage(conversationID: entry.conversationID, seq: ack.seq, clientID: entry.clientIDBytes,
                             senderID: session.userID, senderUsername: session.username, serverTime: ack.serverTime,
                             text: attachment?.fallbackText ?? entry.text, replyTo: entry.replyTo ?? 0, attachment: attachment)
+        let before = (try? store.position(in: entry.conversationID)) ?? 0
         do {
             try store.insert([m], sentHere: [entry.clientID])
             // A reply accepts a message request (the server's rule): /list stops holding it apart.
@@ -172,6 +173,7 @@ extension Client {
             reportState(stored, state)
         }
         considerCallHint(entry.conversationID)
+        acknowledgedAt(ack.seq, in: entry.conversationID, before: before)
         onChange()
     }
 

@@ -8,7 +8,9 @@ extension Client {
     func startSync() {
         guard let store else { return }
         synced = false
-        let positions = (try? store.syncPositions()) ?? []
+        resetGapFill()
+        let positions = syncPositionsWithFloors()
+        let usedFloors = (try? store.syncFloors()) ?? [:]
         var fresh: [UInt64: [ChatMessage]] = [:]
         var order: [UInt64] = []
         var images: [ChatMessage] = []
@@ -36,6 +38,7 @@ extension Client {
                 return false
             case .success(let frame) where frame.type == .syncDone:
                 self.synced = true
+                self.clearFloors(usedFloors)
                 self.syncAssistant()
                 // The catch-up's own thumbnails first, then the rest of the newest images.
                 self.reportCatchUp(order.map { ($0, fresh[$0] ?? []) }) { [weak self] in self?.prefetchThumbnails(of: images) }
@@ -69,7 +72,8 @@ extension Client {
             let name = conversationName(cid, fallback: unread.last?.senderUsername ?? "")
             let summary = unread.count > config.summaryThreshold
             for m in unread {
-                let line = self.line(StoredMessage(m, sentHere: false), conversation: name)
+                var line = self.line(StoredMessage(m, sentHere: false), conversation: name)
+                line.via = "sync"
                 let image = !summary && (m.attachment?.width ?? 0) > 0 ? MessageKey(conversationID: cid, seq: m.seq) : nil
                 events.append((summary ? MessageEvent.summarised(line) : MessageEvent.shown(line), image))
             }

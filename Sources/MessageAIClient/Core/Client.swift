@@ -67,6 +67,8 @@ public final class Client {
     public internal(set) var ownAway: String?
     /// Who is typing where, until when.
     var typing: [UInt64: [String: DispatchTime]] = [:]
+    /// Holes in conversations' seqs being filled (Client+GapFill).
+    var gaps = GapFill()
     /// REPL: one's own messages sent while online, printed once acknowledged (with `#N`);
     /// by client id, with the line printed without it should the ack be slow.
     var heldOwnLines: [String: () -> Void] = [:]
@@ -102,7 +104,7 @@ public final class Client {
         draftCheck = config.draftCheck ?? DraftCheckMode.standard(interactive: config.interactive)
         previewMode = ImagePreview.mode(setting: config.preview, json: config.json)
         self.output = output
-        link = ServerLink(settings: .init(host: config.host, port: config.port,
+        link = ServerLink(settings: .init(addresses: config.servers,
                                           backoffBase: config.backoffBase, backoffCap: config.backoffCap, tls: config.tls))
         notifier = Notifier(command: config.notifyCommand, bell: config.bell)
     }
@@ -224,7 +226,7 @@ public final class Client {
         if state == .online {
             offlineAnnounced = false
             reconnectingAnnounced = false
-            output.emit(ConnectionEvent.online(server: "\(config.host):\(config.port)", shown: !quietOutage))
+            output.emit(ConnectionEvent.online(server: link.address.description, shown: !quietOutage))
             quietOutage = false
         } else if state == .offline && !offlineAnnounced {
             offlineAnnounced = true

@@ -5,10 +5,19 @@ import MessageAISocket
 public struct ClientConfiguration {
     public static let version = "0.4.1"
 
-    /// Server host. Default 127.0.0.1 (`--server HOST:PORT`).
-    public var host = "127.0.0.1"
-    /// Server port. Default 7878, the server's default port.
-    public var port: UInt16 = 7878
+    /// The server's addresses (`--server HOST:PORT[,HOST:PORT...]`). Default 127.0.0.1:7878.
+    /// Several are nodes of one service: each (re)connect starts at a random one and moves to
+    /// the next on failure.
+    public var servers = [ServerAddress(host: "127.0.0.1", port: 7878)]
+    /// The first address's host and port (the trust probe at start, older callers).
+    public var host: String {
+        get { servers[0].host }
+        set { servers = [ServerAddress(host: newValue, port: port)] }
+    }
+    public var port: UInt16 {
+        get { servers[0].port }
+        set { servers = [ServerAddress(host: host, port: newValue)] }
+    }
     /// Where session, local caches, outboxes and input history live. Default
     /// `$XDG_DATA_HOME/messageai`, else `~/.local/share/messageai` (`--data-dir`).
     public var dataDir = ClientConfiguration.defaultDataDir()

@@ -15,7 +15,7 @@ public enum ConnectionEvent: ClientEvent {
 
     public var jsonFields: [String: Any] {
         switch self {
-        case .online: return ["state": "online"]
+        case .online(let server, _): return ["state": "online", "server": server]
         case .lost(let reason, _), .offline(let reason): return ["state": "offline", "reason": reason]
         case .reconnecting: return ["state": "reconnecting"]
         }

@@ -19,6 +19,9 @@ public struct MessageLine {
     public var quote: String? = nil
     public var reactions: String? = nil
     public var suffix = ""
+    /// How a "message" event's message came: "live" (pushed), "gap" (a SYNC that filled a hole
+    /// in the pushes), "sync" (the catch-up after connecting); nil in /history and /find rows.
+    public var via: String? = nil
 
     private var head: String {
         let ref = showsRef && message.seq > 0 ? "#\(message.seq) " : ""
@@ -50,6 +53,7 @@ public struct MessageLine {
                                 "text": m.text, "server_time": m.serverTime, "client_id": m.clientID]
         if let action { f["action"] = action }
         if let senderName, senderName != m.sender { f["sender_name"] = senderName }
+        if let via { f["via"] = via }
         return changeFields(f)
     }
 }

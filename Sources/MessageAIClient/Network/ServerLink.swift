@@ -11,8 +11,8 @@ public enum LinkState: String {
 /// reconnects by itself with capped exponential backoff and jitter. Main queue only.
 final class ServerLink {
     struct Settings {
-        var host: String
-        var port: UInt16
+        /// The server's addresses (`--server host1:7878,host2:7878`): nodes of one service.
+        var addresses: [ServerAddress]
         var backoffBase: Double = 0.1
         var backoffCap: Double = 2.0
         var connectTimeoutMs: Int32 = 3000
@@ -57,7 +57,18 @@ final class ServerLink {
     var onPush: (Frame) -> Void = { _ in }
     var onStateChange: (LinkState) -> Void = { _ in }
 
-    init(settings: Settings) { self.settings = settings }
+    /// Which of `settings.addresses` the current (or next) attempt uses.
+    private var addressIndex = 0
+    /// Attempts since the last connection held, to know when every address was tried once.
+    private var triedInRound = 0
+
+    init(settings: Settings) {
+        self.settings = settings
+        addressIndex = settings.addresses.isEmpty ? 0 : Int.random(in: 0..<settings.addresses.count)
+    }
+
+    /// The address connected to now (or tried next): what /server and the online event name.
+    var address: ServerAddress { settings.addresses[addressIndex] }
 
     var compress: Bool { welcome?.capabilities.contains(.zlib) ?? false }
 
@@ -76,7 +87,18 @@ final class ServerLink {
         retry?.cancel(); retry = nil
         nextAttempt = nil
         state = .connecting
-        let (host, port, timeout, tls) = (settings.host, settings.port, settings.connectTimeoutMs, settings.tls)
+        dial()
+    }
+
+    /// One connection attempt to the current address (background: resolve, connect, TLS).
+    private func dial() {
+        guard !stopped else { return }
+        let (host, port, timeout) = (address.host, address.port, settings.connectTimeoutMs)
+        var sameService = settings.tls
+        // All nodes of one list serve the same certificate: one trusted for any of them is
+        // trusted for the others (TLSConnect saves it for the new address).
+        sameService.siblings = settings.addresses.filter { $0 != address }
+        let tls = sameService
         DispatchQueue.global().async {
             let result = SocketConnect.connect(host: host, port: port, timeoutMs: timeout)
                 .flatMap { fd in SocketConnect.secure(fd: fd, host: host, port: port, tls: tls, timeoutMs: timeout) }
@@ -109,6 +131,7 @@ final class ServerLink {
                     if let w = try? f.decode(Welcome.self) {
                         self.welcome = w
                         self.failures = 0
+                        self.triedInRound = 0
                         self.attemptedOnce = true
                         self.state = .online
                         self.onReady()
@@ -133,6 +156,9 @@ final class ServerLink {
         welcome = nil
         tlsInfo = nil
         let wasOnline = state == .online
+        // A node that dropped us may be dying: the reconnect starts at a random address (the
+        // load spreads over the nodes left), then walks the list.
+        if wasOnline, settings.addresses.count > 1 { addressIndex = Int.random(in: 0..<settings.addresses.count) }
         let failed = pending
         pending = [:]
         for (_, p) in failed { _ = p.handler(.failure(ClientError("connection_lost", "the connection to the server was lost (\(reason))"))) }
@@ -142,6 +168,18 @@ final class ServerLink {
 
     private func attemptFailed(_ reason: String) {
         lastError = reason
+        // Another address not tried since the last good connection: at once, no backoff, and
+        // still "connecting" (offline is when every node failed).
+        if settings.addresses.count > 1 && !stopped {
+            addressIndex = (addressIndex + 1) % settings.addresses.count
+            triedInRound += 1
+            if triedInRound < settings.addresses.count {
+                state = .connecting
+                queue.async { [weak self] in self?.dial() }
+                return
+            }
+            triedInRound = 0
+        }
         attemptedOnce = true
         state = .offline
         guard !stopped else { return }

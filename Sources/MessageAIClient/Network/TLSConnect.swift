@@ -106,6 +106,14 @@ enum TLSConnect {
         case let known?:
             return .failure(.changed(host: host, port: port, known: known, presented: fp, file: settings.knownServersPath))
         case nil:
+            // Trusted for another node of the same list: the same service (all nodes serve one
+            // certificate), so trusted here too, and remembered for this address.
+            if let sibling = settings.siblings.first(where: {
+                KnownServers.lookup(settings.knownServersPath, host: $0.host, port: $0.port) == fp
+            }) {
+                try? KnownServers.save(settings.knownServersPath, host: host, port: port, fingerprint: fp)
+                return .success((session, info("known server \(sibling) (\(settings.knownServersPath))")))
+            }
             return .failure(.untrusted(host: host, port: port, fingerprint: fp, reason: failure))
         }
     }

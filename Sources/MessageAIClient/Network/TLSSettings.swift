@@ -12,6 +12,9 @@ public struct TLSSettings {
     public var caFile: String?
     /// Fingerprints the user accepted, per HOST:PORT (trust on first use).
     public var knownServersPath: String
+    /// The other addresses of the `--server` list: a certificate known for one of them is
+    /// trusted for this one too (every node of one service serves the same certificate).
+    public var siblings: [ServerAddress] = []
 
     public init(knownServersPath: String) { self.knownServersPath = knownServersPath }
 

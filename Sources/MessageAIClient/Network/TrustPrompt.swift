@@ -13,11 +13,17 @@ import Glibc
 public enum TrustPrompt {
     /// Returns normally when the client may start; exits (status 1) otherwise.
     public static func ensureTrusted(_ config: ClientConfiguration, interactive: Bool) {
-        let tls = config.tls
+        var tls = config.tls
         guard !tls.plaintext, tls.pinnedFingerprint == nil else { return }
-        guard case .success(let fd) = SocketConnect.connect(host: config.host, port: config.port, timeoutMs: 3000) else { return }
+        // Several nodes: the first that answers is asked about; the others then trust the same
+        // certificate through the sibling rule (TLSConnect).
+        guard let (address, fd) = config.servers.lazy.compactMap({ a -> (ServerAddress, Int32)? in
+            guard case .success(let fd) = SocketConnect.connect(host: a.host, port: a.port, timeoutMs: 3000) else { return nil }
+            return (a, fd)
+        }).first else { return }
         defer { close(fd) }
-        switch TLSConnect.handshake(fd: fd, host: config.host, port: config.port, settings: tls, timeoutMs: 5000) {
+        tls.siblings = config.servers.filter { $0 != address }
+        switch TLSConnect.handshake(fd: fd, host: address.host, port: address.port, settings: tls, timeoutMs: 5000) {
         case .success(let (session, _)):
             session.shutdown()
         case .failure(.untrusted(let host, let port, let fingerprint, let reason)) where interactive:

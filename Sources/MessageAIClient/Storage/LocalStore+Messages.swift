@@ -102,6 +102,14 @@ extension LocalStore {
             """) { SyncPosition(conversationID: $0.uint64(0), lastSeq: max($0.uint64(1), changes[$0.uint64(0)] ?? 0)) }
     }
 
+    /// The highest seq held in one conversation, messages and changes alike (its SYNC position).
+    public func position(in conversationID: UInt64) throws -> UInt64 {
+        try db.query("""
+            SELECT max(coalesce((SELECT max(seq) FROM messages WHERE conversation_id=?1), 0),
+                       coalesce((SELECT max(seq) FROM changes WHERE conversation_id=?1), 0))
+            """, conversationID) { $0.uint64(0) }.first ?? 0
+    }
+
     public func lastSeq(in conversationID: UInt64) throws -> UInt64 {
         try db.query("SELECT coalesce(max(seq),0) FROM messages WHERE conversation_id=?", conversationID) { $0.uint64(0) }.first ?? 0
     }

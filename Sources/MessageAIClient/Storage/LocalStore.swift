@@ -65,6 +65,7 @@ public final class LocalStore {
         try createAssistantTables()  // 5 -> 6, idempotent
         // Idempotent, so it needs no migration step: whatever order schema steps were merged in.
         try db.execute(LocalStore.attachmentsTable)
+        try db.execute(LocalStore.syncFloorsTable)
         try migrate()
     }
 

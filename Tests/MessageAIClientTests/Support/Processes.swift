@@ -115,7 +115,10 @@ final class ServerProcess {
         try start(port: 0)
         if !extraArgs.contains("--plaintext") {
             // As an admin would: once the server made its certificate, hand its fingerprint to users.
-            let p = try Child(try Binaries.path("messageai-server"), ["--data-dir", dataDir, "--print-fingerprint"])
+            // A node given another's certificate (--tls-cert, --tls-key) prints that one.
+            let files = extraArgs.indices.filter { ["--tls-cert", "--tls-key"].contains(extraArgs[$0]) && $0 + 1 < extraArgs.count }
+                .flatMap { [extraArgs[$0], extraArgs[$0 + 1]] }
+            let p = try Child(try Binaries.path("messageai-server"), ["--data-dir", dataDir, "--print-fingerprint"] + files)
             p.closeInput()
             XCTAssertEqual(p.waitExit(timeout: 30), 0, "--print-fingerprint: \(p.stderr)")
             fingerprint = p.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,0 +1,54 @@
+"""Several server nodes on one PostgreSQL database (issue 26), and the clients' histories for
+the checker (harness/history.py), shared by scenarios 72 and 73."""
+from .history import ClientHistory
+from .waiting import wait_until
+
+
+def start_nodes(world, database, count):
+    """`count` servers on `database`, all serving node1's certificate (as README asks of
+    several nodes: trust must survive a failover). Returns (nodes, the --server list, the
+    client's trust flags)."""
+    first = world.server(name="node1", database=database)
+    flags = ("--tls-cert", f"{first.data_dir}/tls-cert.pem", "--tls-key", f"{first.data_dir}/tls-key.pem")
+    nodes = [first] + [world.server(*flags, name=f"node{i}", database=database) for i in range(2, count + 1)]
+    assert len({n.fingerprint for n in nodes}) == 1, "every node serves the same certificate"
+    return nodes, ",".join(n.address for n in nodes), ("--tls-fingerprint", first.fingerprint)
+
+
+def node_of(client, since=0):
+    """The address the client's last "online" event names (the node it is connected to)."""
+    online = [e for e in client.events.snapshot(since) if e.get("type") == "connection" and e.get("state") == "online"]
+    return online[-1].get("server") if online else None
+
+
+def conversation_id(client, name):
+    return next(r["conversation_id"] for r in client.conversations() if r.get("name") == name)
+
+
+def resync(client, name):
+    """A member that was online when a conversation was made on another node learns of it
+    through the database: its next sync (a reconnect) finds it. Then it opens it."""
+    client.close()
+    client.start()
+    client.wait_online()
+    wait_until(lambda: any(r.get("name") == name for r in client.conversations()), 30, f"{client.name} to see {name}", interval=0.3)
+    client.cmd(f"/open {name}")
+
+
+def final_histories(clients, marks, views):
+    """Each client reconnects once (its SYNC reads the database, as a device coming back
+    would), then reads its final view of each conversation. views: {name: [(conversation_id,
+    name to /open, messages expected)]}. The events of the first run are kept for the checker."""
+    histories = []
+    for c in clients:
+        before = c.events.snapshot(marks[c.name])
+        c.close(timeout=40)
+        c.start()
+        c.wait_online(timeout=30)
+        final = {}
+        for cid, name, count in views[c.name]:
+            c.cmd(f"/open {name}")
+            c.cmd(f"/wait-messages {count} 30", timeout=40)
+            final[cid] = [r for r in c.history(500) if r.get("seq")]
+        histories.append(ClientHistory(c.name, c.name, before + c.events.snapshot(), final))
+    return histories

@@ -1,0 +1,70 @@
+"""Scenario 72 (issue 26): three server processes on one PostgreSQL database serving one
+certificate; four clients, each given every node's address (`--server n1,n2,n3`, a random
+start), in a group and a DM; a send load; kill -9 of the node serving most clients in the
+middle. Its clients reconnect to the nodes left and their outboxes resend. Then the history
+checker (harness/history.py) over every client's history: nothing acknowledged lost or
+duplicated, one sequence per conversation with no gap, no phantom, no reordering of what
+each client was shown. Until cross-node delivery (the event log) lands, the final histories
+come from a sync: each client reconnects once at the end, as a device coming back would."""
+from collections import Counter
+
+import pytest
+
+from harness.history import check
+from harness.nodes import conversation_id, final_histories, node_of, resync, start_nodes
+
+pytestmark = pytest.mark.storage
+
+PER_SENDER = 24
+NODES = 3
+
+
+def sent(e):
+    return e.get("type") == "state" and e.get("state") == "sent"
+
+
+def test_kill_a_node_during_a_send_load(world, postgres_database):
+    nodes, addresses, trust = start_nodes(world, postgres_database, NODES)
+    alice, bob, carol, dave = (world.user(n, addresses, *trust) for n in ("alice", "bob", "carol", "dave"))
+    world.contacts(dave, bob)
+    alice.cmd("/group create team bob carol")
+    dave.cmd("/dm bob")
+    for c in (bob, carol):
+        resync(c, "team")
+    alice.cmd("/open team")
+    team, dm = conversation_id(alice, "team"), conversation_id(dave, "bob")
+    senders = (alice, bob, carol, dave)
+    marks = {c.name: len(c.events) for c in senders}
+
+    typed = {c.name: [f"{c.name} {i:02d} ünïcode ⚡" for i in range(PER_SENDER)] for c in senders}
+    half = PER_SENDER // 2
+    for i in range(half):
+        for c in senders:
+            c.say(typed[c.name][i])
+    alice.events.wait_count(sent, 3, 30, marks["alice"], what="alice: first acknowledgements")
+
+    spread = Counter(node_of(c) for c in senders)
+    victim = next(n for n in nodes if n.address == spread.most_common(1)[0][0])
+    moved = [c for c in senders if node_of(c) == victim.address]
+    # Marked before the kill: a client may be back online on another node before kill() returns.
+    killed_at = {c.name: len(c.events) for c in senders}
+    victim.kill()
+    for i in range(half, PER_SENDER):
+        for c in senders:
+            c.say(typed[c.name][i])
+    for c in senders:
+        c.cmd("/wait sent 60", timeout=75)
+    for c in moved:
+        now = node_of(c, killed_at[c.name])
+        assert now and now != victim.address, f"{c.name} did not move off the killed node: {now}"
+
+    # Which conversations each client must hold in the end, under which name, with how many.
+    in_team = (team, "team", 3 * PER_SENDER)
+    views = {"alice": [in_team], "carol": [in_team], "bob": [in_team, (dm, "dave", PER_SENDER)],
+             "dave": [(dm, "bob", PER_SENDER)]}
+    verdict = check(final_histories(senders, marks, views), members={team: {"alice", "bob", "carol"}, dm: {"bob", "dave"}})
+    print(f"\n{NODES} nodes, killed {victim.address} (had {len(moved)} of {len(senders)} clients, spread {dict(spread)})")
+    print(verdict.summary())
+    assert verdict.ok, verdict.summary()
+    assert verdict.counts["acked"] == len(senders) * PER_SENDER, "every message typed was acknowledged once"
+    assert verdict.counts["unacked"] == 0

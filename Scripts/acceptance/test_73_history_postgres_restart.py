@@ -1,0 +1,57 @@
+"""Scenario 73 (issue 26): two server nodes on one PostgreSQL cluster of the test's own, three
+clients of a group given both addresses; PostgreSQL is restarted (fast shutdown: every session
+cut) in the middle of a send load. The nodes stay up and acknowledge nothing without a commit;
+the outboxes resend. Then the history checker over every client's history, as in scenario 72."""
+import pytest
+
+from harness.history import check
+from harness.nodes import conversation_id, final_histories, resync, start_nodes
+from harness.pgcluster import PostgresCluster, require_postgres
+
+pytestmark = pytest.mark.storage
+
+PER_SENDER = 20
+NODES = 2
+
+
+@pytest.fixture
+def cluster(postgres_database):  # postgres_database: skipped unless the PostgreSQL pass
+    require_postgres()
+    pg = PostgresCluster().start()
+    pg.create_database("chat")
+    yield pg
+    pg.stop()
+
+
+def test_postgres_restart_during_a_load_on_two_nodes(world, cluster):
+    nodes, addresses, trust = start_nodes(world, cluster.url("chat"), NODES)
+    alice, bob, carol = (world.user(n, addresses, *trust) for n in ("alice", "bob", "carol"))
+    alice.cmd("/group create team bob carol")
+    for c in (bob, carol):
+        resync(c, "team")
+    alice.cmd("/open team")
+    team = conversation_id(alice, "team")
+    senders = (alice, bob, carol)
+    marks = {c.name: len(c.events) for c in senders}
+
+    typed = {c.name: [f"{c.name} {i:02d} ünïcode ⚡" for i in range(PER_SENDER)] for c in senders}
+    half = PER_SENDER // 2
+    for i in range(half):
+        for c in senders:
+            c.say(typed[c.name][i])
+    alice.events.wait_count(lambda e: e.get("type") == "state" and e.get("state") == "sent", 3, 30, marks["alice"],
+                            what="alice: first acknowledgements")
+    cluster.restart()
+    for i in range(half, PER_SENDER):
+        for c in senders:
+            c.say(typed[c.name][i])
+    for c in senders:
+        c.cmd("/wait sent 90", timeout=105)
+    assert all(n.alive() for n in nodes), "a node died with its database"
+
+    views = {c.name: [(team, "team", len(senders) * PER_SENDER)] for c in senders}
+    verdict = check(final_histories(senders, marks, views), members={team: {c.name for c in senders}})
+    print(f"\n{NODES} nodes, PostgreSQL restarted during the load")
+    print(verdict.summary())
+    assert verdict.ok, verdict.summary()
+    assert verdict.counts["acked"] == len(senders) * PER_SENDER, "every message typed was acknowledged once"
