@@ -1,0 +1,93 @@
+import Logging
+import MessageAIStore
+import PostgresNIO
+
+/// Reading the event log (PostgresSchema+V7.swift) by position: the reader's half of
+/// commit-as-publish. See `EventLog` for what each call promises.
+extension PostgresStore: EventLog {
+    public var eventLog: EventLog? { self }
+
+    /// The cursor is the oldest running transaction's xid at the snapshot, position 0: every
+    /// event below it is committed and counted in `last_seq`; an event at or above it may or
+    /// may not be, and is read again (a seq already counted is then no news to the reader).
+    public func start() async throws(StoreError) -> LogStart {
+        try await perform { client, logger in
+            try await client.withConnection { db in
+                try await db.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+                do {
+                    let xmin = try await db.firstRow("SELECT pg_snapshot_xmin(pg_current_snapshot())::text",
+                                                     logger: logger)?.decode(String.self)
+                    var seqs: [UInt64: UInt64] = [:]
+                    for row in try await db.allRows("SELECT id, last_seq FROM conversations WHERE last_seq > 0", logger: logger) {
+                        let (id, seq) = try row.decode((UInt64, UInt64).self)
+                        seqs[id] = seq
+                    }
+                    try await db.query("COMMIT", logger: logger)
+                    return LogStart(cursor: LogPosition(xid: xmin.flatMap { UInt64($0) } ?? 0, position: 0), lastSeqs: seqs)
+                } catch {
+                    _ = try? await db.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Only below the oldest running transaction's xid: a transaction that started earlier and
+    /// commits later would otherwise put its row behind a cursor that has moved past it.
+    public func events(after cursor: LogPosition, limit: Int) async throws(StoreError) -> [CommitEvent] {
+        let limit = Self.clamp(limit, max: 10_000)
+        let origin = self.origin
+        return try await perform { client, logger in
+            try await client.allRows("""
+                SELECT xid::text, position, kind, conversation_id, seq, user_id, origin IS NOT DISTINCT FROM \(origin)
+                FROM events
+                WHERE (xid, position) > (\(String(cursor.xid))::xid8, \(cursor.position))
+                  AND xid < pg_snapshot_xmin(pg_current_snapshot())
+                ORDER BY xid, position LIMIT \(limit)
+                """, logger: logger).map { row in
+                let (xid, position, kind, conversation, seq, user, own) =
+                    try row.decode((String, UInt64, Int16, UInt64, UInt64, UInt64, Bool).self)
+                return CommitEvent(position: LogPosition(xid: UInt64(xid) ?? 0, position: position),
+                                kind: CommitEvent.Kind(rawValue: kind) ?? .membership,
+                                conversationID: conversation, seq: seq, userID: user, own: own)
+            }
+        }
+    }
+
+    /// Messages and changes in the range, with whether this process wrote them (from their
+    /// events; an event already purged reads as another's). At most 1,000 seqs per call.
+    public func entries(conversationID: UInt64, after: UInt64, through: UInt64) async throws(StoreError) -> [LogEntry] {
+        let through = Swift.min(through, after + 1_000)
+        let origin = self.origin
+        return try await perform { client, logger in
+            var own = Set<UInt64>()
+            for row in try await client.allRows("""
+                SELECT seq FROM events WHERE kind IN (1, 2) AND conversation_id = \(conversationID)
+                  AND seq > \(after) AND seq <= \(through) AND origin = \(origin)
+                """, logger: logger) {
+                own.insert(try row.decode(UInt64.self))
+            }
+            var entries: [LogEntry] = try await client.allRows("""
+                SELECT \(unescaped: Self.messageColumns) \(unescaped: Self.messageJoins)
+                WHERE m.conversation_id = \(conversationID) AND m.seq > \(after) AND m.seq <= \(through)
+                """, logger: logger).map { row in
+                let m = try Self.message(row)
+                return .message(m, own: own.contains(m.seq))
+            }
+            entries += try await client.allRows("""
+                SELECT \(unescaped: Self.changeColumns) \(unescaped: Self.changeJoins)
+                WHERE c.conversation_id = \(conversationID) AND c.seq > \(after) AND c.seq <= \(through)
+                """, logger: logger).map { row in
+                let c = try Self.change(row)
+                return .change(c, own: own.contains(c.seq))
+            }
+            return entries.sorted { $0.seq < $1.seq }
+        }
+    }
+
+    public func purgeEvents(olderThan cutoff: UInt64) async throws(StoreError) -> Int {
+        try await perform { client, logger in
+            try await client.allRows("DELETE FROM events WHERE created_at < \(cutoff) RETURNING 1", logger: logger).count
+        }
+    }
+}
