@@ -34,16 +34,19 @@ extension PostgresStore: EventLog {
 
     /// Only below the oldest running transaction's xid: a transaction that started earlier and
     /// commits later would otherwise put its row behind a cursor that has moved past it.
+    /// (The text of the xid is named apart: `ORDER BY xid` would sort by an output column
+    /// called `xid`, as text, before the table's column; '1000' < '999'.)
     public func events(after cursor: LogPosition, limit: Int) async throws(StoreError) -> [CommitEvent] {
         let limit = Self.clamp(limit, max: 10_000)
         let origin = self.origin
         return try await perform { client, logger in
             try await client.allRows("""
-                SELECT xid::text, position, kind, conversation_id, seq, user_id, origin IS NOT DISTINCT FROM \(origin)
-                FROM events
-                WHERE (xid, position) > (\(String(cursor.xid))::xid8, \(cursor.position))
-                  AND xid < pg_snapshot_xmin(pg_current_snapshot())
-                ORDER BY xid, position LIMIT \(limit)
+                SELECT e.xid::text AS xid_text, e.position, e.kind, e.conversation_id, e.seq, e.user_id,
+                       e.origin IS NOT DISTINCT FROM \(origin)
+                FROM events e
+                WHERE (e.xid, e.position) > (\(String(cursor.xid))::xid8, \(cursor.position))
+                  AND e.xid < pg_snapshot_xmin(pg_current_snapshot())
+                ORDER BY e.xid, e.position LIMIT \(limit)
                 """, logger: logger).map { row in
                 let (xid, position, kind, conversation, seq, user, own) =
                     try row.decode((String, UInt64, Int16, UInt64, UInt64, UInt64, Bool).self)
