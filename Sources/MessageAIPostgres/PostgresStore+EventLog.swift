@@ -58,18 +58,26 @@ extension PostgresStore: EventLog {
     }
 
     /// Messages and changes in the range, with whether this process wrote them (from their
-    /// events; an event already purged reads as another's). At most 1,000 seqs per call.
+    /// events; an event already purged reads as another's). At most 1,000 seqs per call. The
+    /// events also say whether any seq is a change; when each seq has its event and none is,
+    /// the changes are not asked for.
     public func entries(conversationID: UInt64, after: UInt64, through: UInt64) async throws(StoreError) -> [LogEntry] {
+        guard through > after else { return [] }
         let through = Swift.min(through, after + 1_000)
         let origin = self.origin
         return try await perform { client, logger in
-            var own = Set<UInt64>()
+            var own = Set<UInt64>(), logged = 0, changes = false
             for row in try await client.allRows("""
-                SELECT seq FROM events WHERE kind IN (1, 2) AND conversation_id = \(conversationID)
-                  AND seq > \(after) AND seq <= \(through) AND origin = \(origin)
+                SELECT seq, kind, origin IS NOT DISTINCT FROM \(origin) FROM events
+                WHERE kind IN (1, 2) AND conversation_id = \(conversationID) AND seq > \(after) AND seq <= \(through)
                 """, logger: logger) {
-                own.insert(try row.decode(UInt64.self))
+                let (seq, kind, mine) = try row.decode((UInt64, Int16, Bool).self)
+                if mine { own.insert(seq) }
+                if kind == CommitEvent.Kind.change.rawValue { changes = true }
+                logged += 1
             }
+            // Every seq of the range logged and none a change (the common case): no changes to read.
+            let readChanges = changes || logged < Int(through - after)
             var entries: [LogEntry] = try await client.allRows("""
                 SELECT \(unescaped: Self.messageColumns) \(unescaped: Self.messageJoins)
                 WHERE m.conversation_id = \(conversationID) AND m.seq > \(after) AND m.seq <= \(through)
@@ -77,6 +85,7 @@ extension PostgresStore: EventLog {
                 let m = try Self.message(row)
                 return .message(m, own: own.contains(m.seq))
             }
+            guard readChanges else { return entries.sorted { $0.seq < $1.seq } }
             entries += try await client.allRows("""
                 SELECT \(unescaped: Self.changeColumns) \(unescaped: Self.changeJoins)
                 WHERE c.conversation_id = \(conversationID) AND c.seq > \(after) AND c.seq <= \(through)

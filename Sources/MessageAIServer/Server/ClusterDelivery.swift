@@ -45,8 +45,10 @@ final class ClusterDelivery: Delivery {
 
     /// The log's start: each conversation's last seq at the reader's cursor.
     func begin(lastSeqs: [UInt64: UInt64]) {
-        for (conversation, seq) in lastSeqs where lanes[conversation] == nil {
-            lanes[conversation] = Lane(mark: seq, target: seq)
+        for (conversation, seq) in lastSeqs {
+            // A commit pushed before the start counts too: it is not pushed again.
+            let pushed = lanes[conversation]?.mark ?? 0
+            lanes[conversation] = Lane(mark: max(seq, pushed), target: max(seq, pushed))
         }
         begun = true
     }
@@ -147,7 +149,11 @@ final class ClusterDelivery: Delivery {
     /// Pushed now when every lower seq went out; else held for the lane. Returns the
     /// connections pushed to now.
     private func offer(_ conversationID: UInt64, seq: UInt64, _ item: Item) async -> Int {
-        guard begun else { return await push(item) }
+        guard begun else {
+            let mark = lanes[conversationID]?.mark ?? 0
+            lanes[conversationID, default: Lane()].mark = max(mark, seq)
+            return await push(item)
+        }
         var lane = lanes[conversationID] ?? Lane()
         // Pushed already, from the store, after it stalled the lane too long.
         guard seq > lane.mark else { return 0 }
