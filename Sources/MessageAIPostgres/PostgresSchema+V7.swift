@@ -15,7 +15,7 @@ extension PostgresSchema {
         CREATE TABLE events (
             position        BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             xid             xid8 NOT NULL DEFAULT pg_current_xact_id(),
-            kind            SMALLINT NOT NULL,             -- 1 message, 2 change, 3 membership or name
+            kind            SMALLINT NOT NULL,             -- 1 message, 2 change, 3 membership or name, 4 receipt
             conversation_id BIGINT NOT NULL,
             seq             BIGINT NOT NULL DEFAULT 0,
             user_id         BIGINT NOT NULL DEFAULT 0,
@@ -62,6 +62,20 @@ extension PostgresSchema {
         """
         CREATE TRIGGER members_to_events AFTER INSERT OR DELETE ON members
         FOR EACH ROW EXECUTE FUNCTION messageai_log_member()
+        """,
+        // A member's delivered or read marker rose (MARK): the receipt reaches the other nodes.
+        """
+        CREATE FUNCTION messageai_log_receipt() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO events (kind, conversation_id, user_id, origin)
+            VALUES (4, NEW.conversation_id, NEW.user_id, messageai_origin());
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER members_receipts_to_events AFTER UPDATE OF delivered_seq, read_seq ON members
+        FOR EACH ROW WHEN (OLD.delivered_seq IS DISTINCT FROM NEW.delivered_seq OR OLD.read_seq IS DISTINCT FROM NEW.read_seq)
+        EXECUTE FUNCTION messageai_log_receipt()
         """,
         """
         CREATE FUNCTION messageai_log_rename() RETURNS trigger LANGUAGE plpgsql AS $$

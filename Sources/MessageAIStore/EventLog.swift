@@ -50,6 +50,8 @@ public struct CommitEvent: Sendable, Equatable {
         case change = 2
         /// `userID` joined or left the conversation, or the group was renamed (`userID` 0).
         case membership = 3
+        /// `userID`'s delivered or read marker in the conversation rose.
+        case receipt = 4
     }
     public var position: LogPosition
     public var kind: Kind

@@ -97,7 +97,7 @@ final class ClusterDeliveryProcessTests: XCTestCase {
         }
     }
 
-    func testAChangeAndANewMemberCrossNodes() throws {
+    func testAChangeAReceiptAndANewMemberCrossNodes() throws {
         let (a, b, _, _) = try twoNodes()
         defer { _ = a.terminate(); _ = b.terminate() }
         let users = try TestUsers.register(["ann", "ben", "cat", "dan"], port: a.port, capabilities: [.zlib, .messageChanges])
@@ -114,6 +114,11 @@ final class ClusterDeliveryProcessTests: XCTestCase {
         let change = try ben.push(MessageChange.self)
         XCTAssertEqual([change.targetSeq, change.action], [first.seq, ChangeAction.react.rawValue])
         XCTAssertEqual(change.emoji, "👍")
+
+        // ben reads it on node 2: ann, on node 1, is shown his receipt.
+        let _: OK = try ben.request(Mark(conversationID: group.conversationID, readSeq: first.seq))
+        let receipt = try ann.push(Receipt.self, where: { $0.userID == ben.user?.userID })
+        XCTAssertEqual([receipt.deliveredSeq, receipt.readSeq], [first.seq, first.seq])
 
         // dan, on node 2, is added on node 1: told of the group, then sent its next message live.
         XCTAssertNil(try? dan.push(ChatMessage.self, timeout: 0.3), "not a member yet")

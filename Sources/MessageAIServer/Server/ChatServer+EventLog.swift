@@ -1,3 +1,4 @@
+import MessageAIProtocol
 import MessageAIStore
 
 /// The reader of the event log (several nodes on one database, issue 26): wakes on the
@@ -72,6 +73,7 @@ extension ChatServer {
             // change is applied in its place, so later messages reach a member it added.
             var reached: [(UInt64, UInt64)] = []
             var renewed: [UInt64] = []
+            var receipts: [(UInt64, UInt64)] = []
             for event in events {
                 switch event.kind {
                 case .message, .change:
@@ -86,12 +88,35 @@ extension ChatServer {
                     reached = []
                     cluster.membershipChanged()
                     if !renewed.contains(event.conversationID) { renewed.append(event.conversationID) }
+                case .receipt:
+                    let key = (event.conversationID, event.userID)
+                    if !event.own && !receipts.contains(where: { $0 == key }) { receipts.append(key) }
                 }
             }
             for (conversation, seq) in reached { await cluster.reached(conversation, seq: seq) }
             for conversation in renewed { await pushMembership(conversation) }
+            for (conversation, user) in receipts { await pushReceipt(conversation, of: user, cluster) }
             if let last = events.last { cursor = last.position }
             if events.count < Self.eventLogBatch { return cursor }
+        }
+    }
+
+    /// Another node raised a member's markers: the receipt goes to the members' connections
+    /// here as `mark` sends it (the markers as they are now; they only rise). A message
+    /// request's holder tells the others the delivered marker only.
+    private func pushReceipt(_ conversationID: UInt64, of userID: UInt64, _ cluster: ClusterDelivery) async {
+        guard await cluster.local.hasAudience(conversationID) else { return }
+        do {
+            let markers = try await store.markers(conversationID: conversationID)
+            guard let marker = markers.first(where: { $0.user.userID == userID }) else { return }
+            let receipt = Receipt(conversationID: conversationID, userID: userID, username: marker.user.username,
+                                  deliveredSeq: marker.deliveredSeq, readSeq: marker.readSeq)
+            var shared = receipt
+            if marker.pending { shared.readSeq = 0 }
+            delivery.send(receipt.frame(requestID: 0), to: [userID])
+            delivery.send(shared.frame(requestID: 0), to: markers.map(\.user.userID).filter { $0 != userID })
+        } catch {
+            logger.error("event log: RECEIPT push in \(conversationID) failed: \(error)")
         }
     }
 
