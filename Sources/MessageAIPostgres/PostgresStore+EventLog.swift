@@ -61,20 +61,32 @@ extension PostgresStore: EventLog {
     /// events; an event already purged reads as another's). At most 1,000 seqs per call. The
     /// events also say whether any seq is a change; when each seq has its event and none is,
     /// the changes are not asked for.
-    public func entries(conversationID: UInt64, after: UInt64, through: UInt64) async throws(StoreError) -> [LogEntry] {
+    public func entries(conversationID: UInt64, after: UInt64, through: UInt64,
+                        known: [UInt64: CommitEvent] = [:]) async throws(StoreError) -> [LogEntry] {
         guard through > after else { return [] }
         let through = Swift.min(through, after + 1_000)
         let origin = self.origin
+        let range = (after + 1)...through
+        let covered = known.count >= range.count && range.allSatisfy { known[$0] != nil }
         return try await perform { client, logger in
             var own = Set<UInt64>(), logged = 0, changes = false
-            for row in try await client.allRows("""
-                SELECT seq, kind, origin IS NOT DISTINCT FROM \(origin) FROM events
-                WHERE kind IN (1, 2) AND conversation_id = \(conversationID) AND seq > \(after) AND seq <= \(through)
-                """, logger: logger) {
-                let (seq, kind, mine) = try row.decode((UInt64, Int16, Bool).self)
-                if mine { own.insert(seq) }
-                if kind == CommitEvent.Kind.change.rawValue { changes = true }
-                logged += 1
+            if covered {
+                // The reader just read these events: not read again (the common case, one seq).
+                for seq in range {
+                    if known[seq]?.own == true { own.insert(seq) }
+                    if known[seq]?.kind == .change { changes = true }
+                }
+                logged = range.count
+            } else {
+                for row in try await client.allRows("""
+                    SELECT seq, kind, origin IS NOT DISTINCT FROM \(origin) FROM events
+                    WHERE kind IN (1, 2) AND conversation_id = \(conversationID) AND seq > \(after) AND seq <= \(through)
+                    """, logger: logger) {
+                    let (seq, kind, mine) = try row.decode((UInt64, Int16, Bool).self)
+                    if mine { own.insert(seq) }
+                    if kind == CommitEvent.Kind.change.rawValue { changes = true }
+                    logged += 1
+                }
             }
             // Every seq of the range logged and none a change (the common case): no changes to read.
             let readChanges = changes || logged < Int(through - after)

@@ -12,8 +12,10 @@ public protocol EventLog: AnyObject, Sendable {
     /// which a running transaction could still commit one (so a cursor never skips a row).
     nonisolated(nonsending) func events(after cursor: LogPosition, limit: Int) async throws -> [CommitEvent]
     /// The conversation's messages and changes with seq in (after, through], in seq order,
-    /// each marked when this process committed it.
-    nonisolated(nonsending) func entries(conversationID: UInt64, after: UInt64, through: UInt64) async throws -> [LogEntry]
+    /// each marked when this process committed it. `known`: the range's events the caller
+    /// has read already, by seq (when they cover it, the store need not read them again).
+    nonisolated(nonsending) func entries(conversationID: UInt64, after: UInt64, through: UInt64,
+                                         known: [UInt64: CommitEvent]) async throws -> [LogEntry]
     /// Deletes the events older than `cutoff` (milliseconds since the epoch); returns how many.
     @discardableResult nonisolated(nonsending) func purgeEvents(olderThan cutoff: UInt64) async throws -> Int
     /// Yields after each batch of commits anyone made (and once after each (re)connection, for

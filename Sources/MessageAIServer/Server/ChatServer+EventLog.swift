@@ -71,21 +71,26 @@ extension ChatServer {
             }
             // Of several seqs of a conversation in a row, the last says it all; a membership
             // change is applied in its place, so later messages reach a member it added.
-            var reached: [(UInt64, UInt64)] = []
+            var reached: [(UInt64, [CommitEvent])] = []
             var renewed: [UInt64] = []
             var receipts: [(UInt64, UInt64)] = []
+            func flush() async {
+                for (conversation, seqs) in reached {
+                    await cluster.reached(conversation, seq: seqs.map(\.seq).max() ?? 0, events: seqs)
+                }
+                reached = []
+            }
             for event in events {
                 switch event.kind {
                 case .message, .change:
                     if let i = reached.firstIndex(where: { $0.0 == event.conversationID }) {
-                        reached[i].1 = max(reached[i].1, event.seq)
+                        reached[i].1.append(event)
                     } else {
-                        reached.append((event.conversationID, event.seq))
+                        reached.append((event.conversationID, [event]))
                     }
                 case .membership:
                     guard !event.own else { continue }
-                    for (conversation, seq) in reached { await cluster.reached(conversation, seq: seq) }
-                    reached = []
+                    await flush()
                     cluster.membershipChanged()
                     if !renewed.contains(event.conversationID) { renewed.append(event.conversationID) }
                 case .receipt:
@@ -93,7 +98,7 @@ extension ChatServer {
                     if !event.own && !receipts.contains(where: { $0 == key }) { receipts.append(key) }
                 }
             }
-            for (conversation, seq) in reached { await cluster.reached(conversation, seq: seq) }
+            await flush()
             for conversation in renewed { await pushMembership(conversation) }
             for (conversation, user) in receipts { await pushReceipt(conversation, of: user, cluster) }
             if let last = events.last { cursor = last.position }

@@ -31,12 +31,12 @@ final class ClusterDelivery: Delivery {
         var held: [UInt64: Item] = [:]
         var filling = false
         var stalledSince: UInt64?
+        /// Events of seqs above the mark that the reader read (so `entries` need not read them).
+        var known: [UInt64: CommitEvent] = [:]
     }
 
     private var lanes: [UInt64: Lane] = [:]
     private var begun = false
-    /// Pushes that came from the log (not from this node's commits): for tests and `admin stats`.
-    private(set) var pushedFromLog = 0
 
     init(local: LocalDelivery, log: any EventLog) {
         self.local = local
@@ -57,9 +57,10 @@ final class ClusterDelivery: Delivery {
 
     /// The conversation reached `seq` (an event of the log). `force`: a stalled seq of this
     /// node's is pushed from the store.
-    func reached(_ conversationID: UInt64, seq: UInt64, force: Bool = false) async {
+    func reached(_ conversationID: UInt64, seq: UInt64, events: [CommitEvent] = [], force: Bool = false) async {
         var lane = lanes[conversationID] ?? Lane()
         lane.target = max(lane.target, seq)
+        for event in events where event.seq > lane.mark { lane.known[event.seq] = event }
         let busy = lane.filling
         if !busy { lane.filling = true }
         lanes[conversationID] = lane
@@ -92,7 +93,8 @@ final class ClusterDelivery: Delivery {
             }
             let entries: [LogEntry]
             do {
-                entries = try await log.entries(conversationID: conversationID, after: lane.mark, through: lane.target)
+                entries = try await log.entries(conversationID: conversationID, after: lane.mark, through: lane.target,
+                                                known: lane.known)
             } catch {
                 // The database is away: the next poll tries again.
                 stall(conversationID)
@@ -108,8 +110,7 @@ final class ClusterDelivery: Delivery {
                     lanes[conversationID]?.mark = entry.seq - 1
                     return
                 } else {
-                    pushedFromLog += 1
-                    _ = await push(entry)
+                    await push(entry)
                 }
                 lanes[conversationID]?.mark = entry.seq
             }
@@ -118,6 +119,10 @@ final class ClusterDelivery: Delivery {
             lanes[conversationID]?.stalledSince = nil
         }
         lanes[conversationID]?.stalledSince = nil
+        if var lane = lanes[conversationID], !lane.known.isEmpty {
+            lane.known = lane.known.filter { $0.key > lane.mark }
+            lanes[conversationID] = lane
+        }
     }
 
     private func stall(_ conversationID: UInt64) {
