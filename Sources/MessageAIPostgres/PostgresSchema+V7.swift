@@ -15,10 +15,11 @@ extension PostgresSchema {
         CREATE TABLE events (
             position        BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             xid             xid8 NOT NULL DEFAULT pg_current_xact_id(),
-            kind            SMALLINT NOT NULL,             -- 1 message, 2 change, 3 membership or name, 4 receipt
-            conversation_id BIGINT NOT NULL,
+            kind            SMALLINT NOT NULL,  -- 1 message, 2 change, 3 membership or name, 4 receipt, 5 contact
+            conversation_id BIGINT NOT NULL DEFAULT 0,
             seq             BIGINT NOT NULL DEFAULT 0,
             user_id         BIGINT NOT NULL DEFAULT 0,
+            to_user_id      BIGINT NOT NULL DEFAULT 0,          -- kind 5: the user asked (or accepted)
             origin          BIGINT,
             created_at      BIGINT NOT NULL DEFAULT (extract(epoch FROM clock_timestamp()) * 1000)::bigint
         )
@@ -76,6 +77,18 @@ extension PostgresSchema {
         CREATE TRIGGER members_receipts_to_events AFTER UPDATE OF delivered_seq, read_seq ON members
         FOR EACH ROW WHEN (OLD.delivered_seq IS DISTINCT FROM NEW.delivered_seq OR OLD.read_seq IS DISTINCT FROM NEW.read_seq)
         EXECUTE FUNCTION messageai_log_receipt()
+        """,
+        // `user_id` now wants `to_user_id` as a contact (a request, or the accept of theirs).
+        """
+        CREATE FUNCTION messageai_log_contact() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO events (kind, user_id, to_user_id, origin) VALUES (5, NEW.owner_id, NEW.contact_id, messageai_origin());
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER contacts_to_events AFTER INSERT ON contacts
+        FOR EACH ROW EXECUTE FUNCTION messageai_log_contact()
         """,
         """
         CREATE FUNCTION messageai_log_rename() RETURNS trigger LANGUAGE plpgsql AS $$

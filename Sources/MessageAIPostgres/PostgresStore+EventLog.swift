@@ -41,18 +41,20 @@ extension PostgresStore: EventLog {
         let origin = self.origin
         return try await perform { client, logger in
             try await client.allRows("""
-                SELECT e.xid::text AS xid_text, e.position, e.kind, e.conversation_id, e.seq, e.user_id,
+                SELECT e.xid::text AS xid_text, e.position, e.kind, e.conversation_id, e.seq, e.user_id, e.to_user_id,
                        e.origin IS NOT DISTINCT FROM \(origin)
                 FROM events e
                 WHERE (e.xid, e.position) > (\(String(cursor.xid))::xid8, \(cursor.position))
                   AND e.xid < pg_snapshot_xmin(pg_current_snapshot())
                 ORDER BY e.xid, e.position LIMIT \(limit)
                 """, logger: logger).map { row in
-                let (xid, position, kind, conversation, seq, user, own) =
-                    try row.decode((String, UInt64, Int16, UInt64, UInt64, UInt64, Bool).self)
-                return CommitEvent(position: LogPosition(xid: UInt64(xid) ?? 0, position: position),
-                                kind: CommitEvent.Kind(rawValue: kind) ?? .membership,
-                                conversationID: conversation, seq: seq, userID: user, own: own)
+                let (xid, position, kind, conversation, seq, user, toUser, own) =
+                    try row.decode((String, UInt64, Int16, UInt64, UInt64, UInt64, UInt64, Bool).self)
+                var event = CommitEvent(position: LogPosition(xid: UInt64(xid) ?? 0, position: position),
+                                        kind: CommitEvent.Kind(rawValue: kind) ?? .membership,
+                                        conversationID: conversation, seq: seq, userID: user, own: own)
+                event.toUserID = toUser
+                return event
             }
         }
     }

@@ -54,12 +54,16 @@ public struct CommitEvent: Sendable, Equatable {
         case membership = 3
         /// `userID`'s delivered or read marker in the conversation rose.
         case receipt = 4
+        /// `userID` asked `toUserID` to be a contact, or accepted their request.
+        case contact = 5
     }
     public var position: LogPosition
     public var kind: Kind
     public var conversationID: UInt64
     public var seq: UInt64
     public var userID: UInt64
+    /// A contact event's other user (0 otherwise).
+    public var toUserID: UInt64 = 0
     /// Committed by this process (which delivered it to its own connections at commit).
     public var own: Bool
     public init(position: LogPosition, kind: Kind, conversationID: UInt64, seq: UInt64, userID: UInt64, own: Bool) {

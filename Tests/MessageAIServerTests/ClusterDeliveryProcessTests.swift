@@ -97,7 +97,7 @@ final class ClusterDeliveryProcessTests: XCTestCase {
         }
     }
 
-    func testAChangeAReceiptAndANewMemberCrossNodes() throws {
+    func testAChangeAReceiptAContactAndANewMemberCrossNodes() throws {
         let (a, b, _, _) = try twoNodes()
         defer { _ = a.terminate(); _ = b.terminate() }
         let users = try TestUsers.register(["ann", "ben", "cat", "dan"], port: a.port, capabilities: [.zlib, .messageChanges])
@@ -119,6 +119,16 @@ final class ClusterDeliveryProcessTests: XCTestCase {
         let _: OK = try ben.request(Mark(conversationID: group.conversationID, readSeq: first.seq))
         let receipt = try ann.push(Receipt.self, where: { $0.userID == ben.user?.userID })
         XCTAssertEqual([receipt.deliveredSeq, receipt.readSeq], [first.seq, first.seq])
+
+        // A contact request on node 1 reaches dan on node 2; his accept on node 2 reaches ann.
+        let _: Profile = try ann.request(ContactAdd(username: "dan"))
+        let asked = try dan.push(ContactUpdate.self)
+        XCTAssertEqual([asked.profile.user.username], ["ann"])
+        XCTAssertEqual(asked.profile.contactState, .incoming)
+        let _: Profile = try dan.request(ContactAccept(username: "ann"))
+        let accepted = try ann.push(ContactUpdate.self)
+        XCTAssertEqual([accepted.profile.user.username], ["dan"])
+        XCTAssertEqual(accepted.profile.contactState, .accepted)
 
         // dan, on node 2, is added on node 1: told of the group, then sent its next message live.
         XCTAssertNil(try? dan.push(ChatMessage.self, timeout: 0.3), "not a member yet")

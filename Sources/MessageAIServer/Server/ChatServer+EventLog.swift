@@ -74,6 +74,7 @@ extension ChatServer {
             var reached: [(UInt64, [CommitEvent])] = []
             var renewed: [UInt64] = []
             var receipts: [(UInt64, UInt64)] = []
+            var contacts: [(UInt64, UInt64)] = []
             func flush() async {
                 for (conversation, seqs) in reached {
                     await cluster.reached(conversation, seq: seqs.map(\.seq).max() ?? 0, events: seqs)
@@ -96,11 +97,21 @@ extension ChatServer {
                 case .receipt:
                     let key = (event.conversationID, event.userID)
                     if !event.own && !receipts.contains(where: { $0 == key }) { receipts.append(key) }
+                case .contact:
+                    if !event.own && delivery.isOnline(event.toUserID) { contacts.append((event.userID, event.toUserID)) }
                 }
             }
             await flush()
             for conversation in renewed { await pushMembership(conversation) }
             for (conversation, user) in receipts { await pushReceipt(conversation, of: user, cluster) }
+            // A contact request or accept made on another node: told as `announceContact` tells it there.
+            for (user, target) in contacts {
+                do {
+                    if let record = try await store.user(id: user) { try await announceContact(record, to: target) }
+                } catch {
+                    logger.error("event log: CONTACT push to user \(target) failed: \(error)")
+                }
+            }
             if let last = events.last { cursor = last.position }
             if events.count < Self.eventLogBatch { return cursor }
         }
