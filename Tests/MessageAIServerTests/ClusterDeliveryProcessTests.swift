@@ -139,6 +139,12 @@ final class ClusterDeliveryProcessTests: XCTestCase {
         XCTAssertEqual(try dan.push(ChatMessage.self).text, "welcome dan")
         XCTAssertEqual(try ben.push(ChatMessage.self).text, "welcome dan")
 
+        // A rename on node 1 and a direct conversation opened there are shown to dan on node 2.
+        let _: Conversation = try ann.request(GroupRename(conversationID: group.conversationID, name: "crew 2"))
+        XCTAssertEqual(try dan.push(Conversation.self, where: { $0.conversationID == group.conversationID }).name, "crew 2")
+        let direct = try ann.openDM(with: "dan")
+        XCTAssertEqual(try dan.push(Conversation.self, where: { $0.conversationID == direct.conversationID }).kind, .direct)
+
         // ben leaves on node 2; ann's next message no longer reaches his other device on node 2.
         let benPhone = try login("ben", port: b.port)
         let _: OK = try ben.request(GroupLeave(conversationID: group.conversationID))
