@@ -151,7 +151,8 @@ let package = Package(
             exclude: ["fake_chat_server.py"], swiftSettings: swift5),
         .testTarget(name: "MessageAIProtocolTests", dependencies: ["MessageAIProtocol", "MessageAILoad"], swiftSettings: swift5),
         .testTarget(name: "MessageAIServerTests", dependencies: ["MessageAIServer", "MessageAIStore", "MessageAISQLite", "MessageAISearch", "MessageAITLS", "MessageAILoad", "MessageAIAssistantProvider"], swiftSettings: swift5),
-        .testTarget(name: "MessageAIPostgresTests", dependencies: ["MessageAIPostgres", "MessageAIStore", "MessageAIVocabulary"]),
+        .testTarget(name: "MessageAIPostgresTests", dependencies: ["MessageAIPostgres", "MessageAIStore", "MessageAIVocabulary",
+                                                                .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(name: "MessageAIClientTests", dependencies: ["MessageAIClient", "MessageAITLS", "MessageAISocket"], swiftSettings: swift5),
     ]
 )

@@ -54,11 +54,24 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
     let logger: Logger
     let operationTimeout: Duration
     let purgeDelay: Duration
+    /// This process's id in the event log (`events.origin`, PostgresSchema+V7.swift): random
+    /// per start, sent by every pooled connection as the setting `messageai.origin`.
+    let origin: Int64
+    /// The event log's wake-up connection (PostgresStore+Listen.swift); nil if it cannot be
+    /// configured (the reader then polls only).
+    let listenConfiguration: PostgresConnection.Configuration?
     private let runner: Task<Void, Never>
 
     private init(_ configuration: Configuration) {
         let logger = Self.quiet(configuration.logger)
-        let client = PostgresClient(configuration: Self.clientConfiguration(configuration), backgroundLogger: logger)
+        let origin = Int64.random(in: 1...Int64.max)
+        self.origin = origin
+        var clientConfiguration = Self.clientConfiguration(configuration)
+        clientConfiguration.options.additionalStartupParameters = [("options", "-c messageai.origin=\(origin)")]
+        var listen = try? Self.connectionConfiguration(configuration)
+        listen?.options.additionalStartupParameters = [("application_name", Self.listenApplicationName)]
+        self.listenConfiguration = listen
+        let client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
         self.operationTimeout = configuration.operationTimeout

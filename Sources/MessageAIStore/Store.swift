@@ -332,4 +332,11 @@ public protocol Store: AnyObject, Sendable {
     var files: FileStore? { get }
     /// The admin commands' capability (issue 27).
     var admin: AdminStore? { get }
+    /// The log of committed events that several nodes on one database read (issue 26).
+    var eventLog: EventLog? { get }
+}
+
+extension Store {
+    /// One node, no log: what every store but PostgreSQL's answers.
+    public var eventLog: EventLog? { nil }
 }

@@ -46,6 +46,10 @@ public final class ChatServer: @unchecked Sendable {
     var peers: [UInt64: Peer] = [:]
     /// Every push to users goes through it: who is logged in, fan-out, presence, typing.
     let delivery: Delivery
+    /// The delivery's lanes when the store has an event log (several nodes, issue 26), read by
+    /// `eventFeed` (ChatServer+EventLog.swift).
+    let cluster: ClusterDelivery?
+    var eventFeed: Task<Void, Never>?
     /// Failed logins per (address, account), per account and per address (PROTOCOL.md).
     var loginThrottle: LoginThrottle
     var registrations: RegistrationLimiter
@@ -97,7 +101,9 @@ public final class ChatServer: @unchecked Sendable {
         self.metrics = metrics
         self.store = configuration.storeLatencyMillis == 0 ? store
             : LatencyStore(store, latency: .milliseconds(Int64(clamping: configuration.storeLatencyMillis)))
-        self.delivery = LocalDelivery(store: self.store)
+        let local = LocalDelivery(store: self.store)
+        self.cluster = self.store.eventLog.map { ClusterDelivery(local: local, log: $0) }
+        self.delivery = cluster ?? local
         self.logger = logger
         self.output = OutputScheduler(queue: queue)
         self.hub = HubExecutor(queue: queue, output: output)
@@ -124,6 +130,7 @@ public final class ChatServer: @unchecked Sendable {
             socket.start(on: queue) { [unowned self] accepted in self.accept(accepted) }
             listener = socket
             startKeepalive()
+            startEventLog()
             if fileVault != nil { scheduleUploadExpiry() }
             return socket.port
         }
@@ -137,6 +144,7 @@ public final class ChatServer: @unchecked Sendable {
         queue.async { [self] in
             guard !isShuttingDown else { return }
             isShuttingDown = true
+            eventFeed?.cancel()
             listener?.stop()
             listener = nil
             keepaliveTimer?.cancel()

@@ -64,6 +64,13 @@ final class LocalDelivery: Delivery {
         }
     }
 
+    /// Whether a member of the conversation has a logged-in connection here (the event log's
+    /// reader reads nothing for a conversation nobody here would be sent). A failed lookup
+    /// answers true: the reader then reads, and delivery finds out.
+    func hasAudience(_ conversationID: UInt64) async -> Bool {
+        do { return !(try await audience(of: conversationID)).isEmpty } catch { return true }
+    }
+
     /// Every logged-in connection of every member of the conversation (the sender's included).
     /// A miss asks the store; what it answers is kept only if nobody logged in or out and no
     /// membership changed while it was asked (a store across the network suspends here).

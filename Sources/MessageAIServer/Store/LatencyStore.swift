@@ -27,6 +27,8 @@ final class LatencyStore: Store, @unchecked Sendable {
     let assistant: AssistantStore?
     let files: FileStore?
     let admin: AdminStore?
+    /// Not slowed: the log's reader is the server's own background work, not a request.
+    var eventLog: EventLog? { inner.eventLog }
 
     func createUser(email: String, username: String, displayName: String, passwordHash: String, now: UInt64) async throws -> UserRecord {
         await pause()
