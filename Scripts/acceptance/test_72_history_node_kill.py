@@ -4,8 +4,8 @@ start), in a group and a DM; a send load; kill -9 of the node serving most clien
 middle. Its clients reconnect to the nodes left and their outboxes resend. Then the history
 checker (harness/history.py) over every client's history: nothing acknowledged lost or
 duplicated, one sequence per conversation with no gap, no phantom, no reordering of what
-each client was shown. Until cross-node delivery (the event log) lands, the final histories
-come from a sync: each client reconnects once at the end, as a device coming back would."""
+each client was shown. Every client must hold every message before it reconnects once at the
+end (pushes cross nodes through the event log); the final histories come from that sync."""
 from collections import Counter
 
 import pytest

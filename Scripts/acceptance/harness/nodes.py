@@ -26,21 +26,23 @@ def conversation_id(client, name):
 
 
 def resync(client, name):
-    """A member that was online when a conversation was made on another node learns of it
-    through the database: its next sync (a reconnect) finds it. Then it opens it."""
-    client.close()
-    client.start()
-    client.wait_online()
+    """A member on another node is told of a conversation made elsewhere through the event log
+    (a membership event), live: no reconnect. Then it opens it."""
     wait_until(lambda: any(r.get("name") == name for r in client.conversations()), 30, f"{client.name} to see {name}", interval=0.3)
     client.cmd(f"/open {name}")
 
 
 def final_histories(clients, marks, views):
-    """Each client reconnects once (its SYNC reads the database, as a device coming back
-    would), then reads its final view of each conversation. views: {name: [(conversation_id,
-    name to /open, messages expected)]}. The events of the first run are kept for the checker."""
+    """First each client must hold every message of its conversations as it runs, by live
+    pushes across nodes or gap fills (no reconnect); then it reconnects once (its SYNC reads
+    the database, as a device coming back would: what was acknowledged is durable) and reads
+    its final view of each conversation. views: {name: [(conversation_id, name to /open,
+    messages expected)]}. The events of the first run are kept for the checker."""
     histories = []
     for c in clients:
+        for cid, name, count in views[c.name]:
+            c.cmd(f"/open {name}")
+            c.cmd(f"/wait-messages {count} 30", timeout=40)
         before = c.events.snapshot(marks[c.name])
         c.close(timeout=40)
         c.start()
