@@ -16,6 +16,7 @@ enum PostgresMigrations {
         PostgresMigration(name: "v4_people_privacy", statements: PostgresSchema.v4),
         PostgresMigration(name: "v5_assistant", statements: PostgresSchema.v5),
         PostgresMigration(name: "v6_attachments", statements: PostgresSchema.v6),
+        PostgresMigration(name: "v8_append_function", statements: PostgresSchema.v8),
     ]
 
     /// Any 64-bit constant of our own: the advisory lock that serialises migrations when two
