@@ -43,13 +43,13 @@ final class NulTextTests: XCTestCase {
 
         let refused = try nora.requestError(Send(conversationID: dm.conversationID, clientID: TestClient.newClientID(),
                                                  text: "before\u{0}after"))
-        XCTAssertEqual(refused.code, ErrorCode.invalidArgument.rawValue)
+        XCTAssertEqual(refused.code, UInt64(ErrorCode.invalidArgument.rawValue))
         XCTAssertEqual(refused.field, "text")
         XCTAssertTrue(refused.message.contains("U+0000"), refused.message)
         XCTAssertFalse(refused.closes, "the connection stays open")
 
         let group = try nora.requestError(GroupCreate(name: "team\u{0}", usernames: ["olaf"]))
-        XCTAssertEqual(group.code, ErrorCode.invalidArgument.rawValue)
+        XCTAssertEqual(group.code, UInt64(ErrorCode.invalidArgument.rawValue))
         XCTAssertEqual(group.field, "name")
 
         // Nothing of the refused SEND was stored: the next message is the first, and olaf
