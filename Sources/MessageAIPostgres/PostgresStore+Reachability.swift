@@ -44,6 +44,7 @@ final class Reachability: Sendable {
             if let running = current.running { return running }
             let running = Task { [self] in
                 let down = await probe()
+                if let down { logger.notice("database probe: \(down)") }
                 state.withLock { done in
                     done.last = (ContinuousClock.now, down)
                     done.running = nil
@@ -63,8 +64,12 @@ final class Reachability: Sendable {
             return nil
         } catch let error as PSQLError {
             switch error.code {
-            case .connectionError, .serverClosedConnection, .uncleanShutdown:
-                return PostgresStoreError.classify(error).description
+            case .connectionError:
+                // Only a definite "nothing listens": a connect that timed out on a loaded
+                // machine is no proof (seen: a false 77 under W2's load), so it keeps waiting.
+                let why = String(describing: error.underlying.map { "\($0)" } ?? "").lowercased()
+                let gone = ["connection refused", "no such file or directory"].contains { why.contains($0) }
+                return gone ? PostgresStoreError.classify(error).description : nil
             case .server:
                 let sqlState = error.serverInfo?[.sqlState] ?? ""
                 // 57P01-57P03: shutting down, crashed, starting up; class 28 and 3D000: the
