@@ -3,11 +3,17 @@ import Synchronization
 /// Runs `operation` and returns its result, or throws `PostgresStoreError.databaseUnavailable`
 /// once `timeout` has passed, whichever comes first.
 ///
+/// With `probe`, an operation still unanswered after `probe.after` (and every `probe.after`
+/// after that) asks `probe.check` whether the database is there at all (see
+/// PostgresStore+Reachability.swift): a reason means it is not, and the caller is answered
+/// at once instead of at the deadline.
+///
 /// Why not a task group racing a sleep: a group waits for all its children before it returns,
 /// and a lease request waiting on a pool that cannot connect gives up only when PostgresNIO's
 /// circuit breaker trips (60 s, not configurable through `PostgresClient`). Here the caller is
 /// answered at the deadline and the late operation is cancelled and left to end on its own.
 func withDeadline<T: Sendable>(_ timeout: Duration,
+                               probe: (after: Duration, check: @Sendable () async -> String?)? = nil,
                                _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
         let race = Race(continuation)
@@ -19,7 +25,19 @@ func withDeadline<T: Sendable>(_ timeout: Duration,
             }
         }
         let timer = Task {
-            do { try await Task.sleep(for: timeout) } catch { return }  // cancelled: the work won
+            let clock = ContinuousClock(), end = clock.now + timeout
+            // One task sleeps for both: a probe every `probe.after` while the deadline is
+            // further away (the probe's answers are shared between callers), then the rest.
+            if let probe {
+                while clock.now + probe.after < end {
+                    do { try await Task.sleep(for: probe.after) } catch { return }  // cancelled: the work won
+                    if let down = await probe.check() {
+                        if race.finish(.failure(PostgresStoreError.databaseUnavailable(reason: down))) { work.cancel() }
+                        return
+                    }
+                }
+            }
+            do { try await Task.sleep(until: end, clock: clock) } catch { return }  // cancelled: the work won
             if race.finish(.failure(PostgresStoreError.databaseUnavailable(reason: "no answer within \(timeout)"))) {
                 work.cancel()
             }

@@ -3,59 +3,11 @@ import Logging
 import PostgresNIO
 
 extension PostgresStore {
-    /// The statements of one message of a batch (`append(_:)`, PostgresStore+AppendBatch.swift),
-    /// inside the batch's transaction, so that any number of writers in any number of
-    /// processes give each conversation gap-free, duplicate-free seqs:
-    ///
-    /// 1. the client id row first, `ON CONFLICT DO NOTHING`: a resend stops here, before a seq
-    ///    is taken, and answers with the original (a concurrent twin waits on the unique key
-    ///    until the first commits or rolls back);
-    /// 2. the seq from `UPDATE conversations ... RETURNING last_seq`, which holds the
-    ///    conversation row's lock to the commit;
-    /// 3. the message row, with its search words.
-    ///
-    /// Because the row lock is held to the commit, the writer of seq N+1 gets its number only
-    /// after seq N committed: a reader that sees N+1 sees N, so positions are never seen out of
-    /// commit order. As on SQLite, membership, blocks and the reply target are the caller's
-    /// checks; a conversation that does not exist is `notFound` for the whole batch.
-    static func append(in db: PostgresConnection, _ new: NewMessage, username: String, search: String,
-                       logger: Logger) async throws -> AppendOutcome {
-        let id = ByteBuffer(bytes: new.clientID)
-        let claimed = try await db.firstRow("""
-            INSERT INTO client_ids (user_id, client_id, kind, created_at)
-            VALUES (\(new.senderID), \(id), \(ClientIDKind.message), \(new.serverTime))
-            ON CONFLICT DO NOTHING RETURNING 1
-            """, logger: logger) != nil
-        guard claimed else {
-            return try await original(in: db, new, logger: logger)
-        }
-        guard let row = try await db.firstRow("""
-            UPDATE conversations c SET last_seq = c.last_seq + 1,
-                last_activity = GREATEST(c.last_activity, \(new.serverTime))
-            WHERE c.id = \(new.conversationID)
-            RETURNING c.last_seq
-            """, logger: logger) else {
-            throw PostgresStoreError.notFound
-        }
-        let seq = try row.decode(UInt64.self)
-        let attachment = new.attachment
-        try await db.query("""
-            INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, server_time, reply_to, file_id,
-                                  caption, search)
-            VALUES (\(new.conversationID), \(seq), \(new.senderID), \(id), 1, \(new.text), \(new.serverTime),
-                    \(new.replyTo), \(attachment.map { ByteBuffer(bytes: $0.fileID) }), \(attachment?.caption ?? ""),
-                    \(search)::tsvector)
-            """, logger: logger)
-        return .stored(StoredMessage(conversationID: new.conversationID, seq: seq, clientID: new.clientID,
-                                     senderID: new.senderID, senderUsername: username, serverTime: new.serverTime,
-                                     text: new.text, replyTo: new.replyTo, attachment: attachment))
-    }
-
     /// A resend is the same conversation and the same text (or an original edited or deleted
     /// since, which no longer has the text that was sent); any other use of the id, a change's
     /// included, is a reuse, as the SQLite store and PROTOCOL.md have it.
-    private static func original(in db: PostgresConnection, _ new: NewMessage, logger: Logger) async throws -> AppendOutcome {
-        guard let row = try await db.firstRow("""
+    static func original(_ client: PostgresClient, _ new: NewMessage, logger: Logger) async throws -> AppendOutcome {
+        guard let row = try await client.firstRow("""
             SELECT \(unescaped: messageColumns) \(unescaped: messageJoins)
             WHERE m.sender_id = \(new.senderID) AND m.client_id = \(ByteBuffer(bytes: new.clientID))
             """, logger: logger) else {

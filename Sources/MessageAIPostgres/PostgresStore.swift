@@ -31,6 +31,15 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
         /// messages while it runs, so deletes are gathered for this long, then purged at once.
         public var purgeDelay: Duration = .seconds(600)
         public var connectTimeout: Duration = .seconds(3)
+        /// How long an operation waits before the store asks whether the database is there at
+        /// all (PostgresStore+Reachability.swift): a database that went away is then reported
+        /// after about this long rather than at `operationTimeout`.
+        public var probeAfter: Duration = .milliseconds(250)
+        /// `synchronous_commit` for the pool's sessions, sent at connect: when a commit (an
+        /// ack) waits for the WAL flush. The server maps `--fsync` to it
+        /// (ServerProcess+Postgres.swift); never `off`, which loses acknowledged commits when
+        /// the database process crashes, weaker than SQLite's default.
+        public var synchronousCommit: SynchronousCommit = .on
         /// Pool size; PostgreSQL's default `max_connections` is 100.
         public var maximumConnections: Int = 8
         /// Where the store logs (the server's logger). Whatever its level, nothing below
@@ -50,6 +59,14 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
         }
     }
 
+    /// The values of `synchronous_commit` the store sets; both wait for the local WAL flush.
+    public enum SynchronousCommit: String, Sendable {
+        /// The local flush only, not a synchronous standby's (the same as `on` without one).
+        case local
+        /// The local flush, and a synchronous standby's when the cluster names one.
+        case on
+    }
+
     let client: PostgresClient
     let logger: Logger
     let operationTimeout: Duration
@@ -60,14 +77,17 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
     /// The event log's wake-up connection (PostgresStore+Listen.swift); nil if it cannot be
     /// configured (the reader then polls only).
     let listenConfiguration: PostgresConnection.Configuration?
+    let probeAfter: Duration
+    let reachability: Reachability
     private let runner: Task<Void, Never>
 
-    private init(_ configuration: Configuration) {
+    private init(_ configuration: Configuration, probe: PostgresConnection.Configuration) {
         let logger = Self.quiet(configuration.logger)
         let origin = Int64.random(in: 1...Int64.max)
         self.origin = origin
         var clientConfiguration = Self.clientConfiguration(configuration)
-        clientConfiguration.options.additionalStartupParameters = [("options", "-c messageai.origin=\(origin)")]
+        // Appended: the pool already sends `synchronous_commit` (clientConfiguration).
+        clientConfiguration.options.additionalStartupParameters += [("options", "-c messageai.origin=\(origin)")]
         var listen = try? Self.connectionConfiguration(configuration)
         listen?.options.additionalStartupParameters = [("application_name", Self.listenApplicationName)]
         self.listenConfiguration = listen
@@ -76,6 +96,8 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
         self.logger = logger
         self.operationTimeout = configuration.operationTimeout
         self.purgeDelay = configuration.purgeDelay
+        self.probeAfter = configuration.probeAfter
+        self.reachability = Reachability(configuration: probe, connectTimeout: configuration.connectTimeout, logger: logger)
         self.runner = Task { await client.run() }
     }
 
@@ -92,10 +114,13 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
     public static func open(_ configuration: Configuration, now: UInt64) async throws(PostgresStoreError) -> PostgresStore {
         let logger = quiet(configuration.logger)
         logger.notice("connecting to PostgreSQL", metadata: ["database": "\(configuration)"])
+        let probe: PostgresConnection.Configuration
         do {
+            let connectionConfiguration = try connectionConfiguration(configuration)
+            probe = connectionConfiguration
             _ = try await withDeadline(configuration.operationTimeout + configuration.connectTimeout) {
                 let connection = try await PostgresConnection.connect(
-                    configuration: try connectionConfiguration(configuration), id: 0, logger: logger)
+                    configuration: connectionConfiguration, id: 0, logger: logger)
                 do {
                     try await PostgresMigrations.apply(on: connection, now: Int64(now), logger: logger)
                 } catch {
@@ -107,7 +132,7 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
         } catch {
             throw PostgresStoreError.classify(error)
         }
-        return PostgresStore(configuration)
+        return PostgresStore(configuration, probe: probe)
     }
 
     /// The schema migrations recorded in the database, in the order applied (each once).
@@ -127,6 +152,14 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
         }
     }
 
+    /// A setting of the session answering this, as PostgreSQL shows it (`synchronous_commit`:
+    /// for the tests, and an operator's check that `--fsync` took effect).
+    public func sessionSetting(_ name: String) async throws(StoreError) -> String {
+        try await perform { client, logger in
+            try await client.firstRow("SELECT current_setting(\(name))", logger: logger)?.decode(String.self) ?? ""
+        }
+    }
+
     /// Ends the pool: open connections are closed, and any call still waiting fails.
     public func close() async {
         runner.cancel()
@@ -138,9 +171,11 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
     /// Failures come out as the shared interface's `StoreError` (`PostgresStoreError.storeError`).
     func perform<T: Sendable>(timeout: Duration? = nil,
                               _ operation: @escaping @Sendable (PostgresClient, Logger) async throws -> T) async throws(StoreError) -> T {
-        let client = self.client, logger = self.logger
+        let client = self.client, logger = self.logger, reachability = self.reachability
         do {
-            return try await withDeadline(timeout ?? operationTimeout) { try await operation(client, logger) }
+            return try await withDeadline(timeout ?? operationTimeout, probe: (probeAfter, { await reachability.check() })) {
+                try await operation(client, logger)
+            }
         } catch {
             throw PostgresStoreError.classify(error).storeError
         }
@@ -159,6 +194,7 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
         }
         config.options.connectTimeout = configuration.connectTimeout
         config.options.maximumConnections = configuration.maximumConnections
+        config.options.additionalStartupParameters = [("synchronous_commit", configuration.synchronousCommit.rawValue)]
         return config
     }
 

@@ -65,12 +65,18 @@ public struct FieldWriter: Sendable {
 /// overlong field fails before any value is looked at.
 public struct FieldReader: Sendable {
     private var fields: [(tag: UInt8, value: ArraySlice<UInt8>)] = []
+    /// Whether a string holding U+0000 is refused (`nulInString`): the server reads requests
+    /// so, because PostgreSQL's `text` cannot hold NUL and both stores must keep the same
+    /// strings (PROTOCOL.md, "Strings"). A client reads what a server sends without it, so a
+    /// NUL stored before the rule still reads.
+    let refusesNUL: Bool
 
-    public init(_ bytes: [UInt8]) throws(ProtocolError) {
-        try self.init(slice: bytes[...])
+    public init(_ bytes: [UInt8], refusingNUL: Bool = false) throws(ProtocolError) {
+        try self.init(slice: bytes[...], refusingNUL: refusingNUL)
     }
 
-    init(slice bytes: ArraySlice<UInt8>) throws(ProtocolError) {
+    init(slice bytes: ArraySlice<UInt8>, refusingNUL: Bool) throws(ProtocolError) {
+        refusesNUL = refusingNUL
         var i = bytes.startIndex
         while i < bytes.endIndex {
             let tag = bytes[i]
@@ -119,8 +125,10 @@ public struct FieldReader: Sendable {
         return n
     }
 
-    private static func decodeString(_ v: ArraySlice<UInt8>, _ tag: UInt8, _ name: String) throws(ProtocolError) -> String {
+    private func decodeString(_ v: ArraySlice<UInt8>, _ tag: UInt8, _ name: String) throws(ProtocolError) -> String {
         guard let s = String(validating: v, as: UTF8.self) else { throw .invalidUTF8(tag: tag, name: name) }
+        // In valid UTF-8 a zero byte is U+0000 and nothing else.
+        if refusesNUL && v.contains(0) { throw .nulInString(tag: tag, name: name) }
         return s
     }
 
@@ -155,17 +163,17 @@ public struct FieldReader: Sendable {
     }
 
     public func string(_ tag: UInt8, _ name: String) throws(ProtocolError) -> String {
-        try Self.decodeString(required(tag, name), tag, name)
+        try decodeString(required(tag, name), tag, name)
     }
 
     public func optionalString(_ tag: UInt8, _ name: String) throws(ProtocolError) -> String {
         guard let v = first(tag) else { return "" }
-        return try Self.decodeString(v, tag, name)
+        return try decodeString(v, tag, name)
     }
 
     public func strings(_ tag: UInt8, _ name: String) throws(ProtocolError) -> [String] {
         var out: [String] = []
-        for v in all(tag) { out.append(try Self.decodeString(v, tag, name)) }
+        for v in all(tag) { out.append(try decodeString(v, tag, name)) }
         return out
     }
 
@@ -185,17 +193,17 @@ public struct FieldReader: Sendable {
     }
 
     public func record<R: FieldCodable>(_ tag: UInt8, _ name: String, as: R.Type = R.self) throws(ProtocolError) -> R {
-        try R(from: FieldReader(slice: required(tag, name)))
+        try R(from: FieldReader(slice: required(tag, name), refusingNUL: refusesNUL))
     }
 
     public func optionalRecord<R: FieldCodable>(_ tag: UInt8, _ name: String, as: R.Type = R.self) throws(ProtocolError) -> R? {
         guard let v = first(tag) else { return nil }
-        return try R(from: FieldReader(slice: v))
+        return try R(from: FieldReader(slice: v, refusingNUL: refusesNUL))
     }
 
     public func records<R: FieldCodable>(_ tag: UInt8, _ name: String, as: R.Type = R.self) throws(ProtocolError) -> [R] {
         var out: [R] = []
-        for v in all(tag) { out.append(try R(from: FieldReader(slice: v))) }
+        for v in all(tag) { out.append(try R(from: FieldReader(slice: v, refusingNUL: refusesNUL))) }
         return out
     }
 }

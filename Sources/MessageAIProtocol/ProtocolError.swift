@@ -14,6 +14,9 @@ public enum ProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongFieldType(tag: UInt8, name: String, expected: String)
     /// A string field that is not valid UTF-8.
     case invalidUTF8(tag: UInt8, name: String)
+    /// A string field holding U+0000, in a request to the server (PROTOCOL.md, "Strings").
+    /// Connection stays open.
+    case nulInString(tag: UInt8, name: String)
     /// An integer field above the protocol's range (`FieldReader.maxInteger`). Connection stays open.
     case outOfRange(tag: UInt8, name: String, max: UInt64)
 
@@ -24,7 +27,7 @@ public enum ProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
         case .decompressionFailed: return .decompressionFailed
         case .malformedPayload, .missingField, .wrongFieldType: return .badRequest
         case .invalidUTF8: return .invalidUTF8
-        case .outOfRange: return .invalidArgument
+        case .outOfRange, .nulInString: return .invalidArgument
         }
     }
 
@@ -37,6 +40,7 @@ public enum ProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .missingField(tag, name): return "missing required field \(name) (tag \(tag))"
         case let .wrongFieldType(tag, name, expected): return "field \(name) (tag \(tag)) must be \(expected)"
         case let .invalidUTF8(tag, name): return "field \(name) (tag \(tag)) is not valid UTF-8"
+        case let .nulInString(tag, name): return "field \(name) (tag \(tag)) contains U+0000 (NUL), which no text may hold"
         case let .outOfRange(tag, name, max): return "field \(name) (tag \(tag)) must be at most \(max)"
         }
     }

@@ -36,7 +36,9 @@ extension Frame {
     }
 
     /// Decodes the payload as `T`. The frame's type is not checked: callers dispatch on it first.
-    public func decode<T: WireMessage>(_ type: T.Type = T.self, maxInflated: Int = Compression.defaultMaxInflated) throws(ProtocolError) -> T {
-        try T(from: FieldReader(fieldBytes(maxInflated: maxInflated)))
+    /// `refusingNUL`: a string holding U+0000 is an error (the server's requests).
+    public func decode<T: WireMessage>(_ type: T.Type = T.self, maxInflated: Int = Compression.defaultMaxInflated,
+                                       refusingNUL: Bool = false) throws(ProtocolError) -> T {
+        try T(from: FieldReader(fieldBytes(maxInflated: maxInflated), refusingNUL: refusingNUL))
     }
 }

@@ -50,7 +50,7 @@ struct ServerCommand: ParsableCommand {
     var loginTimeout = 60.0
     @Option(help: "Output queued for one client before it is cut off as not reading, in bytes.") var maxOutput = 4 << 20
     @Option(help: "zlib level of compressed answers (sync batches, history pages): 1 fastest ... 9 smallest.") var zlibLevel = 1
-    @Option(help: "always: fsync every commit (survives power loss); normal: survives a process crash.") var fsync = "normal"
+    @Option(help: "always: fsync every commit (survives power loss); normal: survives a process crash. On PostgreSQL: synchronous_commit on (always) or local (normal), both a WAL flush.") var fsync = "normal"
     @Option(help: "PBKDF2-SHA256 rounds for new password hashes (at least 600000).") var pbkdf2Rounds = 600_000
     @Option(help: "Accounts one address may register per hour; 0: no limit.") var registerLimit = 20
     @Option(help: "Password hashes running or queued at once; past it, server_busy (default: 16, or 4 per core).")

@@ -4,8 +4,9 @@ import MessageAIVocabulary
 import Synchronization
 import XCTest
 
-/// PostgreSQL stopped under a send load: every caller gets a typed, retryable error within
-/// the store's deadline; nothing traps, nothing hangs.
+/// PostgreSQL stopped under a send load: every caller gets a typed, retryable error in well
+/// under a second (the store's probe finds the database gone; the deadline is 10 s);
+/// nothing traps, nothing hangs.
 final class DatabaseStopTests: PostgresTestCase {
     nonisolated(unsafe) private var ownCluster: TestCluster?
 
@@ -19,9 +20,9 @@ final class DatabaseStopTests: PostgresTestCase {
         ownCluster?.stop()
     }
 
-    func testStoppedDatabaseGivesDatabaseUnavailableWithinTheDeadline() async throws {
+    func testStoppedDatabaseGivesDatabaseUnavailableInUnderASecond() async throws {
         let cluster = try XCTUnwrap(ownCluster)
-        let store = try await openStore(on: cluster, maximumConnections: 4, operationTimeout: .seconds(2))
+        let store = try await openStore(on: cluster, maximumConnections: 4, operationTimeout: .seconds(10))
         let (group, users) = try await makeGroup(store, users: 4)
         let acknowledged = Acknowledged()
         // Each sender sends until its first failure, which it returns (bounded in count).
@@ -57,14 +58,16 @@ final class DatabaseStopTests: PostgresTestCase {
         cluster.stop()
         let stopped = ContinuousClock.now
         let failures = try await senders.value
-        XCTAssertLessThan(ContinuousClock.now - stopped, .seconds(8), "senders answered within the deadline")
+        let answered = ContinuousClock.now - stopped
+        print("figure: senders answered \(answered) after the database stopped")
+        XCTAssertLessThan(answered, .seconds(1), "senders answered long before the deadline")
         XCTAssertEqual(failures.count, users.count)
         for failure in failures {
             if case .some(.unavailable) = failure { continue }
             XCTFail("expected unavailable, got \(String(describing: failure))")
         }
-        // A call made after the stop is answered at the store's deadline (2 s), not when the
-        // pool gives up connecting (60 s).
+        // A call made after the stop is answered once the probe finds nothing listening, not at
+        // the store's deadline (10 s), nor when the pool gives up connecting (60 s).
         let later = ContinuousClock.now
         do {
             _ = try await store.appendMessage(conversationID: group, senderID: users[0], clientID: newClientID(),
@@ -73,7 +76,8 @@ final class DatabaseStopTests: PostgresTestCase {
         } catch {
             if case StoreError.unavailable = error {} else { XCTFail("expected StoreError.unavailable, got \(error)") }
         }
-        XCTAssertLessThan(ContinuousClock.now - later, .seconds(4))
+        print("figure: a send after the stop answered in \(ContinuousClock.now - later)")
+        XCTAssertLessThan(ContinuousClock.now - later, .seconds(1))
     }
 }
 

@@ -30,7 +30,8 @@ class PostgresTestCase: XCTestCase {
     /// A store on a new database of `cluster`, migrated.
     /// `database`: an existing one (a second store on the same database), else a new one.
     func openStore(on cluster: TestCluster? = nil, database: String? = nil, maximumConnections: Int = 8,
-                   operationTimeout: Duration = .seconds(10), purgeDelay: Duration = .seconds(600)) async throws -> PostgresStore {
+                   operationTimeout: Duration = .seconds(10), purgeDelay: Duration = .seconds(600),
+                   synchronousCommit: PostgresStore.SynchronousCommit = .on) async throws -> PostgresStore {
         let cluster = try XCTUnwrap(cluster ?? PostgresTestCase.cluster)
         let name = try database ?? newDatabase(on: cluster)
         var configuration = PostgresStore.Configuration(username: "postgres", database: name)
@@ -38,6 +39,7 @@ class PostgresTestCase: XCTestCase {
         configuration.maximumConnections = maximumConnections
         configuration.operationTimeout = operationTimeout
         configuration.purgeDelay = purgeDelay
+        configuration.synchronousCommit = synchronousCommit
         let store = try await PostgresStore.open(configuration, now: now())
         stores.append(store)
         return store

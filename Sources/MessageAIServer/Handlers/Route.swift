@@ -61,7 +61,7 @@ struct Route: Sendable {
     private static func decode<M: WireMessage>(_ type: M.Type, _ frame: Frame, _ server: ChatServer, loggedIn: Bool) throws -> M {
         let configuration = server.configuration
         let cap = loggedIn ? configuration.maxInflatedLength : min(configuration.preLoginMaxFrameLength, configuration.maxInflatedLength)
-        return try frame.decode(M.self, maxInflated: cap)
+        return try frame.decode(M.self, maxInflated: cap, refusingNUL: true)
     }
 }
 

@@ -278,7 +278,7 @@ extension ProtocolError {
     var fieldName: String {
         switch self {
         case let .missingField(_, name), let .wrongFieldType(_, name, _), let .invalidUTF8(_, name),
-             let .outOfRange(_, name, _): return name
+             let .outOfRange(_, name, _), let .nulInString(_, name): return name
         default: return ""
         }
     }

@@ -6,7 +6,8 @@ import MessageAIPostgres
 /// store is opened (`ServerProcess.openStore`). The data directory still holds the TLS key and
 /// certificate and the file blobs; the database holds everything else.
 extension ServerProcess {
-    static func openPostgres(_ settings: ConnectionSettings, logger: Logger) async throws -> OpenedStore {
+    static func openPostgres(_ settings: ConnectionSettings, synchronous: CommitDurability,
+                             logger: Logger) async throws -> OpenedStore {
         var configuration: PostgresStore.Configuration
         do {
             configuration = try settings.storeConfiguration()
@@ -14,8 +15,12 @@ extension ServerProcess {
             throw DatabaseStartFailure(line: "\(error)")
         }
         configuration.logger = logger
+        // `--fsync`: an ack waits for the WAL flush either way (PostgreSQL has nothing between
+        // `off`, which loses acks when the database process crashes, and a flush); `always`
+        // also waits for a synchronous standby when the cluster has one.
+        configuration.synchronousCommit = synchronous == .full ? .on : .local
         // The URL and where the password came from; never the password.
-        logger.notice("database: \(settings)")
+        logger.notice("database: \(settings), synchronous_commit \(configuration.synchronousCommit.rawValue)")
         let now = UInt64(Date().timeIntervalSince1970 * 1000)
         do {
             let store = try await PostgresStore.open(configuration, now: now)

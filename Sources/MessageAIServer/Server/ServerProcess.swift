@@ -159,7 +159,7 @@ public enum ServerProcess {
     /// The one place that knows which database the server runs on: everything after it sees
     /// `any Store`. A second backend (PostgreSQL, `--database postgres://...`) opens here.
     static func openStore(_ options: Options, logger: Logger) async throws -> OpenedStore {
-        if let database = options.database { return try await openPostgres(database, logger: logger) }
+        if let database = options.database { return try await openPostgres(database, synchronous: options.synchronous, logger: logger) }
         // WAL checkpoints on a second connection, off the hub (BENCHMARKS.md, issue 13): that
         // needs the shared locking mode, so the store is no longer opened `exclusive`.
         let sqlite = try SQLiteStore(path: options.dataDirectory + "/" + databaseFileName, synchronous: options.synchronous,
