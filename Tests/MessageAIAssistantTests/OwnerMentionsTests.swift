@@ -21,7 +21,7 @@ final class OwnerMentionsTests: XCTestCase {
     func testAPredictionAboutSomeoneIsNoWork() {
         XCTAssertEqual(items("do we record the calls? ben will miss the first one"), [])
         XCTAssertEqual(items("I'll forget otherwise, so I'm writing it down"), [])
-        // Work beside the prediction is still work.
-        XCTAssertEqual(items("ben will miss the first call, so I'll send him the recording"), ["ana: send him the recording"])
+        // Work told beside the prediction is still work.
+        XCTAssertEqual(items("ben will miss the first call. I'll send ben the recording tomorrow"), ["ana: send ben the recording"])
     }
 }
