@@ -26,13 +26,6 @@ enum Addressee: Equatable {
         let name = w.lower.hasPrefix("@") ? String(w.lower.dropFirst()) : w.lower
         if w.after.hasPrefix(",") || w.after.hasPrefix(":") || (w.lower.hasPrefix("@") && !w.endsClause) {
             if groupWords.contains(name) { return (.group, i + 1) }
-            // "@lena @sung-min can you review today?": mentions in a row speak to them all, the group,
-            // and the ask starts after the last of them.
-            if w.lower.hasPrefix("@") {
-                var j = i + 1
-                while j < t.count, t[j].lower.hasPrefix("@"), t[j].lower.count > 1, !t[j - 1].endsClause { j += 1 }
-                if j > i + 1 { return (.group, j) }
-            }
             if w.lower.hasPrefix("@") || members.contains(name) || (w.isCapitalized && !notNames.contains(name) && !w.isAllCaps) {
                 return (.name(name), i + 1)
             }
