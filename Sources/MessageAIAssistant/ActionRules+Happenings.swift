@@ -7,7 +7,9 @@ extension ActionRules {
     static let happenings: Set<String> = ["miss", "lose", "forget", "hate", "love", "enjoy", "regret", "dislike", "suffer", "oversleep"]
 
     static func isHappening(_ what: String) -> Bool {
-        guard let first = what.lowercased().split(separator: " ", maxSplits: 1).first else { return false }
-        return happenings.contains(String(first))
+        // (Every found item is asked: its first word is read off the bytes, lower-cased only when it may be one.)
+        let first = what.utf8.prefix { $0 != 32 }
+        guard first.count <= 9, let b = first.first, "mlfhedrsoMLFHEDRSO".utf8.contains(b) else { return false }
+        return happenings.contains(String(decoding: first, as: UTF8.self).lowercased())
     }
 }

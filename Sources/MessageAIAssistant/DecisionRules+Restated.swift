@@ -18,7 +18,10 @@ extension DecisionRules {
     /// The proposal a sentence restates as accepted, or nil. `m.context` holds the proposal.
     static func restated(_ s: String, _ m: MessageToJudge) -> String? {
         // (Most sentences neither open with a yes and a colon nor end in "confirmed": bytes first.)
-        guard !m.context.isEmpty, s.hasBytes(":") || s.hasBytes("onfirmed"), !s.hasBytes("?") else { return nil }
+        // (An opener is a yes of at most 7 letters and its colon at the start: "10:00" further on is none.)
+        let lead = s.utf8.drop { $0 == 32 }.prefix(10)
+        guard !m.context.isEmpty, let b = lead.first, "oOaAfF".utf8.contains(b) && lead.contains(58) || s.hasBytes("onfirmed"),
+              !s.hasBytes("?") else { return nil }
         let text = s.trimmingSpaces().trimming(" .!")
         let opens = text.hasBytes(":") && restateOpeners.contains { text.utf8.count > $0.utf8.count && text.lowercased().hasPrefix($0) }
         let closes = !opens && text.utf8.count > 10 && text.lowercased().hasSuffix(" confirmed")
