@@ -87,7 +87,7 @@ enum ActionRules {
             // for the group is no one's work (ASSISTANT.md); one that names a member still is.
             if DecisionRules.states(s), !pieces.contains(where: { $0.owner != nil }), who == "recipient" { continue }
             // "I'm going to grab lunch", "I'll grab coffee with Li": social plans, not work (README).
-            for p in pieces where !isSocial(p.what) && !isStatus(p.what, sentence: t) {
+            for p in pieces where !isSocial(p.what) && !isStatus(p.what, sentence: t) && !isHappening(p.what) {
                 out.append(Found(item: ActionItem(what: p.what, who: p.owner ?? who, due: p.due), sentence: si, trigger: trigger))
             }
             // "Yuki, draft the community post by Wednesday and I'll approve it": the order to the

@@ -37,7 +37,7 @@ enum DecisionRules {
         var out: [String] = []
         for (k, s) in sentences.enumerated() {
             if first && !out.isEmpty { break }
-            if let d = explicit(s, before: k > 0 ? sentences[k - 1] : nil) ?? sealedYes(s, before: k > 0 ? sentences[k - 1] : nil, m) {
+            if let d = explicit(s, before: k > 0 ? sentences[k - 1] : nil) ?? sealedYes(s, before: k > 0 ? sentences[k - 1] : nil, m) ?? restated(s, m) {
                 // "X. Final.": the seal repeats the sentence before, already told.
                 if !out.contains(d) { out.append(d) }
                 continue

@@ -39,11 +39,32 @@ enum OpenQuestions {
                 // Nobody spoke of it again: a later word of someone else about its object answers it somehow.
                 let object = Set(Words.content(f.item.what).dropFirst())
                 if judged.dropFirst(i + 1).contains(where: { $0.from.lowercased() != m.from.lowercased() && !object.isDisjoint(with: Words.content($0.text)) }) { continue }
-                let q = Compress.sentence(sentences[f.sentence].trimmingSpaces(), names: names)
+                var q = Compress.sentence(sentences[f.sentence].trimmingSpaces(), names: names)
+                // "X is flaky on CI. Can someone look at it?": the ask's "it" is the sentence before it.
+                if f.sentence > 0, q.hasSuffix("?"), Words.all(q).contains(where: { ["it", "this", "them"].contains($0) }),
+                   let ref = referent(sentences[f.sentence - 1]) { q = String(q.dropLast()) + " (" + ref + ")?" }
                 if !known.contains(q) && !out.contains(q) { out.append(q) }
             }
         }
         return out
+    }
+
+    /// What a message's sentence before an ask names, as a bracket for the ask's pronoun: its first
+    /// clause without a short label ("drive-by: webhook_retry_test is flaky on CI, failed twice" →
+    /// "webhook_retry_test is flaky on CI"); nil for a question or a clause of fewer than two words.
+    static func referent(_ s: String) -> String? {
+        guard !s.hasBytes("?") else { return nil }
+        var text = Substring(s.trimmingSpaces())
+        if let colon = text.firstIndex(of: ":"), text[..<colon].split(separator: " ").count <= 2 { text = text[text.index(after: colon)...] }
+        if let comma = text.firstIndex(of: ",") { text = text[..<comma] }
+        let clause = String(text).trimmingSpaces().trimming(" .!")
+        return Words.content(clause).count >= 2 && Words.all(clause).count <= 10 ? clause : nil
+    }
+
+    /// An open question without the bracket `referent` added ("Can someone look at it (X is flaky)?").
+    static func withoutReferent(_ q: String) -> String {
+        guard q.hasSuffix(")?"), let open = q.range(of: " (", options: .backwards) else { return q }
+        return String(q[..<open.lowerBound]) + "?"
     }
 
     /// "Who reviews the async change?" — "Tom, can you review it?": a question of who does the work

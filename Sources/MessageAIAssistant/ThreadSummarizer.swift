@@ -91,7 +91,9 @@ enum ThreadSummarizer {
         let actionLines = actions.map { a in (a, SummaryLine(text: "\(a.who): " + Compress.tight(a.what) + (a.due.map { " (\($0))" } ?? ""), order: .max - 2,
                                                              salience: 0.5)) }
         for (a, line) in actionLines where Words.content(a.what).count >= 2 { picker.require(line) }
-        for q in questions { picker.require(SummaryLine(text: "Open: " + Compress.tight(Compress.question(q)), order: .max - 1)) }
+        // (The summary's line leaves out the bracket that names an ask's "it": the key points around it
+        // name the thing already, and the line's words come out of the same 30 %.)
+        for q in questions { picker.require(SummaryLine(text: "Open: " + Compress.tight(Compress.question(OpenQuestions.withoutReferent(q))), order: .max - 1)) }
         // Then what else happened (work reported done, changes of plan, dates and figures, the
         // topic), chosen for the most new content per word so no point is told twice.
         // Work asked for and reported done in the thread, in a few words each ("omar done: roll back receipts").
