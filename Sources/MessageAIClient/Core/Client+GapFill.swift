@@ -55,19 +55,29 @@ extension Client {
     }
 
     private func hasGap(before seq: UInt64, in cid: UInt64) -> Bool {
-        // Before the connection's SYNC is done its answer covers everything; while pushes of
-        // the conversation are held, later ones queue behind them to keep the order.
-        guard synced, let store else { return false }
+        // While pushes of the conversation are held, later ones queue behind them to keep the order.
+        guard let store else { return false }
         if gaps.held[cid] != nil { return true }
-        // A hole below an own acknowledged message: what comes after waits for its fill too.
-        if ((try? store.syncFloors()) ?? [:])[cid] != nil { return true }
+        // A hole below an own acknowledged message: what comes after waits for its fill too
+        // (the connection's own SYNC starts from the floors, so only after it).
+        if synced, ((try? store.syncFloors()) ?? [:])[cid] != nil { return true }
+        // Also during the connection's SYNC: a node may push seq 7 before the answer brings
+        // 4-6 (a reconnect after a failover), and shown at once it would come before them.
         let position = (try? store.position(in: cid)) ?? 0
         return seq > position + 1
     }
 
     private func hold(_ push: HeldPush) {
         gaps.held[push.conversationID, default: []].append(push)
-        requestFill()
+        // During the connection's SYNC its answer is the fill (`releaseHeldAfterSync`).
+        if synced { requestFill() }
+    }
+
+    /// After the connection's SYNC and its catch-up lines: the pushes held meanwhile follow in
+    /// seq order (a copy the SYNC already brought is ignored); a hole still below one is filled.
+    func releaseHeldAfterSync() {
+        guard !gaps.inFlight, !gaps.held.isEmpty else { return }
+        finishFill()
     }
 
     private func requestFill() {
@@ -176,7 +186,7 @@ extension Client {
 
     /// Applies the held pushes in seq order; one still behind a hole it was not filled for
     /// yet (it came during the fill) stays held for the next fill.
-    private func finishFill() {
+    func finishFill() {
         gaps.inFlight = false
         let held = gaps.held
         gaps.held = [:]

@@ -41,7 +41,10 @@ extension Client {
                 self.clearFloors(usedFloors)
                 self.syncAssistant()
                 // The catch-up's own thumbnails first, then the rest of the newest images.
-                self.reportCatchUp(order.map { ($0, fresh[$0] ?? []) }) { [weak self] in self?.prefetchThumbnails(of: images) }
+                self.reportCatchUp(order.map { ($0, fresh[$0] ?? []) }) { [weak self] in
+                    self?.releaseHeldAfterSync()
+                    self?.prefetchThumbnails(of: images)
+                }
                 // Else after the assistant's items (syncAssistant).
                 if !self.assistantOnline { self.considerAwayCatchUp() }
                 self.pushMarkers()
