@@ -259,3 +259,20 @@ func canConnect(port: Int) -> Bool {
         }
     }
 }
+
+/// A test class whose tests share one throw-away cluster: started by the first test's setUp
+/// (on the main thread, as `--pdeathsig` needs), stopped after the class's last test.
+class ClusterTestCase: XCTestCase {
+    nonisolated(unsafe) static var cluster: TestCluster?
+
+    override class func tearDown() {
+        cluster?.stop()
+        cluster = nil
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        if Self.cluster == nil { Self.cluster = try TestCluster.start() }
+    }
+}

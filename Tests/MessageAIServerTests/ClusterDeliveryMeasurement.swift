@@ -5,18 +5,10 @@ import XCTest
 /// Issue 26 stage A's figures: a message's latency from SEND to the push on the sender's node
 /// and on another node on the same database, and the reader node's CPU per delivered event.
 /// Opt-in (MEASURE_CLUSTER=1): it prints figures rather than checking them.
-final class ClusterDeliveryMeasurement: XCTestCase {
-    nonisolated(unsafe) static var cluster: TestCluster?
-
-    override class func tearDown() {
-        cluster?.stop()
-        cluster = nil
-        super.tearDown()
-    }
-
+final class ClusterDeliveryMeasurement: ClusterTestCase {
     override func setUpWithError() throws {
         try XCTSkipUnless(ProcessInfo.processInfo.environment["MEASURE_CLUSTER"] == "1", "MEASURE_CLUSTER=1 to measure")
-        if Self.cluster == nil { Self.cluster = try TestCluster.start() }
+        try super.setUpWithError()
     }
 
     func testCrossNodeLatencyAndReaderCost() throws {

@@ -5,19 +5,7 @@ import XCTest
 /// Two `messageai-server` processes on one PostgreSQL database (issue 26 stage A): what a
 /// member connected to one node sees of what is committed through the other, live, without
 /// a sync. Real processes, real sockets, a real PostgreSQL (`TestCluster`).
-final class ClusterDeliveryProcessTests: XCTestCase {
-    nonisolated(unsafe) static var cluster: TestCluster?
-
-    override class func tearDown() {
-        cluster?.stop()
-        cluster = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        if Self.cluster == nil { Self.cluster = try TestCluster.start() }
-    }
-
+final class ClusterDeliveryProcessTests: ClusterTestCase {
     /// Two servers on a new database.
     private func twoNodes() throws -> (ChildServer, ChildServer, String, [ServerTestDirectory]) {
         let cluster = try XCTUnwrap(Self.cluster)

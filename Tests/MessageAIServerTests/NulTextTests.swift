@@ -5,20 +5,7 @@ import XCTest
 /// U+0000 in a request's text, on both backends as real server processes: PostgreSQL's `text`
 /// cannot hold it and SQLite could, so the server refuses it for every store, at decoding,
 /// with `invalid_argument` naming the field; nothing is stored and the connection stays usable.
-final class NulTextTests: XCTestCase {
-    nonisolated(unsafe) static var cluster: TestCluster?
-
-    override class func tearDown() {
-        cluster?.stop()
-        cluster = nil
-        super.tearDown()
-    }
-
-    /// On the main thread (TestCluster's --pdeathsig): XCTest's synchronous setUp.
-    override func setUpWithError() throws {
-        if Self.cluster == nil { Self.cluster = try TestCluster.start() }
-    }
-
+final class NulTextTests: ClusterTestCase {
     func testSQLiteRefusesNulInTextAndNames() throws {
         let dir = try ServerTestDirectory()
         let child = try ChildServer(dataDir: dir.path)

@@ -6,20 +6,7 @@ import XCTest
 /// (`TestCluster`, a throw-away cluster; skipped where PostgreSQL is not installed, failed
 /// under CI): what two users notice, the start-up failures, and two servers on one database.
 /// The restart of the database during a send load is in PostgresRestartTests.
-final class PostgresProcessTests: XCTestCase {
-    nonisolated(unsafe) static var cluster: TestCluster?
-
-    override class func tearDown() {
-        cluster?.stop()
-        cluster = nil
-        super.tearDown()
-    }
-
-    /// On the main thread (TestCluster's --pdeathsig): XCTest's synchronous setUp.
-    override func setUpWithError() throws {
-        if Self.cluster == nil { Self.cluster = try TestCluster.start() }
-    }
-
+final class PostgresProcessTests: ClusterTestCase {
     /// A new database on the cluster, and a server on it whose data directory holds only the
     /// blobs and the lock.
     private func server(database: String? = nil, dataDir: String, arguments: [String] = []) throws -> (ChildServer, String) {
