@@ -11,16 +11,12 @@ from collections import Counter
 import pytest
 
 from harness.history import check
-from harness.nodes import conversation_id, final_histories, node_of, resync, start_nodes
+from harness.nodes import conversation_id, final_histories, first_half, node_of, resync, say_rounds, start_nodes, typed_texts
 
 pytestmark = pytest.mark.storage
 
 PER_SENDER = 24
 NODES = 3
-
-
-def sent(e):
-    return e.get("type") == "state" and e.get("state") == "sent"
 
 
 def test_kill_a_node_during_a_send_load(world, postgres_database):
@@ -36,12 +32,8 @@ def test_kill_a_node_during_a_send_load(world, postgres_database):
     senders = (alice, bob, carol, dave)
     marks = {c.name: len(c.events) for c in senders}
 
-    typed = {c.name: [f"{c.name} {i:02d} ünïcode ⚡" for i in range(PER_SENDER)] for c in senders}
-    half = PER_SENDER // 2
-    for i in range(half):
-        for c in senders:
-            c.say(typed[c.name][i])
-    alice.events.wait_count(sent, 3, 30, marks["alice"], what="alice: first acknowledgements")
+    typed = typed_texts(senders, PER_SENDER)
+    first_half(senders, typed, marks, PER_SENDER)
 
     spread = Counter(node_of(c) for c in senders)
     victim = next(n for n in nodes if n.address == spread.most_common(1)[0][0])
@@ -49,9 +41,7 @@ def test_kill_a_node_during_a_send_load(world, postgres_database):
     # Marked before the kill: a client may be back online on another node before kill() returns.
     killed_at = {c.name: len(c.events) for c in senders}
     victim.kill()
-    for i in range(half, PER_SENDER):
-        for c in senders:
-            c.say(typed[c.name][i])
+    say_rounds(senders, typed, PER_SENDER // 2, PER_SENDER)
     for c in senders:
         c.cmd("/wait sent 60", timeout=75)
     for c in moved:

@@ -5,7 +5,7 @@ the outboxes resend. Then the history checker over every client's history, as in
 import pytest
 
 from harness.history import check
-from harness.nodes import conversation_id, final_histories, resync, start_nodes
+from harness.nodes import conversation_id, final_histories, first_half, resync, say_rounds, start_nodes, typed_texts
 from harness.pgcluster import PostgresCluster, require_postgres
 
 pytestmark = pytest.mark.storage
@@ -34,17 +34,10 @@ def test_postgres_restart_during_a_load_on_two_nodes(world, cluster):
     senders = (alice, bob, carol)
     marks = {c.name: len(c.events) for c in senders}
 
-    typed = {c.name: [f"{c.name} {i:02d} ünïcode ⚡" for i in range(PER_SENDER)] for c in senders}
-    half = PER_SENDER // 2
-    for i in range(half):
-        for c in senders:
-            c.say(typed[c.name][i])
-    alice.events.wait_count(lambda e: e.get("type") == "state" and e.get("state") == "sent", 3, 30, marks["alice"],
-                            what="alice: first acknowledgements")
+    typed = typed_texts(senders, PER_SENDER)
+    first_half(senders, typed, marks, PER_SENDER)
     cluster.restart()
-    for i in range(half, PER_SENDER):
-        for c in senders:
-            c.say(typed[c.name][i])
+    say_rounds(senders, typed, PER_SENDER // 2, PER_SENDER)
     for c in senders:
         c.cmd("/wait sent 90", timeout=105)
     assert all(n.alive() for n in nodes), "a node died with its database"

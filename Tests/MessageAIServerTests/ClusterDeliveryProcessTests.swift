@@ -60,15 +60,7 @@ final class ClusterDeliveryProcessTests: ClusterTestCase {
                 return
             }
             let (client, name) = senders[i]
-            let ids = (0..<perSender).map { n in
-                client.send(Send(conversationID: group.conversationID, clientID: TestClient.newClientID(), text: "\(name) \(n)"))
-            }
-            var seqs: [UInt64] = []
-            for id in ids {
-                guard let ack: SendAck = try? client.answer(id, timeout: 60) else { break }
-                seqs.append(ack.seq)
-            }
-            acks.set(i, seqs)
+            acks.set(i, client.sendPipelined((0..<perSender).map { "\(name) \($0)" }, in: group.conversationID))
         }
         let all = UInt64(1)...UInt64(2 * perSender)
         XCTAssertEqual(acks.value.flatMap { $0 }.sorted(), Array(all), "every send acknowledged, gap-free")

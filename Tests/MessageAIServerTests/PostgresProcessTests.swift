@@ -116,15 +116,7 @@ final class PostgresProcessTests: ClusterTestCase {
         let acks = UnsafeSendableBox<[[UInt64]]>([[], []])
         DispatchQueue.concurrentPerform(iterations: 2) { i in
             let (client, name) = senders[i]
-            let ids = (0..<perSender).map { n in
-                client.send(Send(conversationID: group.conversationID, clientID: TestClient.newClientID(), text: "\(name) \(n)"))
-            }
-            var seqs: [UInt64] = []
-            for id in ids {
-                guard let ack: SendAck = try? client.answer(id, timeout: 60) else { break }
-                seqs.append(ack.seq)
-            }
-            acks.set(i, seqs)
+            acks.set(i, client.sendPipelined((0..<perSender).map { "\(name) \($0)" }, in: group.conversationID))
         }
         let all = acks.value.flatMap { $0 }
         XCTAssertEqual(all.count, 2 * perSender, "every send acknowledged")

@@ -95,6 +95,18 @@ extension TestClient {
         try request(DMOpen(username: username))
     }
 
+    /// Sends the texts back to back (pipelined, fresh client ids), then reads the acks: their
+    /// seqs in order, as many as were acknowledged within `timeout` each.
+    func sendPipelined(_ texts: [String], in conversation: UInt64, timeout: Double = 60) -> [UInt64] {
+        let ids = texts.map { send(Send(conversationID: conversation, clientID: TestClient.newClientID(), text: $0)) }
+        var seqs: [UInt64] = []
+        for id in ids {
+            guard let ack: SendAck = try? answer(id, timeout: timeout) else { break }
+            seqs.append(ack.seq)
+        }
+        return seqs
+    }
+
     /// Sends a message with a fresh client id and waits for its ack.
     @discardableResult
     func sendText(_ text: String, in conversation: UInt64, clientID: [UInt8] = TestClient.newClientID()) throws -> SendAck {

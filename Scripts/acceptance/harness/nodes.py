@@ -32,6 +32,27 @@ def resync(client, name):
     client.cmd(f"/open {name}")
 
 
+def typed_texts(senders, per_sender):
+    """What each sender types in the load: numbered, with accents and a symbol."""
+    return {c.name: [f"{c.name} {i:02d} ünïcode ⚡" for i in range(per_sender)] for c in senders}
+
+
+def say_rounds(senders, typed, start, stop):
+    """Each sender types its lines start..stop-1, the senders in turns (interleaved sends)."""
+    for i in range(start, stop):
+        for c in senders:
+            c.say(typed[c.name][i])
+
+
+def first_half(senders, typed, marks, per_sender):
+    """The first half of the load, then a wait for the first sender's first acknowledgements
+    (so the fault comes in the middle of the load, not before it)."""
+    say_rounds(senders, typed, 0, per_sender // 2)
+    first = senders[0]
+    first.events.wait_count(lambda e: e.get("type") == "state" and e.get("state") == "sent", 3, 30, marks[first.name],
+                            what=f"{first.name}: first acknowledgements")
+
+
 def final_histories(clients, marks, views):
     """First each client must hold every message of its conversations as it runs, by live
     pushes across nodes or gap fills (no reconnect); then it reconnects once (its SYNC reads
