@@ -5,28 +5,9 @@ import XCTest
 /// started again: its SENDs are refused with 77 `database_unavailable`, the outbox keeps them
 /// and sends them again with backoff, the person is told once, and the conversation ends up
 /// with every message once, in the order typed.
-final class PostgresOutboxTests: ServerBackedTestCase {
-    nonisolated(unsafe) static var cluster: TestCluster?
-    nonisolated(unsafe) static var databaseURL = ""
-
+final class PostgresOutboxTests: PostgresBackedTestCase {
     override class var directoryName: String { "pg-outbox" }
     override class var serverArguments: [String] { ["--database", databaseURL, "--rate-limit", "100000"] }
-
-    override class func tearDown() {
-        cluster?.stop()
-        cluster = nil
-        super.tearDown()
-    }
-
-    /// The cluster first (on the main thread: TestCluster's --pdeathsig), then the server on it.
-    override func setUpWithError() throws {
-        if Self.cluster == nil { Self.cluster = try TestCluster.start() }
-        let cluster = try XCTUnwrap(Self.cluster)
-        let name = "outbox_\(UUID().uuidString.prefix(8).lowercased())"
-        try cluster.createDatabase(name)
-        Self.databaseURL = cluster.url(database: name)
-        try super.setUpWithError()
-    }
 
     func testMessagesTypedWhileTheDatabaseIsDownAreSentOnceItIsBack() throws {
         let cluster = try XCTUnwrap(Self.cluster)

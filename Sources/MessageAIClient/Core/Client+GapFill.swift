@@ -29,6 +29,8 @@ struct GapFill {
     var again = false
     /// Told apart from fills of an older connection, whose answers no longer count.
     var generation = 0
+    /// The floors on disk as last read (nil: read again): `hasGap` asks per push.
+    var floors: [UInt64: UInt64]?
 }
 
 extension Client {
@@ -51,6 +53,7 @@ extension Client {
         // The acknowledged message is stored, so the position is past the hole: the floor
         // (on disk) makes the next SYNC start below it, this fill's or the next connection's.
         try? store?.lowerSyncFloor(cid, to: before)
+        gaps.floors = nil
         requestFill()
     }
 
@@ -60,11 +63,18 @@ extension Client {
         if gaps.held[cid] != nil { return true }
         // A hole below an own acknowledged message: what comes after waits for its fill too
         // (the connection's own SYNC starts from the floors, so only after it).
-        if synced, ((try? store.syncFloors()) ?? [:])[cid] != nil { return true }
+        if synced, cachedFloors()[cid] != nil { return true }
         // Also during the connection's SYNC: a node may push seq 7 before the answer brings
         // 4-6 (a reconnect after a failover), and shown at once it would come before them.
         let position = (try? store.position(in: cid)) ?? 0
         return seq > position + 1
+    }
+
+    private func cachedFloors() -> [UInt64: UInt64] {
+        if let floors = gaps.floors { return floors }
+        let floors = (try? store?.syncFloors()) ?? [:]
+        gaps.floors = floors
+        return floors
     }
 
     private func hold(_ push: HeldPush) {
@@ -97,6 +107,7 @@ extension Client {
     /// After a SYNC from the floors `used` is done: those holes are filled.
     func clearFloors(_ used: [UInt64: UInt64]) {
         for (cid, floor) in used { try? store?.clearSyncFloor(cid, at: floor) }
+        gaps.floors = nil
     }
 
     /// A new connection: its own SYNC covers what was held (held pushes never moved a
@@ -107,6 +118,7 @@ extension Client {
         gaps.inFlight = false
         gaps.again = false
         gaps.generation += 1
+        gaps.floors = nil  // a new connection may be another account's store
     }
 
     /// One SYNC for every conversation from its position: the answer's messages and changes are
