@@ -4,20 +4,14 @@ minutes, and showed about 20 warnings). The build it uses is the one the tests b
 (RUN_BUILD=debug); the server it starts listens on a free port with its data under a temp HOME."""
 import os
 import re
-import socket
 import subprocess
 import time
 from pathlib import Path
+from harness.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 # What swift build prints (the client's own "error: /whoami: ..." is not among it).
 COMPILER = re.compile(r"\.swift:\d+:\d+: (warning|error)|warning:|Compiling|Building for|Build complete|Planning build|Linking|Write swift-version")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def run_script(tmp_path, timeout):

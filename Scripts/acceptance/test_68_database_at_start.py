@@ -3,22 +3,16 @@ and exits non-zero within seconds: nothing listening, a refused password, a pass
 can read, a password in the URL. It never hangs and never prints the password. With the right
 password (from a file of mode 0600) it serves a client."""
 import os
-import socket
 import subprocess
 import time
 
 import pytest
 
 from harness.pgcluster import PostgresCluster, require_postgres
+from harness.ports import free_port
 
 PASSWORD = "Sésame-ouvre-toi 42"  # spaces and an accent: quoted right in the file and the log
 BOUND = 15  # seconds: a server that cannot reach its database gives up and says so
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_failing(exe, tmp, *args):

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 
+from harness.ports import free_port
 from harness.waiting import wait_until
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -22,12 +23,6 @@ def require_haproxy():
     exe = shutil.which("haproxy") or ("/usr/sbin/haproxy" if os.access("/usr/sbin/haproxy", os.X_OK) else None)
     assert exe, "haproxy is not installed (apt-get install haproxy; Scripts/install-deps.sh does it)"
     return exe
-
-
-def _free_port(host):
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
 
 
 def configuration(nodes, listen, source, stats):
@@ -46,7 +41,7 @@ def configuration(nodes, listen, source, stats):
 class HAProxy:
     def __init__(self, workdir, nodes, source="127.0.0.3", host="127.0.0.1"):
         self.exe = require_haproxy()
-        self.port = _free_port(host)
+        self.port = free_port(host)
         self.host = host
         self.path = os.path.join(workdir, "haproxy.cfg")
         self.log_path = os.path.join(workdir, "haproxy.log")

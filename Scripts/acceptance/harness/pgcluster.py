@@ -16,6 +16,8 @@ import subprocess
 import tempfile
 import time
 
+from harness.ports import free_port
+
 
 def binaries():
     """MESSAGEAI_PG_BIN, else the newest /usr/lib/postgresql/*/bin (Debian's place, not on PATH)."""
@@ -24,12 +26,6 @@ def binaries():
              if os.access(os.path.join(d, "postgres"), os.X_OK) and os.access(os.path.join(d, "initdb"), os.X_OK)]
     found.sort(key=lambda d: int(d.split("/")[-2]) if d.split("/")[-2].isdigit() else 0, reverse=True)
     return found[0] if found else None
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _as_postgres(argv):
@@ -49,7 +45,7 @@ class PostgresCluster:
         if self.bin is None:
             raise RuntimeError("PostgreSQL not installed (no /usr/lib/postgresql/*/bin; run Scripts/install-deps.sh)")
         self.dir = tempfile.mkdtemp(prefix="messageai-pg.")
-        self.port = _free_port()
+        self.port = free_port()
         self.proc = None
 
     def start(self, timeout=60):
