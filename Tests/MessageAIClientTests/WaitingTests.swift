@@ -1,4 +1,5 @@
 import XCTest
+import MessageAIProtocol
 @testable import MessageAIClient
 
 /// Commands that wait (/wait, /wait-messages, /follow, the drain at end of input) are woken by
@@ -50,5 +51,29 @@ final class WaitingTests: XCTestCase {
         var answer: Bool?
         client().wait(upTo: 60, until: { true }) { answer = $0 }
         XCTAssertEqual(answer, true)
+    }
+
+    /// One receipt that marks three of alice's messages read: a script's `/wait read` answers
+    /// after the three state lines, never between them (CI once saw "ok" after the first,
+    /// and the test reading the states found the second still "delivered").
+    func testAWaitAnswersAfterEveryStateLineOfOneReceipt() throws {
+        let c = client()
+        var printed: [String] = []
+        c.output.write = { text, _ in printed.append(text) }
+        try c.openAccount(SavedSession(username: "alice", userID: 1, token: String(repeating: "ab", count: 32)))
+        let store = try XCTUnwrap(c.store)
+        let alice = UserInfo(userID: 1, username: "alice", displayName: "Alice")
+        let bob = UserInfo(userID: 2, username: "bob", displayName: "Bob")
+        try store.upsert(Conversation(conversationID: 4, kind: .direct, name: "", members: [alice, bob]))
+        let sent = (1...3).map { seq in
+            ChatMessage(conversationID: 4, seq: UInt64(seq), clientID: Hex.decode(Outbox.newClientID())!, senderID: 1,
+                        senderUsername: "alice", serverTime: UInt64(seq), text: "hello bob \(seq) ✓")
+        }
+        _ = try store.insert(sent, sentHere: Set(sent.map { Hex.encode($0.clientID) }))
+        let allRead = { sent.allSatisfy { (try? store.state(of: $0.seq, in: 4)) == .read } }
+        var stateLinesWhenAnswered: Int?
+        c.wait(upTo: 60, until: allRead) { _ in stateLinesWhenAnswered = printed.filter { $0.contains("\"read\"") }.count }
+        c.applyReceipt(Receipt(conversationID: 4, userID: 2, username: "bob", deliveredSeq: 3, readSeq: 3), announce: true)
+        XCTAssertEqual(stateLinesWhenAnswered, 3, "the wait answered before every message's read line was printed: \(printed)")
     }
 }

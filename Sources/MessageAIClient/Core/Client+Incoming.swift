@@ -194,9 +194,11 @@ extension Client {
         return displayLabel(user, among: c.members)
     }
 
+    /// Emits one state event. The caller runs `onChange()` once it has reported every message
+    /// a receipt or ack moved: checking waiters here let `/wait read` answer between the first
+    /// and the second message of one receipt, before their state lines were printed.
     func reportState(_ m: StoredMessage, _ state: MessageState) {
         let name = conversationName(m.conversationID, fallback: "")
         output.emit(MessageStateEvent.changed(m, state, conversation: name, shown: showsTransitions))
-        if showsTransitions { checkWaiters() } else { onChange() }
     }
 }
