@@ -56,6 +56,14 @@ public struct CommitEvent: Sendable, Equatable {
         case receipt = 4
         /// `userID` asked `toUserID` to be a contact, or accepted their request.
         case contact = 5
+        /// `userID` came online on some node (`seq` 0) or is on none now (`seq`: last seen).
+        case presence = 6
+        /// `userID` typed in the conversation.
+        case typing = 7
+        /// `userID`'s session `seq` ended: its connections close on every node.
+        case sessionEnded = 8
+        /// `userID`'s profile changed (`seq` 1: the avatar did).
+        case profile = 9
     }
     public var position: LogPosition
     public var kind: Kind

@@ -334,9 +334,12 @@ public protocol Store: AnyObject, Sendable {
     var admin: AdminStore? { get }
     /// The log of committed events that several nodes on one database read (issue 26).
     var eventLog: EventLog? { get }
+    /// Presence and typing across nodes on one database (issue 26 stage B).
+    var nodes: NodeRegistry? { get }
 }
 
 extension Store {
     /// One node, no log: what every store but PostgreSQL's answers.
     public var eventLog: EventLog? { nil }
+    public var nodes: NodeRegistry? { nil }
 }

@@ -27,7 +27,7 @@ final class MultiNodeTests: PostgresTestCase {
             for store in stores {
                 let applied = try await store.appliedMigrations()
                 XCTAssertEqual(applied, ["v1_initial", "v2_search_purge", "v3_files", "v4_people_privacy", "v5_assistant", "v6_attachments",
-                                         "v7_event_log", "v8_append_function"])
+                                         "v7_event_log", "v8_append_function", "v9_nodes"])
             }
             // And every node works on the one schema.
             let (group, users) = try await makeGroup(stores[0], users: 1)

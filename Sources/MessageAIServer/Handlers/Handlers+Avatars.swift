@@ -94,7 +94,7 @@ extension ChatServer {
     /// connections that announced `avatars` only (an older client would not expect a PROFILE
     /// push). Others who may see the picture (a pending request, a shared conversation) get
     /// it at their next PROFILE_GET. Never throws: the request was already answered.
-    private func pushAvatar(of user: UserRecord, _ own: Profile, except setter: Peer) async {
+    func pushAvatar(of user: UserRecord, _ own: Profile, except setter: Peer?) async {
         let ownFrame = own.frame(requestID: 0)
         delivery.send(ownFrame, to: [user.id], except: setter, only: \.avatars)
         do {

@@ -46,14 +46,31 @@ extension ChatServer {
         }
         if ctx.peer.lastTyping.count > 64 { ctx.peer.lastTyping = [:] }
         ctx.peer.lastTyping[t.conversationID] = now
-        // Never to or from someone in a block with the typist (either way): one query, not one
-        // per member.
-        let blocks = try await store.blockPartners(of: user.id)
-        let members = try await store.memberIDs(conversationID: t.conversationID).filter { $0 != user.id && !blocks.contains($0) }
-        let frame = TypingEvent(conversationID: t.conversationID, user: user.info, ttl: ChatServer.typingTTLMillis).frame(requestID: 0)
-        delivery.send(frame, to: members)
+        try await pushTyping(in: t.conversationID, by: user)
         // Clients send TYPING with id 0 (no answer); a non-zero id gets its one answer, as
         // every request does.
         ctx.reply(OK())
+        // Several nodes: the others relay it to their members' connections (ChatServer+Nodes).
+        // An event in the log rather than a NOTIFY of its own: the same reader, no second
+        // listening connection, and a typist's renewals arrive in order; it costs one row per
+        // renewal (at most one a second per typist and conversation), purged with the log.
+        if let nodes = store.nodes, cluster != nil {
+            let conversationID = t.conversationID
+            onHub { [self] in
+                do { try await nodes.publishTyping(conversationID: conversationID, userID: user.id) } catch {
+                    logger.notice("typing across nodes failed: \(error)")
+                }
+            }
+        }
+    }
+
+    /// TYPING_EVENT to the members' connections here, never to or from someone in a block with
+    /// the typist (either way): one query, not one per member.
+    func pushTyping(in conversationID: UInt64, by user: UserRecord) async throws {
+        let blocks = try await store.blockPartners(of: user.id)
+        let members = try await store.memberIDs(conversationID: conversationID).filter { $0 != user.id && !blocks.contains($0) }
+        guard members.contains(where: delivery.isOnline) else { return }
+        let frame = TypingEvent(conversationID: conversationID, user: user.info, ttl: ChatServer.typingTTLMillis).frame(requestID: 0)
+        delivery.send(frame, to: members)
     }
 }

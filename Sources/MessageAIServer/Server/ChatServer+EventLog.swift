@@ -75,6 +75,7 @@ extension ChatServer {
             var renewed: [UInt64] = []
             var receipts: [(UInt64, UInt64)] = []
             var contacts: [(UInt64, UInt64)] = []
+            var ephemeral: [CommitEvent] = []
             func flush() async {
                 for (conversation, seqs) in reached {
                     await cluster.reached(conversation, seq: seqs.map(\.seq).max() ?? 0, events: seqs)
@@ -97,6 +98,9 @@ extension ChatServer {
                 case .receipt:
                     let key = (event.conversationID, event.userID)
                     if !event.own && !receipts.contains(where: { $0 == key }) { receipts.append(key) }
+                case .presence, .typing, .sessionEnded, .profile:
+                    // This node did its own at once (the reaper's offline ones too).
+                    if !event.own { ephemeral.append(event) }
                 case .contact:
                     if !event.own && delivery.isOnline(event.toUserID) { contacts.append((event.userID, event.toUserID)) }
                 }
@@ -104,6 +108,7 @@ extension ChatServer {
             await flush()
             for conversation in renewed { await pushMembership(conversation) }
             for (conversation, user) in receipts { await pushReceipt(conversation, of: user, cluster) }
+            for event in ephemeral { await applyNodeEvent(event) }
             // A contact request or accept made on another node: told as `announceContact` tells it there.
             for (user, target) in contacts {
                 do {

@@ -14,8 +14,17 @@ extension ChatServer {
         peer.sessionID = sessionID
         let cameOnline = delivery.attach(peer, userID: user.id)
         logger.debug("connection \(peer.id) from \(peer.address) is user \(user.username) (session \(sessionID))")
-        if cameOnline { metrics.usersOnline.increment() }
-        if cameOnline { broadcastPresence(of: user, online: true, lastSeen: 0) }
+        guard cameOnline else { return }
+        metrics.usersOnline.increment()
+        guard let nodes = store.nodes else { return broadcastPresence(of: user, online: true, lastSeen: 0) }
+        // Several nodes: online only if no node held the user before (its event tells the others).
+        announce { [self] in
+            do {
+                if try await nodes.connected(userID: user.id) { await presence(of: user, online: true, lastSeen: 0, andSelf: false) }
+            } catch {
+                logger.error("presence across nodes failed: \(error)")  // the heartbeat's check writes it again
+            }
+        }
     }
 
     /// The connection is no longer logged in (logout, revoke, close); the last one sets last_seen.
@@ -28,6 +37,19 @@ extension ChatServer {
         peer.sessionID = 0
         guard delivery.detach(peer, userID: user.id) else { return }
         metrics.usersOnline.decrement()
+        if let nodes = store.nodes {
+            // Several nodes: offline only if no node holds the user now; the store sets last seen.
+            announce { [self] in
+                do {
+                    if let seen = try await nodes.disconnected(userID: user.id) {
+                        await presence(of: user, online: false, lastSeen: seen, andSelf: false)
+                    }
+                } catch {
+                    logger.error("presence across nodes failed: \(error)")
+                }
+            }
+            return
+        }
         let now = Clock.nowMillis()
         announce { [self] in
             do { try await store.setLastSeen(userID: user.id, now) } catch { logger.error("setLastSeen failed: \(error)") }
@@ -43,7 +65,7 @@ extension ChatServer {
         announce { [self] in await presence(of: user, online: online, lastSeen: lastSeen, andSelf: andSelf) }
     }
 
-    private func presence(of user: UserRecord, online: Bool, lastSeen: UInt64, andSelf: Bool) async {
+    func presence(of user: UserRecord, online: Bool, lastSeen: UInt64, andSelf: Bool) async {
         guard !isShuttingDown else { return }
         do {
             let audience = try await store.presenceAudience(userID: user.id)
@@ -57,5 +79,5 @@ extension ChatServer {
         }
     }
 
-    private func announce(_ work: @escaping @Sendable () async -> Void) { announcements.run(work) }
+    func announce(_ work: @escaping @Sendable () async -> Void) { announcements.run(work) }
 }

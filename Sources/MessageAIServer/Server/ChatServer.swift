@@ -50,6 +50,8 @@ public final class ChatServer: @unchecked Sendable {
     /// `eventFeed` (ChatServer+EventLog.swift).
     let cluster: ClusterDelivery?
     var eventFeed: Task<Void, Never>?
+    /// This node's heartbeat and reaper (ChatServer+Nodes.swift).
+    var heartbeatTask: Task<Void, Never>?
     /// Failed logins per (address, account), per account and per address (PROTOCOL.md).
     var loginThrottle: LoginThrottle
     var registrations: RegistrationLimiter
@@ -131,6 +133,7 @@ public final class ChatServer: @unchecked Sendable {
             listener = socket
             startKeepalive()
             startEventLog()
+            startHeartbeat()
             if fileVault != nil { scheduleUploadExpiry() }
             return socket.port
         }
@@ -145,6 +148,7 @@ public final class ChatServer: @unchecked Sendable {
             guard !isShuttingDown else { return }
             isShuttingDown = true
             eventFeed?.cancel()
+            heartbeatTask?.cancel()
             listener?.stop()
             listener = nil
             keepaliveTimer?.cancel()

@@ -32,6 +32,9 @@ final class LocalDelivery: Delivery {
 
     var usersOnline: Int { online.count }
 
+    /// The users with a logged-in connection here (presence across nodes checks its rows with it).
+    var onlineUserIDs: [UInt64] { Array(online.keys) }
+
     func connections(of userID: UInt64) -> [Peer] {
         online[userID].map { Array($0.values) } ?? []
     }
