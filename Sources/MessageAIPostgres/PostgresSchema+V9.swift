@@ -9,8 +9,10 @@ extension PostgresSchema {
     /// - 7 typing: `user_id` typed in `conversation_id`. Ids only, never text.
     /// - 8 session ended: `user_id`'s session `seq` was deleted (logout, revoke, password
     ///   change or reset, admin); every node closes its connections on it.
-    /// - 9 profile: `user_id`'s display name, time zone or avatar changed (`seq` 1 when the
-    ///   avatar did): nodes refresh the user's connections and push the avatar as one node does.
+    /// - 9 profile: `user_id`'s display name, time zone or avatar changed, or an admin disabled
+    ///   the account. `seq` bits: 1 the avatar changed (pushed as one node pushes it), 2 the
+    ///   account was disabled (its connections close on every node); nodes refresh the user's
+    ///   connections in any case.
     ///
     /// `heartbeat_at` is the database's clock, never a node's: nodes compare it with the same
     /// clock, so skew between machines moves no deadline.
@@ -44,15 +46,17 @@ extension PostgresSchema {
         CREATE FUNCTION messageai_log_profile() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             INSERT INTO events (kind, user_id, seq, origin)
-            VALUES (9, NEW.id, CASE WHEN OLD.avatar_file_id IS DISTINCT FROM NEW.avatar_file_id THEN 1 ELSE 0 END,
+            VALUES (9, NEW.id, CASE WHEN OLD.avatar_file_id IS DISTINCT FROM NEW.avatar_file_id THEN 1 ELSE 0 END
+                             + CASE WHEN OLD.disabled_at = 0 AND NEW.disabled_at <> 0 THEN 2 ELSE 0 END,
                     messageai_origin());
             RETURN NULL;
         END $$
         """,
         """
-        CREATE TRIGGER users_profile_to_events AFTER UPDATE OF display_name, time_zone, avatar_file_id ON users
+        CREATE TRIGGER users_profile_to_events AFTER UPDATE OF display_name, time_zone, avatar_file_id, disabled_at ON users
         FOR EACH ROW WHEN (OLD.display_name IS DISTINCT FROM NEW.display_name OR OLD.time_zone IS DISTINCT FROM NEW.time_zone
-                           OR OLD.avatar_file_id IS DISTINCT FROM NEW.avatar_file_id)
+                           OR OLD.avatar_file_id IS DISTINCT FROM NEW.avatar_file_id
+                           OR (OLD.disabled_at = 0 AND NEW.disabled_at <> 0))
         EXECUTE FUNCTION messageai_log_profile()
         """,
     ]

@@ -62,7 +62,7 @@ public struct CommitEvent: Sendable, Equatable {
         case typing = 7
         /// `userID`'s session `seq` ended: its connections close on every node.
         case sessionEnded = 8
-        /// `userID`'s profile changed (`seq` 1: the avatar did).
+        /// `userID`'s profile changed (`seq` bit 1: the avatar did) or the account was disabled (bit 2).
         case profile = 9
     }
     public var position: LogPosition

@@ -122,4 +122,16 @@ final class ClusterPresenceProcessTests: ClusterTestCase {
         let _: OK = try ann.request(Logout())
         XCTAssertFalse(try phone.waitForClose(timeout: 1.5), "another session stays")
     }
+
+    /// An admin disables ben through node 1's admin socket: his connection on node 2 closes.
+    func testAnAccountDisabledThroughOneNodeIsClosedOnTheOther() throws {
+        let (a, b, dirs) = try twoNodes()
+        defer { _ = a.terminate(); _ = b.terminate() }
+        let (_, benOnA) = try contacts(a)
+        let (benOnB, _) = try login("ben", port: b.port)
+        let disabled = try ChildServer.run(["admin", "users", "disable", "ben", "--data-dir", dirs[0].path])
+        XCTAssertEqual(disabled.status, 0, disabled.out)
+        XCTAssertTrue(try benOnA.waitForClose(), "closed on the node that disabled him")
+        XCTAssertTrue(try benOnB.waitForClose(), "and on the other node")
+    }
 }

@@ -75,10 +75,13 @@ extension ChatServer {
             case .sessionEnded:
                 closeSessions([event.seq], of: event.userID, except: nil)
             case .profile:
+                // Disabled by an admin through another node: closed here as there.
+                if event.seq & 2 != 0 { _ = closeConnections(of: event.userID, .accountDisabled(.adminDisabling)); return }
                 let peers = delivery.connections(of: event.userID)
-                guard !peers.isEmpty || event.seq == 1, let user = try await store.user(id: event.userID) else { return }
+                let avatar = event.seq & 1 != 0
+                guard !peers.isEmpty || avatar, let user = try await store.user(id: event.userID) else { return }
                 for p in peers { p.user = user }
-                if event.seq == 1 { await pushAvatar(of: user, try await ownProfile(user), except: nil) }
+                if avatar { await pushAvatar(of: user, try await ownProfile(user), except: nil) }
             case .message, .change, .membership, .receipt, .contact:
                 return
             }
