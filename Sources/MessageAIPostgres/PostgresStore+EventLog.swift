@@ -22,8 +22,13 @@ extension PostgresStore: EventLog {
                         let (id, seq) = try row.decode((UInt64, UInt64).self)
                         seqs[id] = seq
                     }
+                    var online = Set<UInt64>()
+                    for row in try await db.allRows("SELECT DISTINCT user_id FROM node_users", logger: logger) {
+                        online.insert(try row.decode(UInt64.self))
+                    }
                     try await db.query("COMMIT", logger: logger)
-                    return LogStart(cursor: LogPosition(xid: xmin.flatMap { UInt64($0) } ?? 0, position: 0), lastSeqs: seqs)
+                    return LogStart(cursor: LogPosition(xid: xmin.flatMap { UInt64($0) } ?? 0, position: 0), lastSeqs: seqs,
+                                    online: online)
                 } catch {
                     _ = try? await db.query("ROLLBACK", logger: logger)
                     throw error

@@ -38,9 +38,12 @@ public struct LogPosition: Sendable, Equatable, Comparable, CustomStringConverti
 public struct LogStart: Sendable {
     public var cursor: LogPosition
     public var lastSeqs: [UInt64: UInt64]
-    public init(cursor: LogPosition, lastSeqs: [UInt64: UInt64]) {
+    /// The users on some node at that point (presence events after the cursor change it).
+    public var online: Set<UInt64>
+    public init(cursor: LogPosition, lastSeqs: [UInt64: UInt64], online: Set<UInt64> = []) {
         self.cursor = cursor
         self.lastSeqs = lastSeqs
+        self.online = online
     }
 }
 

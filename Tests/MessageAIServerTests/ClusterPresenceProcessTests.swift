@@ -46,6 +46,8 @@ final class ClusterPresenceProcessTests: ClusterTestCase {
         // ben comes online on node 2: ann on node 1 is told.
         let (benOnB, _) = try login("ben", port: b.port)
         _ = try presence(ann, of: "ben", online: true)
+        XCTAssertTrue(try ann.request(ProfileGet(username: "ben"), expecting: Profile.self).online,
+                      "his profile on node 1 shows him online on node 2")
         // His second device on node 1, then the first one leaves node 2: he stays online.
         let (benPhone, _) = try login("ben", port: a.port)
         benOnB.close()
@@ -54,6 +56,9 @@ final class ClusterPresenceProcessTests: ClusterTestCase {
         let before = UInt64(Date().timeIntervalSince1970 * 1000)
         benPhone.close()
         XCTAssertGreaterThanOrEqual(try presence(ann, of: "ben", online: false).lastSeen, before - 1_000)
+        let profile = try ann.request(ProfileGet(username: "ben"), expecting: Profile.self)
+        XCTAssertFalse(profile.online)
+        XCTAssertGreaterThanOrEqual(profile.lastSeen, before - 1_000)
 
         // Offline from node 2 crosses too.
         let (benAgain, _) = try login("ben", port: b.port)

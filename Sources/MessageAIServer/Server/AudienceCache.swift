@@ -6,7 +6,11 @@
 /// (join, leave, new conversation: the handlers that change one say so through
 /// `Delivery.membershipChanged`, after the store committed it); either drops every entry:
 /// logins are rare next to messages, and refilling costs one query per active conversation.
-/// (With several nodes, issue 26, another node's membership changes reach it the same way.)
+/// (With several nodes, issue 26, another node's membership changes reach it the same way,
+/// in log order: a lane pushes another node's commits only after the reader applied every
+/// membership event before them. This node's own commits are pushed at commit, so a member
+/// removed through another node may get those committed before the reader reads the removal:
+/// milliseconds, at most the reader's poll; README "Running several nodes" states the bound.)
 /// Hub queue only, like `LocalDelivery` that holds it.
 struct AudienceCache {
     private var peers: [UInt64: [Peer]] = [:]

@@ -31,7 +31,7 @@ extension ChatServer {
             }
         }
         guard let start else { return }
-        cluster.begin(lastSeqs: start.lastSeqs)
+        cluster.begin(lastSeqs: start.lastSeqs, online: start.online)
         var cursor = start.cursor
         let (signals, signal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let wakes = Task { for await _ in log.wakeUps() { signal.yield() } }
@@ -98,7 +98,10 @@ extension ChatServer {
                 case .receipt:
                     let key = (event.conversationID, event.userID)
                     if !event.own && !receipts.contains(where: { $0 == key }) { receipts.append(key) }
-                case .presence, .typing, .sessionEnded, .profile:
+                case .presence:
+                    cluster.presence(event.userID, online: event.seq == 0)
+                    if !event.own { ephemeral.append(event) }
+                case .typing, .sessionEnded, .profile:
                     // This node did its own at once (the reaper's offline ones too).
                     if !event.own { ephemeral.append(event) }
                 case .contact:

@@ -33,13 +33,18 @@ extension ChatServer {
             // Rows reaped while the database was away, or a write lost: the chain puts them right
             // after the logins and logouts queued before it.
             if held != delivery.usersOnline { announce { [self] in await recheck(nodes) } }
+        } catch {
+            logger.notice("presence: heartbeat failed: \(error)")
+        }
+        // Even when this node's own heartbeat failed: another node's death is still told.
+        do {
             for (userID, lastSeen) in try await nodes.reap(staleAfter: Self.nodeStaleMillis) {
                 guard let user = try await store.user(id: userID) else { continue }
                 logger.info("presence: user \(userID) of a dead node is offline")
                 announce { [self] in await presence(of: user, online: false, lastSeen: lastSeen, andSelf: false) }
             }
         } catch {
-            logger.notice("presence: heartbeat failed: \(error)")
+            logger.notice("presence: reaping dead nodes failed: \(error)")
         }
     }
 

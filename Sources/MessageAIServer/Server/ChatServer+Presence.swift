@@ -57,7 +57,8 @@ extension ChatServer {
         }
     }
 
-    func isOnline(_ userID: UInt64) -> Bool { delivery.isOnline(userID) }
+    /// What a profile shows: on any node when there are several (pushes use `delivery.isOnline`).
+    func isOnline(_ userID: UInt64) -> Bool { cluster?.isOnlineOnSomeNode(userID) ?? delivery.isOnline(userID) }
 
     /// PRESENCE to the user's accepted contacts, with the away mark; `andSelf` also to the
     /// user's own connections (an AWAY from one device shows on the others).
@@ -66,6 +67,9 @@ extension ChatServer {
     }
 
     func presence(of user: UserRecord, online: Bool, lastSeen: UInt64, andSelf: Bool) async {
+        // Several nodes: a profile asked for after this push shows the same (the log's copy of
+        // this node's own event comes a moment later and says the same).
+        cluster?.presence(user.id, online: online)
         guard !isShuttingDown else { return }
         do {
             let audience = try await store.presenceAudience(userID: user.id)

@@ -37,6 +37,9 @@ final class ClusterDelivery: Delivery {
 
     private var lanes: [UInt64: Lane] = [:]
     private var begun = false
+    /// The users on some node, as the log tells it (the start's set, then presence events):
+    /// what a profile shows as online. Pushes go by `isOnline`, this node's connections only.
+    private var onSomeNode: Set<UInt64> = []
 
     init(local: LocalDelivery, log: any EventLog) {
         self.local = local
@@ -44,7 +47,8 @@ final class ClusterDelivery: Delivery {
     }
 
     /// The log's start: each conversation's last seq at the reader's cursor.
-    func begin(lastSeqs: [UInt64: UInt64]) {
+    func begin(lastSeqs: [UInt64: UInt64], online: Set<UInt64>) {
+        onSomeNode = online
         for (conversation, seq) in lastSeqs {
             // A commit pushed before the start counts too: it is not pushed again.
             let pushed = lanes[conversation]?.mark ?? 0
@@ -192,6 +196,14 @@ final class ClusterDelivery: Delivery {
     func attach(_ peer: Peer, userID: UInt64) -> Bool { local.attach(peer, userID: userID) }
     func detach(_ peer: Peer, userID: UInt64) -> Bool { local.detach(peer, userID: userID) }
     func isOnline(_ userID: UInt64) -> Bool { local.isOnline(userID) }
+
+    /// Connected here, or on another node as far as the log has told.
+    func isOnlineOnSomeNode(_ userID: UInt64) -> Bool { local.isOnline(userID) || onSomeNode.contains(userID) }
+
+    /// A presence event of the log (any node's, this one's too).
+    func presence(_ userID: UInt64, online: Bool) {
+        if online { onSomeNode.insert(userID) } else { onSomeNode.remove(userID) }
+    }
     func membershipChanged() { local.membershipChanged() }
     func connections(of userID: UInt64) -> [Peer] { local.connections(of: userID) }
     var usersOnline: Int { local.usersOnline }
