@@ -170,10 +170,15 @@ final class ClusterDelivery: Delivery {
             lane.mark = seq
             lane.target = max(lane.target, seq)
             lane.stalledSince = nil
+            // Busy while it is pushed: a push suspends when the audience is not cached (a store
+            // query), and the next seq's push, started meanwhile, could finish first. It is
+            // held instead, and follows this one.
+            lane.filling = true
             lanes[conversationID] = lane
             let pushed = await push(item)
-            // It may have been what stalled the lane: the rest of the range follows it.
-            if lane.target > seq { await reached(conversationID, seq: lane.target) }
+            lanes[conversationID]?.filling = false
+            // It may have been what stalled the lane, or seqs came meanwhile: the rest follows it.
+            if let now = lanes[conversationID], now.target > now.mark { await reached(conversationID, seq: now.target) }
             return pushed
         }
         lane.held[seq] = item
