@@ -14,8 +14,6 @@ import MessageAIStore
 extension ChatServer {
     static let heartbeatMillis: UInt64 = 3_000
     static let nodeStaleMillis: UInt64 = 10_000
-    /// What README and PROTOCOL.md promise.
-    static let nodeDeathBoundMillis: UInt64 = 15_000
 
     func startHeartbeat() {
         guard let nodes = store.nodes, cluster != nil, heartbeatTask == nil else { return }
