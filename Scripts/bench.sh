@@ -13,6 +13,9 @@
 #                                        # OUT/pg, fsync and synchronous_commit on, pinned like the
 #                                        # server), then the pgbench floor of a message's
 #                                        # transaction on the server's schema; stores.py compares
+#   Scripts/bench.sh --database postgres --workloads w1,w2,x1,x2
+#                                        # also two nodes on one database (issue 26): X1 is W1 across
+#                                        # nodes, X2 W2 spread over them (skipped on the SQLite round)
 #
 #   EXPERIMENT=Scripts/bench/server-fixes-experiment.diff Scripts/bench.sh
 #                                        # also a server built from a patched copy (the diff is

@@ -77,6 +77,21 @@ def main(path):
     if w2p and w2s:
         print(f"- W2 deliveries/s, PostgreSQL / SQLite: {num(w2p['rate'], 0)} / {num(w2s['rate'], 0)} ="
               f" {num(w2p['rate'] / w2s['rate'], 2)} (target ≥ 0.8)")
+    x1, x2 = got.get(("X1", "postgres")), got.get(("X2", "postgres"))
+    if x1 or x2:
+        print("\n### Issue 26's targets (two nodes on one PostgreSQL), as ratios from this run\n")
+    if x1 and w1p:
+        print(f"- X1 (cross-node W1) p50 minus W1 p50 on one PostgreSQL node: {num(x1['p50'] - w1p['p50'])} µs"
+              f" (target ≤ 1,000); p99 {num(x1['p99'])} against {num(w1p['p99'])} µs")
+    if x2 and w2p:
+        print(f"- X2 (W2 over two nodes) / W2 on one node, deliveries/s: {num(x2['rate'], 0)} / {num(w2p['rate'], 0)} ="
+              f" {num(x2['rate'] / w2p['rate'], 2)} (target ≥ 1.0, over three nodes)")
+    for name, rows_ in (("X1", rows.get(("X1", "postgres"))), ("X2", rows.get(("X2", "postgres")))):
+        if not rows_:
+            continue
+        keys = [k for k in rows_[0] if k.endswith("_cpu_us_per_msg")]
+        shares = ", ".join(f"{k[:-len('_cpu_us_per_msg')]} {num(med([float(r[k]) for r in rows_ if k in r]))}" for k in keys)
+        print(f"- {name}: CPU µs per message by node (node1 commits X1's; idle nodes only read the log): {shares}")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@ import Logging
 import MessageAIStore
 import PostgresNIO
 
-/// `Store.append(_:)` on PostgreSQL: a batch of SENDs in one call of `messageai_append`
-/// (PostgresSchema+V8.swift), one statement and so one transaction and one round trip: one
+/// `Store.append(_:)` on PostgreSQL: a batch of SENDs in one call of `messageai_send`
+/// (PostgresSchema+V13.swift, v8's `messageai_append` with the membership checks), one statement and so one transaction and one round trip: one
 /// commit (one WAL flush) acknowledges them all.
 extension PostgresStore {
     /// How often a batch is run again after PostgreSQL chose it as a deadlock's victim.
@@ -13,8 +13,10 @@ extension PostgresStore {
     /// conversation take their seqs in the batch's order, gap-free and duplicate-free under
     /// any number of writers in any number of processes (the function's comment says how). A
     /// database error stores nothing of the batch (as on SQLite) and is thrown; `unavailable`
-    /// means nothing was committed. As on SQLite, membership, blocks and the reply target are
-    /// the caller's checks; a conversation that does not exist is `notFound` for the batch.
+    /// means nothing was committed. As on SQLite, the reply target is the caller's check, and so
+    /// are membership and blocks unless a message asks the append to confirm them
+    /// (`confirmMembership`: `.refused` when they fail); a conversation that does not exist is
+    /// `notFound` for the batch.
     ///
     /// Two batches on two nodes take conversation row locks (and client id keys) in their own
     /// orders, which can deadlock: rows are locked in conversation order to make that rare, and
@@ -44,7 +46,9 @@ extension PostgresStore {
                 let (index, outcome, seq) = try row.decode((Int32, Int16, UInt64).self)
                 let new = sorted[Int(index) - 1]
                 let stored: AppendOutcome
-                if outcome == 1 {
+                if outcome == 3 {
+                    stored = .refused
+                } else if outcome == 1 {
                     let username = try await Self.username(client, new, known: &usernames, logger: logger)
                     stored = .stored(StoredMessage(conversationID: new.conversationID, seq: seq, clientID: new.clientID,
                                                    senderID: new.senderID, senderUsername: username, serverTime: new.serverTime,
@@ -64,16 +68,19 @@ extension PostgresStore {
         }
     }
 
+    /// The membership and block checks are the append's (`NewMessage.confirmMembership`).
+    public var confirmsMembership: Bool { true }
+
     /// The function's call: one array per column, in the batch's (sorted) order.
     private static func call(_ batch: [NewMessage], searches: [String]) -> PostgresQuery {
         let conversations = batch.map(\.conversationID), senders = batch.map(\.senderID)
         let clients = batch.map { ByteBuffer(bytes: $0.clientID) }, texts = batch.map(\.text)
         let times = batch.map(\.serverTime), replies = batch.map(\.replyTo)
         let files = batch.map { ByteBuffer(bytes: $0.attachment?.fileID ?? []) }
-        let captions = batch.map { $0.attachment?.caption ?? "" }
+        let captions = batch.map { $0.attachment?.caption ?? "" }, confirms = batch.map(\.confirmMembership)
         return """
-            SELECT o_index, o_outcome, o_seq FROM messageai_append(\(conversations), \(senders), \(clients), \(texts),
-                \(times), \(replies), \(files), \(captions), \(searches))
+            SELECT o_index, o_outcome, o_seq FROM messageai_send(\(conversations), \(senders), \(clients), \(texts),
+                \(times), \(replies), \(files), \(captions), \(searches), \(confirms))
             """
     }
 

@@ -79,12 +79,18 @@ public struct NewMessage: Sendable {
     public var replyTo: UInt64
     /// A file's record, caption included (`text` is then its fallback text).
     public var attachment: AttachmentRecord?
+    /// The caller skipped its membership and block checks (they held when it last made them):
+    /// the append checks in its transaction that the sender is a member (not holding a message
+    /// request) and that no block stands in a direct conversation, and answers `.refused`
+    /// otherwise. Only for a store with `confirmsMembership`.
+    public var confirmMembership = false
 
     public init(conversationID: UInt64, senderID: UInt64, clientID: [UInt8], text: String, serverTime: UInt64,
-                senderUsername: String? = nil, replyTo: UInt64 = 0, attachment: AttachmentRecord? = nil) {
+                senderUsername: String? = nil, replyTo: UInt64 = 0, attachment: AttachmentRecord? = nil,
+                confirmMembership: Bool = false) {
         self.conversationID = conversationID; self.senderID = senderID; self.clientID = clientID
         self.text = text; self.serverTime = serverTime; self.senderUsername = senderUsername; self.replyTo = replyTo
-        self.attachment = attachment
+        self.attachment = attachment; self.confirmMembership = confirmMembership
     }
 }
 
@@ -126,6 +132,9 @@ public enum AppendOutcome: Equatable, Sendable {
     /// a change (nil then): nothing is stored, and the sender must not believe it was (client
     /// ids are unique per user, across messages and changes).
     case clientIDReused(StoredMessage?)
+    /// `confirmMembership` was asked and the sender is no member (or holds a message request),
+    /// or a block stands: nothing is stored, no seq taken. The caller checks again to say why.
+    case refused
 }
 
 /// Work a store may defer past the commit that acknowledged (`Store.runDeferred`).
@@ -336,10 +345,16 @@ public protocol Store: AnyObject, Sendable {
     var eventLog: EventLog? { get }
     /// Presence and typing across nodes on one database (issue 26 stage B).
     var nodes: NodeRegistry? { get }
+    /// Whether `append` can confirm a sender's membership itself (`NewMessage.confirmMembership`).
+    var confirmsMembership: Bool { get }
 }
 
 extension Store {
     /// One node, no log: what every store but PostgreSQL's answers.
     public var eventLog: EventLog? { nil }
     public var nodes: NodeRegistry? { nil }
+    /// Whether `append` honours `NewMessage.confirmMembership`. PostgreSQL's does: there each
+    /// check before the append is a round trip of its own (BENCHMARKS.md). SQLite's answers
+    /// its checks inline, so the caller makes them.
+    public var confirmsMembership: Bool { false }
 }

@@ -44,6 +44,7 @@ struct Bench {
 
     /// One workload's rows (W6 and W7 give one per variant).
     private func runOne(_ name: String, tls: Bool) throws -> [WorkloadResult] {
+        if name == "x1" || name == "x2" { return try runCluster(name) }
         let (target, server) = try makeTarget(tag: name, tls: tls)
         defer { server?.stop() }
         switch name {
@@ -56,8 +57,23 @@ struct Bench {
         case "w6": return try W6Flood(config: config, target: target).run()
         case "w7": return try W7SlowLogin(config: config, target: target).run()
         case "w8": return try W8Files(config: config, target: target).run()
-        default: throw BenchError("unknown workload \(name) (w0 ... w8)")
+        default: throw BenchError("unknown workload \(name) (w0 ... w8, x1, x2)")
         }
+    }
+
+    /// Issue 26's workloads on two nodes (and `clusterIdleNodes` idle ones) sharing a fresh
+    /// database. Skipped on SQLite, so that `Scripts/bench.sh --database postgres --workloads
+    /// w1,x1` gives single-node SQLite, single-node PostgreSQL and two nodes in one run.
+    private func runCluster(_ name: String) throws -> [WorkloadResult] {
+        guard let postgres = BenchStore.postgres else {
+            log("\(name): skipped (several nodes need --postgres)")
+            return []
+        }
+        let cluster = try ClusterNodes.start(config: config, postgres: postgres, tag: name, busy: 2,
+                                             idle: config.clusterIdleNodes, executable: config.serverPath ?? defaultServerPath())
+        defer { cluster.stop() }
+        let x = XCrossNode(config: config, cluster: cluster)
+        return [name == "x1" ? try x.x1() : try x.x2()]
     }
 
     /// A fresh server for each workload, so one workload's data and memory do not weigh on the next.

@@ -61,6 +61,9 @@ struct Configuration {
     var w8MiB = 100
     var w8Messages = 2_000
 
+    /// X1 and X2 (issue 26): nodes beside the two busy ones that only read the event log (1).
+    var clusterIdleNodes = 1
+
     /// A few seconds in all: for CI, to keep the tool working, not to measure.
     mutating func applySmoke() {
         timeLimit = min(timeLimit, 60)

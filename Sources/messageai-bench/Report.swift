@@ -28,7 +28,7 @@ struct Measurement {
 /// One workload's figures: what the table and the RESULT line print.
 struct WorkloadResult {
     var workload: String
-    let title: String
+    var title: String
     var latency = makeLatencyHistogram()
     /// Unit of work counted for the throughput column, e.g. "msgs", "deliveries", "logins".
     var unit = "msgs"

@@ -3,9 +3,16 @@ import MessageAIProtocol
 /// W2: one group of `members`; the first `senders` members send `messages` in total, each
 /// keeping at most `window` messages not yet delivered to every other member (closed loop, as
 /// chatbench). Every MESSAGE push counts as one delivery; its latency is receive - send time.
+///
+/// With several `nodes` (X2, issue 26), member i connects to node i mod the number of nodes,
+/// senders included; the group is created on the first.
 struct W2FanOut {
     let config: Configuration
     let target: Target
+    var nodes: [Target] = []
+    /// Called when the measured phase starts and when it ends (X2 samples each node's CPU).
+    var measuring: () -> Void = {}
+    var measured: () -> Void = {}
 
     func run() throws -> WorkloadResult {
         var r = WorkloadResult(workload: "W2", title: "group fan-out")
@@ -13,7 +20,7 @@ struct W2FanOut {
         let setupDeadline = Deadline(seconds: config.timeLimit)
         let n = config.w2Members, senderCount = min(config.w2Senders, config.w2Members)
         let names = (0..<n).map { "w2_\($0)" }
-        let (users, conns) = try Setup.register(target, names: names, deadline: setupDeadline)
+        let (users, conns) = try register(names, deadline: setupDeadline)
         let group = try conns[0].request(GroupCreate(name: target.runTag + "w2", usernames: users.dropFirst().map(\.username)),
                                          expect: Conversation.self, deadline: setupDeadline)
         // Let the CONVERSATION pushes of the group's creation drain before measuring.
@@ -48,6 +55,7 @@ struct W2FanOut {
             }
         }
         let deadline = Deadline(seconds: config.timeLimit)
+        measuring()
         let m = Measurement(serverPID: target.pid)
         while completed < total && !deadline.expired && firstError == nil {
             for s in 0..<senderCount where !conns[s].closed {
@@ -63,6 +71,7 @@ struct W2FanOut {
             poller.pollOnce(timeoutMillis: deadline.remainingMillis(cap: 100))
             if poller.connections.count < n { break }
         }
+        measured()
         m.finish(into: &r, endNanos: completed == total ? lastCompletion : nowNanos())
         r.count = deliveries
         r.complete = completed == total
@@ -74,5 +83,19 @@ struct W2FanOut {
             ?? (r.complete ? nil : "time limit: \(completed) of \(total) messages fully delivered")
         for c in conns { c.close("done") }
         return r
+    }
+
+    /// Member i on node i mod the number of nodes, returned in the members' order.
+    private func register(_ names: [String], deadline: Deadline) throws -> ([BenchUser], [Connection]) {
+        let nodes = self.nodes.isEmpty ? [target] : self.nodes
+        guard nodes.count > 1 else { return try Setup.register(target, names: names, deadline: deadline) }
+        var users = [BenchUser?](repeating: nil, count: names.count)
+        var conns = [Connection?](repeating: nil, count: names.count)
+        for (k, node) in nodes.enumerated() {
+            let mine = Array(stride(from: k, to: names.count, by: nodes.count))
+            let (u, c) = try Setup.register(node, names: mine.map { names[$0] }, deadline: deadline)
+            for (j, i) in mine.enumerated() { users[i] = u[j]; conns[i] = c[j] }
+        }
+        return (users.map { $0! }, conns.map { $0! })
     }
 }

@@ -5,7 +5,7 @@ import Glibc
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messageai-bench",
-        abstract: "Measures messageai-server: W0 ping round trip (diagnostic), W1 1:1 latency, W2 group fan-out, W3 idle connections, W4 offline sync, W5 search, W6 flood (issue 15), W7 slow pre-login connections (issue 15), W8 files: upload/download MiB/s beside raw TCP and W1 during an upload (issue 11).",
+        abstract: "Measures messageai-server: W0 ping round trip (diagnostic), W1 1:1 latency, W2 group fan-out, W3 idle connections, W4 offline sync, W5 search, W6 flood (issue 15), W7 slow pre-login connections (issue 15), W8 files: upload/download MiB/s beside raw TCP and W1 during an upload (issue 11); X1 cross-node W1 and X2 W2 over two nodes on one PostgreSQL (issue 26, --postgres).",
         discussion: "Prints one RESULT line per workload and a table. All traffic stays on 127.0.0.1.")
 
     @Option(help: "messageai-server to start (default: next to this executable).") var serverPath: String?
@@ -33,6 +33,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "W6: LOGIN frames in the flood too (each costs the server a password hash).") var w6Logins = false
     @Option(help: "W7 slow pre-login connections.") var w7Connections: Int?
     @Option(help: "W8 file size in MiB.") var w8Mib: Int?
+    @Option(help: "X1, X2: idle nodes beside the two busy ones, reading the event log only.") var idleNodes: Int?
 
     func run() throws {
         var c = Configuration()
@@ -55,6 +56,7 @@ struct BenchCommand: ParsableCommand {
         c.w6Logins = w6Logins
         if let v = w7Connections { c.w7Connections = v }
         if let v = w8Mib { c.w8MiB = v }
+        if let v = idleNodes { c.clusterIdleNodes = v }
         if let dir = postgres {
             BenchStore.postgres = try PostgresTarget(directory: dir)
             BenchStore.name = "postgres"

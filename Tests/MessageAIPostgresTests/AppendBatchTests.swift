@@ -29,6 +29,7 @@ final class AppendBatchTests: PostgresTestCase {
             case .stored(let m): "stored \(m.conversationID == group ? "group" : "dm") #\(m.seq) \(m.text) by \(m.senderUsername.prefix(5))"
             case .duplicate(let m): "duplicate #\(m.seq) \(m.text)"
             case .clientIDReused(let m): "reused #\(m?.seq ?? 0)"
+            case .refused: "refused"
             }
         }
         XCTAssertEqual(answers, ["stored group #2 one by user1", "stored dm #1 to ben by user0", "duplicate #1 earlier",
@@ -75,5 +76,46 @@ final class AppendBatchTests: PostgresTestCase {
                 XCTAssertEqual(batchesInOrder, batchesInOrder.sorted(), "writer \(w)'s batches in the order sent")
             }
         }
+    }
+
+    /// A batch whose messages ask the append to confirm the sender's membership (the server's
+    /// SEND skips its own check then): a member's message is stored; a non-member's, a
+    /// removed member's, a message request holder's and one in a direct conversation with a
+    /// block are refused, with nothing stored and no seq taken, while the rest of the batch
+    /// commits with gap-free seqs.
+    func testConfirmedMembershipRefusesWhatTheHandlerWouldHave() async throws {
+        let store = try await openStore()
+        XCTAssertTrue(store.confirmsMembership)
+        let (group, users) = try await makeGroup(store, users: 3)
+        let (ann, ben, cal) = (users[0], users[1], users[2])
+        let (dm, _) = try await store.directConversation(ann, ben, now: 1)  // no contacts: ben holds a request
+        try await store.removeMember(conversationID: group, userID: cal)
+        func send(_ conversation: UInt64, _ sender: UInt64, _ text: String) -> NewMessage {
+            NewMessage(conversationID: conversation, senderID: sender, clientID: newClientID(), text: text, serverTime: 2,
+                       confirmMembership: true)
+        }
+        func answers(_ outcomes: [AppendOutcome]) -> [String] {
+            outcomes.map { outcome in
+                switch outcome {
+                case .stored(let m): "stored #\(m.seq) \(m.text)"
+                case .refused: "refused"
+                default: "other"
+                }
+            }
+        }
+        let first = try await store.append([send(group, ann, "a1"), send(group, cal, "removed"), send(dm.id, cal, "stranger"),
+                                            send(dm.id, ben, "request holder"), send(group, ben, "b1"), send(dm.id, ann, "dm1")])
+        XCTAssertEqual(answers(first), ["stored #1 a1", "refused", "refused", "refused", "stored #2 b1", "stored #1 dm1"])
+        _ = try await store.block(blocker: ben, blocked: ann, now: 3)
+        let second = try await store.append([send(dm.id, ann, "after the block"), send(group, ann, "a2")])
+        XCTAssertEqual(answers(second), ["refused", "stored #3 a2"])
+        let groupTexts = try await store.messages(conversationID: group, afterSeq: 0, limit: 10).map(\.text)
+        XCTAssertEqual(groupTexts, ["a1", "b1", "a2"], "nothing refused is stored, no seq is skipped")
+        let dmTexts = try await store.messages(conversationID: dm.id, afterSeq: 0, limit: 10).map(\.text)
+        XCTAssertEqual(dmTexts, ["dm1"])
+        // Without the flag the append does not check (the caller did): as before.
+        let unchecked = try await store.append([NewMessage(conversationID: dm.id, senderID: cal, clientID: newClientID(),
+                                                           text: "caller's check", serverTime: 4)])
+        XCTAssertEqual(answers(unchecked), ["stored #2 caller's check"])
     }
 }

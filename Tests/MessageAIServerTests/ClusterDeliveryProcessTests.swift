@@ -161,4 +161,34 @@ final class ClusterDeliveryProcessTests: ClusterTestCase {
             }
         }
     }
+
+    /// A SEND skips the handler's membership check for a sender this node saw pass it (the
+    /// append confirms it in the transaction, PostgreSQL only): a sender removed, or blocked,
+    /// through the other node since is still refused with the same error as before, nothing
+    /// is stored, and the sender's next message after being added back is stored.
+    func testASenderRemovedOrBlockedThroughTheOtherNodeIsRefusedAsBefore() throws {
+        let (a, b, _, _) = try twoNodes()
+        defer { _ = a.terminate(); _ = b.terminate() }
+        let users = try TestUsers.register(["ann", "ben", "cat"], port: a.port, capabilities: [.zlib, .messageChanges])
+        let (ann, cat) = (users[0], users[2])
+        let group: Conversation = try cat.request(GroupCreate(name: "crew", usernames: ["ann", "ben"]))
+        let dm = try ann.openDM(with: "ben")
+        XCTAssertEqual(try ann.sendText("one", in: group.conversationID).seq, 1)
+        XCTAssertEqual(try ann.sendText("hi ben", in: dm.conversationID).seq, 1)
+        // On node 2: ann leaves the group (her other session), ben blocks her.
+        let annThere = try login("ann", port: b.port)
+        let ben = try login("ben", port: b.port)
+        let _: OK = try annThere.request(GroupLeave(conversationID: group.conversationID))
+        let _: OK = try ben.request(Block(username: "ann"))
+        let send = { (conversation: UInt64, text: String) in
+            try ann.requestError(Send(conversationID: conversation, clientID: TestClient.newClientID(), text: text)).errorCode
+        }
+        XCTAssertEqual(try send(group.conversationID, "after leaving"), .notAMember)
+        XCTAssertEqual(try send(dm.conversationID, "after the block"), .notAContact)
+        // Added back (through node 2), she sends through node 1 again: stored with the next seq.
+        let _: Conversation = try cat.request(GroupAdd(conversationID: group.conversationID, usernames: ["ann"]))
+        XCTAssertEqual(try ann.sendText("back", in: group.conversationID).seq, 2, "nothing refused took a seq")
+        let history = try cat.sync().batches.flatMap(\.messages).filter { $0.conversationID == group.conversationID }
+        XCTAssertEqual(history.map(\.text), ["one", "back"])
+    }
 }

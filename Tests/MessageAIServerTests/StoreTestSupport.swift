@@ -62,6 +62,7 @@ extension AppendOutcome {
         switch self {
         case .stored(let m), .duplicate(let m): return m
         case .clientIDReused(let m): return m!
+        case .refused: preconditionFailure("refused: the sender is not a member")
         }
     }
     var isDuplicate: Bool {

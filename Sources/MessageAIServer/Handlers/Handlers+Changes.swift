@@ -31,7 +31,7 @@ extension ChatServer {
         // In the spec's order: the target before the action (a deleted target is
         // `message_deleted` whatever the action).
         let target = try await changeableMessage(c.conversationID, c.targetSeq)
-        try await requireNotBlocked(membership, user)
+        try await requireNotBlocked(membership, user.id)
         guard let action = c.changeAction else {
             throw ServerError.invalidArgument(.changeAction(c.action))
         }

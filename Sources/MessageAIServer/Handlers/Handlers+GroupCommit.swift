@@ -8,13 +8,20 @@ import MessageAIProtocol
 /// queued up meanwhile, goes into the same `store.append` transaction. At most one batch is in
 /// flight: while the store works on one (a database across the network suspends here), the
 /// next gathers, and it starts as soon as the first has ended. Batches end in the order they
-/// started, so acks and pushes leave in sequence order.
+/// started, so acks and pushes leave in sequence order. A batch holds at most
+/// `maxCommitBatch` SENDs: the rest wait for the next one.
 ///
 /// On SQLite the append answers inline (`Store` is `nonisolated(nonsending)`): the commit has
 /// ended, acks and pushes written, before `commitPendingSends` returns, as before the store
 /// became asynchronous. CHANGE and shutdown await `commitQueuedSends` instead, which also
 /// covers a store that suspends.
 extension ChatServer {
+    /// Why a cap: every ack of a batch waits for its slowest message, and a batch of thousands
+    /// (3,000 pipelined SENDs made one) can outlast the store's deadline on a loaded machine,
+    /// failing them all. 256 keeps a batch's commit to tens of milliseconds on PostgreSQL,
+    /// while W2's 50 messages in flight still fit in one.
+    static let maxCommitBatch = 256
+
     /// A SEND was queued: commit at the end of this turn, unless a commit is already scheduled
     /// or in flight (its end starts the next batch).
     func scheduleCommit() {
@@ -28,8 +35,8 @@ extension ChatServer {
     func commitPendingSends() {
         commitScheduled = false
         guard !commitInFlight, !pendingSends.isEmpty else { return }
-        let batch = pendingSends
-        pendingSends = []
+        let batch = Array(pendingSends.prefix(Self.maxCommitBatch))
+        pendingSends.removeFirst(batch.count)
         commitInFlight = true
         commitsStarted += 1
         Task.immediate(executorPreference: hub) { [self] in
@@ -49,7 +56,9 @@ extension ChatServer {
     /// later, and returns without suspending when nothing is queued or the store answers inline.
     func commitQueuedSends() async {
         if !pendingSends.isEmpty, !commitInFlight { commitPendingSends() }
-        let target = commitsStarted + (pendingSends.isEmpty ? 0 : 1)
+        // Batches leave in order, at most `maxCommitBatch` each: what is queued now is in the
+        // next ceil(count / cap) of them.
+        let target = commitsStarted + UInt64((pendingSends.count + Self.maxCommitBatch - 1) / Self.maxCommitBatch)
         while commitsEnded < target {
             // The test is made again inside: entering `withCheckedContinuation` (nonisolated)
             // may hop through the hub's executor, and a batch that ended during that hop has
@@ -104,6 +113,9 @@ extension ChatServer {
             case .clientIDReused(let original):
                 pending.peer.fail(pending.requestID, .clientIDReused(original == nil ? .sendAfterChange : .sendAfterMessage))
                 continue
+            case .refused:
+                await checkAgain(pending)
+                continue
             }
             pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
                                                           seq: m.seq, serverTime: m.serverTime, duplicate: !isNew))
@@ -119,6 +131,25 @@ extension ChatServer {
             let pushed = await delivery.deliver(m, frame: frame, except: pending.peer)
             if pushed > 0 { metrics.deliveries.increment(by: Int64(pushed)) }
         }
+    }
+
+    /// The append refused a SEND whose sender's membership this node had seen hold (the
+    /// sender left, was removed or blocked since, perhaps on another node): the handler's own
+    /// checks, made again, answer with the reason. If they pass now (a message request to
+    /// accept first, or a member added back), the SEND is queued again, checked.
+    private func checkAgain(_ pending: PendingSend) async {
+        let sender = SenderCheck(conversationID: pending.message.conversationID, userID: pending.message.senderID)
+        confirmedSenders.remove(sender)
+        do {
+            try await checkSender(sender)
+        } catch {
+            pending.peer.fail(pending.requestID, ServerError(error))
+            return
+        }
+        var again = pending
+        again.message.confirmMembership = false
+        pendingSends.append(again)
+        scheduleCommit()
     }
 
     /// Messages indexed per batch: FTS5 writes a segment per transaction, so one-message

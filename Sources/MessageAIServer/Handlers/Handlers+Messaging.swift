@@ -4,9 +4,19 @@ import MessageAIProtocol
 struct PendingSend {
     let peer: Peer
     let requestID: UInt32
-    let message: NewMessage
+    var message: NewMessage
     /// When the handler took it (monotonic ns), for the ack latency histogram.
     let receivedAt: UInt64
+}
+
+/// A sender in a conversation whose membership (and block) check passed. On a store whose
+/// append confirms membership (PostgreSQL: each check is a round trip of its own), the next
+/// SEND skips the handler's check and the append makes it inside the transaction instead; a
+/// refusal drops the entry and the handler checks again to say why (`Handlers+GroupCommit`).
+/// So a stale entry costs one refused append, never a message stored that should not be.
+struct SenderCheck: Hashable {
+    let conversationID: UInt64
+    let userID: UInt64
 }
 
 /// SEND, MARK and READERS.
@@ -29,10 +39,9 @@ extension ChatServer {
         let user = ctx.user
         // With an attachment the text is its caption, which may be empty.
         if s.attachment == nil || !s.text.isEmpty { try checkText(s.text) }
-        let membership = try await requireMember(s.conversationID, user.id)
-        try await requireNotBlocked(membership, user)
-        // Replying accepts a message request (written once per conversation).
-        if membership.pending { try await store.acceptRequest(conversationID: s.conversationID, userID: user.id) }
+        let sender = SenderCheck(conversationID: s.conversationID, userID: user.id)
+        let confirm = store.confirmsMembership && confirmedSenders.contains(sender)
+        if !confirm { try await checkSender(sender) }
         // With an attachment the stored text is the fallback line (name, size, caption).
         var attachment: AttachmentRecord?
         if let sent = s.attachment { attachment = try await sentAttachment(sent, caption: s.text, ctx) }
@@ -55,9 +64,22 @@ extension ChatServer {
         }
         let message = NewMessage(conversationID: s.conversationID, senderID: user.id, clientID: s.clientID,
                                  text: storedText, serverTime: Clock.nowMillis(), senderUsername: user.username, replyTo: s.replyTo,
-                                 attachment: attachment)
+                                 attachment: attachment, confirmMembership: confirm)
         pendingSends.append(PendingSend(peer: ctx.peer, requestID: ctx.requestID, message: message, receivedAt: ServerMetrics.now))
         scheduleCommit()
+    }
+
+    /// The handler's own checks of a sender: a member, no block in a direct conversation; a
+    /// message request held is accepted (replying accepts it; written once per conversation).
+    /// Remembered when the store can confirm them in the append.
+    func checkSender(_ sender: SenderCheck) async throws {
+        let membership = try await requireMember(sender.conversationID, sender.userID)
+        try await requireNotBlocked(membership, sender.userID)
+        if membership.pending { try await store.acceptRequest(conversationID: sender.conversationID, userID: sender.userID) }
+        guard store.confirmsMembership else { return }
+        // Bounded: a server up for months forgets and checks again.
+        if confirmedSenders.count >= 100_000 { confirmedSenders.removeAll(keepingCapacity: true) }
+        confirmedSenders.insert(sender)
     }
 
     func mark(_ ctx: RequestContext, _ m: Mark) async throws {

@@ -62,9 +62,9 @@ extension ChatServer {
 
     /// SEND into a direct conversation where either side blocks the other is refused. The
     /// blocker is told why; the blocked user gets the generic words.
-    func requireNotBlocked(_ membership: Membership, _ user: UserRecord) async throws {
+    func requireNotBlocked(_ membership: Membership, _ userID: UInt64) async throws {
         guard let other = membership.blockedPartner else { return }
-        if try await store.contactLink(user.id, other).iBlock {
+        if try await store.contactLink(userID, other).iBlock {
             throw ServerError.notAContact(.youBlocked)
         }
         throw ServerError.notAContact(.undeliverable)

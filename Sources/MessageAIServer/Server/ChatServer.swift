@@ -61,6 +61,9 @@ public final class ChatServer: @unchecked Sendable {
     let decoy: DecoyHash
     var rateLimiter: RateLimiter
     var pendingSends: [PendingSend] = []
+    /// Senders whose membership held when last checked, on a store that confirms it in the
+    /// append (`SenderCheck` in Handlers+Messaging.swift); a hint, never the check itself.
+    var confirmedSenders = Set<SenderCheck>()
     var commitScheduled = false
     /// A group commit is awaiting the store (`commitPendingSends`): the next batch gathers meanwhile.
     var commitInFlight = false
