@@ -70,6 +70,11 @@ extension ChatServer {
         do {
             switch event.kind {
             case .presence:
+                // Offline from another node while this node holds a connection of the user: a
+                // logout there raced a login here whose row had not committed yet (LOGIN is
+                // answered before it does). The user is online; this node's own event follows
+                // and says so, so its watchers are not shown a flap.
+                if event.seq != 0, !delivery.connections(of: event.userID).isEmpty { return }
                 guard let user = try await store.user(id: event.userID) else { return }
                 announce { [self] in await presence(of: user, online: event.seq == 0, lastSeen: event.seq, andSelf: false) }
             case .typing:
