@@ -334,6 +334,8 @@ public protocol Store: AnyObject, Sendable {
     var admin: AdminStore? { get }
     /// The log of committed events that several nodes on one database read (issue 26).
     var eventLog: EventLog? { get }
+    /// Extraction queued as jobs in the database that several nodes share (issue 26 stage C).
+    var extractionJobs: ExtractionJobs? { get }
 }
 
 extension Store {

@@ -132,6 +132,7 @@ public final class ChatServer: @unchecked Sendable {
             startKeepalive()
             startEventLog()
             if fileVault != nil { scheduleUploadExpiry() }
+            startExtractionJobs()
             return socket.port
         }
     }
