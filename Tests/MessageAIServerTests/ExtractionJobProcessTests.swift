@@ -31,8 +31,8 @@ final class ExtractionJobProcessTests: ClusterTestCase {
                                        environment: ["MESSAGEAI_EXTRACTION_HOLD_MS": "600000"])
         defer { stalling.kill9() }
         let caps: Capabilities = [.zlib, .assistant]
-        let users = try TestUsers.register(["ann", "ben"], port: stalling.port, capabilities: caps)
-        let group: Conversation = try users[0].request(GroupCreate(name: "release", usernames: ["ben"]))
+        let users = try TestUsers.register(["ann", "ben", "cat"], port: stalling.port, capabilities: caps)
+        let group: Conversation = try users[0].request(GroupCreate(name: "release", usernames: ["ben", "cat"]))
         let count = 120
         // Distinct asks: the same words twice would be one open action, not two.
         let seqs = users[0].sendPipelined((0..<count).map { "Ben, could you tag the 2.\($0) hotfix branch by 5pm?" },
@@ -48,6 +48,7 @@ final class ExtractionJobProcessTests: ClusterTestCase {
             return held > 0
         }
         XCTAssertEqual(try scalar("SELECT count(*) FROM assistant_items", db), 0, "nothing stored while the batch is held")
+        print("node 1 holds \(held) of \(count) jobs")
 
         // Node 2 takes every job node 1 does not hold (SKIP LOCKED: it does not wait for them).
         let other = try ChildServer(dataDir: dirs[1].path, arguments: arguments)
