@@ -1,0 +1,101 @@
+"""Scenario 78 (issue 26 stage C): files and the assistant's extraction across nodes on one
+PostgreSQL database.
+
+1. Two nodes share one files directory (`--files-directory`). An upload through node 1 (behind
+   a bandwidth-limited proxy, so that "half-way" is reachable) is cut by kill -9 of node 1; the
+   proxy then leads to node 2, the client resumes from where node 1 stopped (not from zero),
+   and bob, on node 2, saves the file: the same bytes, stored once.
+2. Node 1 holds every batch of extraction jobs it claims (MESSAGEAI_EXTRACTION_HOLD_MS, a test
+   knob): asks are sent, node 1 claims them and is killed with -9 mid-batch. A new node takes
+   node 1's address (as a replacement behind one name would): the clients reconnect, the jobs
+   are done by the new node, and every ask has its action item exactly once."""
+import subprocess
+
+import pytest
+
+from harness.waiting import wait_until
+from test_50_files import BIG, file_messages, progress, random_file, saved_sha
+
+pytestmark = pytest.mark.storage
+
+
+def test_an_upload_cut_by_kill_resumes_through_the_other_node(world, postgres_database):
+    shared = str(world.tmp / "shared-files")
+    node1 = world.server("--plaintext", "--files-directory", shared, name="node1", database=postgres_database)
+    node2 = world.server("--plaintext", "--files-directory", shared, name="node2", database=postgres_database)
+    proxy = world.proxy(node1)
+    proxy.rate = 4 << 20  # 4 MiB/s: half-way is a moment the test can reach
+    alice = world.user("alice", proxy.address)
+    bob = world.user("bob", node2.address)
+    alice.cmd("/dm bob")
+    wait_until(lambda: any(r.get("name") == "alice" for r in bob.conversations()), 30, "bob to see the DM", interval=0.3)
+    bob.cmd("/open alice")
+
+    src = world.tmp / "big.bin"
+    digest = random_file(src, BIG, seed=78)
+    alice.cmd(f"/send-file {src} the whole dataset")
+    wait_until(lambda: any(e["bytes"] >= BIG // 3 for e in progress(alice)), 120, "a third of the upload")
+    reached = max(e["bytes"] for e in progress(alice))
+    assert reached < BIG, "the upload finished before the kill"
+    node1.kill()
+    proxy.retarget(node2.host, node2.port)
+
+    since = len(alice.events)
+    alice.cmd("/wait sent 120", timeout=130)
+    resumed = progress(alice, since)
+    assert resumed, "no progress after the move to node 2"
+    assert resumed[0]["bytes"] >= reached * 9 // 10, (
+        f"the upload started over at {resumed[0]['bytes']} instead of resuming near {reached}")
+    bob.cmd("/wait-messages 1 60", timeout=70)
+    msgs = file_messages(bob)
+    assert len(msgs) == 1, f"the file message arrived {len(msgs)} times"
+    _, got = saved_sha(world, bob, f"#{msgs[0]['seq']}")
+    assert got == digest, "node 2 served other bytes than alice uploaded through node 1"
+    blobs = sorted(p.name for p in (world.tmp / "shared-files" / "blobs").iterdir())
+    assert blobs == [digest], f"the shared directory holds the file once, by its hash: {blobs}"
+    assert list((world.tmp / "shared-files" / "partial").iterdir()) == []
+
+
+def _scalar(url, sql):
+    out = subprocess.run(["psql", "-X", "-A", "-t", "-d", url, "-c", sql], capture_output=True, text=True, timeout=30, check=True)
+    return int(out.stdout.strip())
+
+
+ASKS = 12
+
+
+def test_an_extraction_batch_cut_by_kill_is_finished_once_by_another_node(world, postgres_database, monkeypatch):
+    monkeypatch.setenv("MESSAGEAI_EXTRACTION_HOLD_MS", "600000")
+    node1 = world.server("--plaintext", name="node1", database=postgres_database)
+    monkeypatch.delenv("MESSAGEAI_EXTRACTION_HOLD_MS")
+    users = {n: world.user(n, node1.address) for n in ("ann", "ben", "cat")}
+    users["ann"].cmd("/group create release ben cat")
+    for c in users.values():
+        wait_until(lambda: any(r.get("name") == "release" for r in c.conversations()), 15, f"{c.name} to see release", interval=0.2)
+        c.cmd("/open release")
+    for i in range(ASKS):
+        users["ann"].say(f"Ben, could you tag the 2.{i} hotfix branch by 5pm?")
+    users["ann"].cmd("/wait sent 30", timeout=40)
+
+    jobs = "SELECT count(*) FROM extraction_jobs"
+    free = "SELECT count(*) FROM (SELECT 1 FROM extraction_jobs FOR UPDATE SKIP LOCKED) f"
+    wait_until(lambda: _scalar(postgres_database, jobs) - _scalar(postgres_database, free) > 0, 30,
+               "node 1 to hold a claimed batch", interval=0.2)
+    assert _scalar(postgres_database, "SELECT count(*) FROM assistant_items") == 0, "nothing stored while held"
+    assert users["ben"].cmd("/actions mine")["actions"] == []
+
+    node1.kill()
+    node2 = world.server("--plaintext", name="node2", database=postgres_database, start=False)
+    node2.port = node1.port  # the replacement answers at the same address; the clients reconnect to it
+    node2.start()
+    wait_until(lambda: _scalar(postgres_database, jobs) == 0, 30, "node 2 to finish node 1's batch", interval=0.3)
+
+    ben = users["ben"]
+    ben.wait_online(timeout=30)
+    items = wait_until(lambda: (lambda a: a if len(a) >= ASKS else None)(ben.cmd("/actions mine")["actions"]), 30,
+                       "ben's action items", interval=0.5)
+    whats = sorted(i["what"] for i in items)
+    assert len(items) == ASKS, whats
+    for i in range(ASKS):
+        assert sum(f"2.{i} hotfix" in w for w in whats) == 1, f"ask {i} has {whats} items"
+    assert _scalar(postgres_database, "SELECT count(*) FROM assistant_items") == ASKS, "each message's items once"
