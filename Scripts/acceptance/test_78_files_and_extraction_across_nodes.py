@@ -6,7 +6,7 @@ PostgreSQL database.
    proxy then leads to node 2, the client resumes from where node 1 stopped (not from zero),
    and bob, on node 2, saves the file: the same bytes, stored once.
 2. Node 1 holds every batch of extraction jobs it claims (MESSAGEAI_EXTRACTION_HOLD_MS, a test
-   knob): asks are sent, node 1 claims them and is killed with -9 mid-batch. A new node takes
+   knob, its lease renewed): asks are sent, node 1 claims them and is killed with -9 mid-batch. A new node takes
    node 1's address (as a replacement behind one name would): the clients reconnect, the jobs
    are done by the new node, and every ask has its action item exactly once."""
 import subprocess
@@ -78,8 +78,8 @@ def test_an_extraction_batch_cut_by_kill_is_finished_once_by_another_node(world,
     users["ann"].cmd("/wait sent 30", timeout=40)
 
     jobs = "SELECT count(*) FROM extraction_jobs"
-    free = "SELECT count(*) FROM (SELECT 1 FROM extraction_jobs FOR UPDATE SKIP LOCKED) f"
-    wait_until(lambda: _scalar(postgres_database, jobs) - _scalar(postgres_database, free) > 0, 30,
+    claimed = "SELECT count(*) FROM extraction_jobs WHERE claimed_until > (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT"
+    wait_until(lambda: _scalar(postgres_database, claimed) > 0, 30,
                "node 1 to hold a claimed batch", interval=0.2)
     assert _scalar(postgres_database, "SELECT count(*) FROM assistant_items") == 0, "nothing stored while held"
     assert users["ben"].cmd("/actions mine")["actions"] == []
@@ -88,7 +88,8 @@ def test_an_extraction_batch_cut_by_kill_is_finished_once_by_another_node(world,
     node2 = world.server("--plaintext", name="node2", database=postgres_database, start=False)
     node2.port = node1.port  # the replacement answers at the same address; the clients reconnect to it
     node2.start()
-    wait_until(lambda: _scalar(postgres_database, jobs) == 0, 30, "node 2 to finish node 1's batch", interval=0.3)
+    # Node 1's lease (10 s) runs out; node 2's next poll (every 2 s) takes its jobs.
+    wait_until(lambda: _scalar(postgres_database, jobs) == 0, 45, "node 2 to finish node 1's batch", interval=0.3)
 
     ben = users["ben"]
     ben.wait_online(timeout=30)

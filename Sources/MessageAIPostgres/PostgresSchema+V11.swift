@@ -3,10 +3,10 @@ extension PostgresSchema {
     /// `messages` queues every new text message in `extraction_jobs` in the transaction that
     /// stores it (a trigger rather than a line in `messageai_append`, so the append path stays
     /// one function another change may rewrite), so a committed message is never without its
-    /// job, whichever node committed it and whatever happens to that node afterwards. Nodes
-    /// claim jobs with `FOR UPDATE SKIP LOCKED` inside a transaction that stores the items and
-    /// deletes the jobs before it commits (PostgresStore+ExtractionJobs.swift): a node killed
-    /// mid-batch rolls back both, and the locks go with its connection.
+    /// job, whichever node committed it and whatever happens to that node afterwards. A node
+    /// claims jobs for a lease (`claim`, `claimed_until` in ms of the database's clock) and
+    /// stores the items in the transaction that deletes the jobs it still holds
+    /// (PostgresStore+ExtractionJobs.swift).
     ///
     /// `extraction_queue.enabled` is what the nodes' `--assistant-extract` says (each node sets
     /// it at start): with extraction off no job is queued, as SQLite extracts nothing while it
@@ -23,6 +23,8 @@ extension PostgresSchema {
         CREATE TABLE extraction_jobs (
             conversation_id BIGINT NOT NULL,
             seq             BIGINT NOT NULL,
+            claim           BIGINT NOT NULL DEFAULT 0,
+            claimed_until   BIGINT NOT NULL DEFAULT 0,
             PRIMARY KEY (conversation_id, seq)
         )
         """,

@@ -7,10 +7,11 @@ public protocol ExtractionJobs: AnyObject, Sendable {
     /// Whether messages stored from now on are queued (the server's `--assistant-extract`).
     nonisolated(nonsending) func setExtractionQueued(_ queued: Bool) async throws
     /// Claims up to `limit` queued messages that no other node holds, oldest conversation and
-    /// seq first, and calls `extract` with them while holding them; then, in the same
-    /// transaction, stores the items it returns (as `AssistantStore.insertItems` does) and
-    /// removes the jobs. `extract` throwing, or the process dying, leaves the jobs queued for
-    /// the next claim. Returns how many jobs were done (0: none free), their messages and the items stored.
+    /// seq first, and calls `extract` with them while holding them (a lease, renewed meanwhile);
+    /// then, in one transaction, removes the jobs still held and stores the items it returned
+    /// for those messages (as `AssistantStore.insertItems` does). `extract` throwing, or the
+    /// process dying, leaves the jobs for the next claim once the lease ran out. Returns how
+    /// many jobs were done (0: none free), their messages and the items stored.
     nonisolated(nonsending) func runExtractionJobs(
         limit: Int, now: UInt64,
         _ extract: @escaping @Sendable ([StoredMessage]) async throws -> [NewAssistItem]

@@ -4,8 +4,8 @@ import XCTest
 
 /// Extraction as durable jobs on PostgreSQL (issue 26 stage C): two `messageai-server`
 /// processes on one database, one of them killed with SIGKILL while it holds a claimed batch.
-/// `MESSAGEAI_EXTRACTION_HOLD_MS` makes node 1 hold every batch it claims (its transaction open,
-/// its rows locked) instead of judging it at once, so the test can see the batch and kill it.
+/// `MESSAGEAI_EXTRACTION_HOLD_MS` makes node 1 hold every batch it claims (its lease renewed)
+/// instead of judging it at once, so the test can see the batch and kill it.
 final class ExtractionJobProcessTests: ClusterTestCase {
     private func scalar(_ sql: String, _ database: String) throws -> Int {
         Int(try XCTUnwrap(Self.cluster).psql(sql, database: database)) ?? -1
@@ -25,13 +25,21 @@ final class ExtractionJobProcessTests: ClusterTestCase {
         let cluster = try XCTUnwrap(Self.cluster)
         let db = "jobs_\(UUID().uuidString.prefix(8).lowercased())"
         try cluster.createDatabase(db)
-        let dirs = [try ServerTestDirectory(), try ServerTestDirectory()]
+        let dirs = [try ServerTestDirectory(), try ServerTestDirectory(), try ServerTestDirectory()]
         let arguments = ["--database", cluster.url(database: db), "--rate-limit", "1000000"]
+        // The messages go through a node that extracts nothing itself (started first: node 1,
+        // started next, turns queueing on for the database), so that node 1 finds them all
+        // queued at its next poll and claims a whole batch, not the first commit's few.
+        let entry = try ChildServer(dataDir: dirs[2].path, arguments: arguments + ["--assistant-extract", "off"])
+        defer { _ = entry.terminate() }
         let stalling = try ChildServer(dataDir: dirs[0].path, arguments: arguments,
                                        environment: ["MESSAGEAI_EXTRACTION_HOLD_MS": "600000"])
         defer { stalling.kill9() }
+        try wait("node 1 turned queueing on") {
+            try XCTUnwrap(Self.cluster).psql("SELECT enabled FROM extraction_queue", database: db) == "t"
+        }
         let caps: Capabilities = [.zlib, .assistant]
-        let users = try TestUsers.register(["ann", "ben", "cat"], port: stalling.port, capabilities: caps)
+        let users = try TestUsers.register(["ann", "ben", "cat"], port: entry.port, capabilities: caps)
         let group: Conversation = try users[0].request(GroupCreate(name: "release", usernames: ["ben", "cat"]))
         let count = 120
         // Distinct asks: the same words twice would be one open action, not two.
@@ -40,25 +48,26 @@ final class ExtractionJobProcessTests: ClusterTestCase {
         XCTAssertEqual(seqs.count, count, "every send acknowledged")
 
         // Every message was queued in its own commit; node 1 holds the first batch it claimed.
-        let free = "SELECT count(*) FROM (SELECT 1 FROM extraction_jobs FOR UPDATE SKIP LOCKED) f"
+        let claimed = "SELECT count(*) FROM extraction_jobs WHERE claimed_until > (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT"
         XCTAssertEqual(try scalar("SELECT count(*) FROM extraction_jobs", db), count)
         var held = 0
         try wait("node 1 holds a claimed batch") {
-            held = count - (try scalar(free, db))
+            held = try scalar(claimed, db)
             return held > 0
         }
         XCTAssertEqual(try scalar("SELECT count(*) FROM assistant_items", db), 0, "nothing stored while the batch is held")
         print("node 1 holds \(held) of \(count) jobs")
 
-        // Node 2 takes every job node 1 does not hold (SKIP LOCKED: it does not wait for them).
+        // Node 2 takes every job node 1 does not hold, and leaves those it holds (its lease is
+        // renewed while it lives, well past the 10 s a lease lasts).
         let other = try ChildServer(dataDir: dirs[1].path, arguments: arguments)
         defer { _ = other.terminate() }
         try wait("node 2 did the free jobs") { try scalar("SELECT count(*) FROM extraction_jobs", db) == held }
         XCTAssertEqual(try scalar("SELECT count(*) FROM assistant_items", db), count - held)
         let ben = try TestUsers.secondSession(of: users[1], port: other.port, capabilities: caps)
 
-        // kill -9 mid-batch: its transaction rolls back, its locks go with its connection, and
-        // node 2's next poll finishes the batch; ben, on node 2, is pushed those items live.
+        // kill -9 mid-batch: its lease runs out, and a poll of node 2 finishes the batch; ben,
+        // on node 2, is pushed those items live.
         stalling.kill9()
         try wait("node 2 finished the killed node's batch") { try scalar("SELECT count(*) FROM extraction_jobs", db) == 0 }
         var pushed = Set<UInt64>()

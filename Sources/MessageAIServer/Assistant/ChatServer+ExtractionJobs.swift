@@ -5,19 +5,20 @@ import MessageAIStore
 
 /// Extraction when several nodes share one PostgreSQL database (issue 26 stage C): every stored
 /// message is queued as a job in the transaction that stores it (schema v11's trigger), and any
-/// node with extraction on claims batches of jobs, runs the local engine while holding them,
-/// and stores the items and removes the jobs in one commit (PostgresStore+ExtractionJobs.swift).
-/// A node killed mid-batch loses nothing: its transaction rolls back, the rows unlock, and the
-/// next poll of any node takes them. The node that committed a message drains at once (the
-/// items show up as fast as on one node); every node also polls, for the jobs of a node that
-/// died. SQLite (one process) keeps extracting after its own commits (ChatServer+Extraction.swift).
+/// node with extraction on claims a batch of jobs for a lease (renewed while its engine runs),
+/// then stores the items and removes the jobs it still holds in one commit
+/// (PostgresStore+ExtractionJobs.swift). A node killed mid-batch loses nothing: its lease runs
+/// out (10 s) and the next poll of any node takes the jobs. The node that committed a message
+/// drains at once (the items show up as fast as on one node); every node also polls, for the
+/// jobs of a node that died. SQLite (one process) keeps extracting after its own commits
+/// (ChatServer+Extraction.swift).
 ///
 /// The context a message is judged with is read from the store (the messages before it), not
 /// the node's memory of recent lines: the message before may have been committed elsewhere.
 extension ChatServer {
     /// Jobs per claimed batch: one transaction, one engine hop, one push per conversation.
     static let extractionJobBatch = 100
-    /// How often a node looks for jobs nobody runs (a dead node's), in seconds. A message
+    /// How often a node looks for jobs nobody runs (a dead node's, once its lease ran out), in seconds. A message
     /// committed through a live node does not wait for this: that node drains after its commit.
     static let extractionJobPoll = 2.0
 
@@ -40,7 +41,7 @@ extension ChatServer {
     }
 
     /// Hub: runs batches until none is left free. One drain at a time; one asked for meanwhile
-    /// runs once more after it (a commit's jobs may have been skipped as locked... by nobody).
+    /// runs once more after it (its commit's jobs may have come after the last claim).
     func drainExtractionJobs() {
         guard let assistant else { return }
         guard !assistant.drainingJobs else { assistant.jobsWanted = true; return }
