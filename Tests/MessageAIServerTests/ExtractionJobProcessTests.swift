@@ -57,6 +57,12 @@ final class ExtractionJobProcessTests: ClusterTestCase {
         }
         XCTAssertEqual(try scalar("SELECT count(*) FROM assistant_items", db), 0, "nothing stored while the batch is held")
         print("node 1 holds \(held) of \(count) jobs")
+        // Holding a batch holds nothing else up: node 1 answers, and a message still crosses nodes.
+        let annOnStalling = try TestUsers.secondSession(of: users[0], port: stalling.port, capabilities: caps)
+        let asked = Date()
+        let none: AssistItems = try annOnStalling.request(AssistItemsList(filter: .all), timeout: 5)
+        print("node 1 answered ASSIST_ITEMS_LIST in \(Date().timeIntervalSince(asked)) s")
+        XCTAssertEqual(none.items, [])
 
         // Node 2 takes every job node 1 does not hold, and leaves those it holds (its lease is
         // renewed while it lives, well past the 10 s a lease lasts).
