@@ -83,6 +83,8 @@ def test_an_extraction_batch_cut_by_kill_is_finished_once_by_another_node(world,
                "node 1 to hold a claimed batch", interval=0.2)
     assert _scalar(postgres_database, "SELECT count(*) FROM assistant_items") == 0, "nothing stored while held"
 
+    ben = users["ben"]
+    before_kill = len(ben.events)
     node1.kill()
     node2 = world.server("--plaintext", name="node2", database=postgres_database, start=False)
     node2.port = node1.port  # the replacement answers at the same address; the clients reconnect to it
@@ -90,12 +92,16 @@ def test_an_extraction_batch_cut_by_kill_is_finished_once_by_another_node(world,
     # Node 1's lease (10 s) runs out; node 2's next poll (every 2 s) takes its jobs.
     wait_until(lambda: _scalar(postgres_database, jobs) == 0, 45, "node 2 to finish node 1's batch", interval=0.3)
 
-    ben = users["ben"]
-    ben.wait_online(timeout=30)
-    items = wait_until(lambda: (lambda a: a if len(a) >= ASKS else None)(ben.cmd("/actions mine")["actions"]), 30,
-                       "ben's action items", interval=0.5)
+    ben.wait_online(timeout=60, since=before_kill)  # back, through the address node 2 now answers at
+
+    def pushed():
+        got = [e for e in ben.of_type("assistant_item", before_kill) if e.get("kind") == "action"]
+        return got if len({e["seq"] for e in got}) >= ASKS else None
+    shown = wait_until(pushed, 45, "ben to be shown every ask's action item", interval=0.3)
+    items = list({e["item_id"]: e for e in shown}.values())  # a push and a sync may show one item twice
     whats = sorted(i["what"] for i in items)
     assert len(items) == ASKS, whats
     for i in range(ASKS):
         assert sum(f"2.{i} hotfix" in w for w in whats) == 1, f"ask {i} has {whats} items"
+    assert all(i["who"] == "ben" for i in items), items
     assert _scalar(postgres_database, "SELECT count(*) FROM assistant_items") == ASKS, "each message's items once"
