@@ -12,6 +12,7 @@ set -euo pipefail
 mib="${1:-64}"; rounds="${2:-3}"
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$(mktemp -d /tmp/blob-stores.XXXXXX)"
+chmod 755 "$work"  # the postgres user must reach the cluster directory inside it
 pgdir="$work/pg"
 trap '"$here/Scripts/postgres.sh" stop --dir "$pgdir" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 url="$("$here/Scripts/postgres.sh" start --dir "$pgdir" | tail -1)"
@@ -54,7 +55,7 @@ for round in $(seq 1 "$rounds"); do
       rm -f "$work/blobs/blob"
     else
       c0=$(self_cpu); p0=$(pg_cpu); t0=$(now)
-      oid=$(psql -X -q -A -t "$url" -c "\\lo_import $work/input" | awk '{print $2}')
+      oid=$(psql -X -A -t "$url" -c "\\lo_import $work/input" | awk '/lo_import/ {print $2}')
       t1=$(now); c1=$(self_cpu); p1=$(pg_cpu)
       report "large object upload" "$bytes" "$(echo "$t1 - $t0" | bc)" "$((c1 - c0 + p1 - p0))"
       c0=$(self_cpu); p0=$(pg_cpu); t0=$(now)
