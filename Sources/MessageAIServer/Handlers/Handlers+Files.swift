@@ -247,19 +247,3 @@ extension ChatServer {
         return (0..<16).map { _ in UInt8.random(in: 0...255, using: &g) }
     }
 }
-
-extension ChatServer {
-    /// The sender's complete upload named by a SEND, as the message will carry it.
-    func sentAttachment(_ sent: Attachment, caption: String, _ ctx: RequestContext) async throws -> AttachmentRecord {
-        guard ctx.peer.files, fileVault != nil, let files = store.files else {
-            throw ServerError.capabilityNotAgreed(.files)
-        }
-        guard let file = try await files.file(id: sent.fileID), file.ownerID == ctx.user.id, file.complete else {
-            throw ServerError.uploadIncomplete(for: .send)
-        }
-        var attachment = file.attachment
-        attachment.caption = caption
-        attachment.thumbnail = file.thumbnail
-        return attachment
-    }
-}
