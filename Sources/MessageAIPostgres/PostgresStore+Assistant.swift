@@ -63,28 +63,34 @@ extension PostgresStore {
     private static func insertItems(_ client: PostgresClient, _ items: [NewAssistItem], now: UInt64,
                                     logger: Logger) async throws -> [AssistItemRecord] {
         try await client.withTransaction(logger: logger) { db in
-            var rev = try await Self.lockRevs(db, logger: logger)
-            var ids: [UInt64] = []
-            for it in items {
-                guard let row = try await db.firstRow("""
-                    INSERT INTO assistant_items (conversation_id, seq, kind, ordinal, text, who, due, sender_id, rev,
-                        engine, engine_version, created_at, due_at, due_time_zone)
-                    SELECT \(it.conversationID), \(it.seq), \(it.kind.rawValue), \(it.ordinal), \(it.text), \(it.who), \(it.due),
-                           \(it.senderID), \(rev + 1), \(it.engine), \(it.engineVersion), \(now), \(it.dueAt), \(it.dueTimeZone)
-                    WHERE (\(it.kind.rawValue) <> 1
-                           OR NOT EXISTS (SELECT 1 FROM assistant_items WHERE conversation_id = \(it.conversationID) AND kind = 1
-                                          AND NOT done AND lower(who) = lower(\(it.who)) AND lower(text) = lower(\(it.text))))
-                      AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = \(it.conversationID) AND seq = \(it.seq)
-                                      AND (deleted OR edited_at > 0))
-                    ON CONFLICT (conversation_id, seq, kind, ordinal) DO NOTHING
-                    RETURNING id
-                    """, logger: logger) else { continue }
-                rev += 1
-                ids.append(try row.decode(UInt64.self))
-            }
-            if !ids.isEmpty { try await Self.storeRevs(db, rev, logger: logger) }
-            return try await Self.items(db, ids: ids, logger: logger)
+            try await insertItems(db, items, now: now, logger: logger)
         }
+    }
+
+    /// The statements of `insertItems`, inside the caller's transaction (an extraction job's too).
+    static func insertItems(_ db: PostgresConnection, _ items: [NewAssistItem], now: UInt64,
+                            logger: Logger) async throws -> [AssistItemRecord] {
+        var rev = try await Self.lockRevs(db, logger: logger)
+        var ids: [UInt64] = []
+        for it in items {
+            guard let row = try await db.firstRow("""
+                INSERT INTO assistant_items (conversation_id, seq, kind, ordinal, text, who, due, sender_id, rev,
+                    engine, engine_version, created_at, due_at, due_time_zone)
+                SELECT \(it.conversationID), \(it.seq), \(it.kind.rawValue), \(it.ordinal), \(it.text), \(it.who), \(it.due),
+                       \(it.senderID), \(rev + 1), \(it.engine), \(it.engineVersion), \(now), \(it.dueAt), \(it.dueTimeZone)
+                WHERE (\(it.kind.rawValue) <> 1
+                       OR NOT EXISTS (SELECT 1 FROM assistant_items WHERE conversation_id = \(it.conversationID) AND kind = 1
+                                      AND NOT done AND lower(who) = lower(\(it.who)) AND lower(text) = lower(\(it.text))))
+                  AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = \(it.conversationID) AND seq = \(it.seq)
+                                  AND (deleted OR edited_at > 0))
+                ON CONFLICT (conversation_id, seq, kind, ordinal) DO NOTHING
+                RETURNING id
+                """, logger: logger) else { continue }
+            rev += 1
+            ids.append(try row.decode(UInt64.self))
+        }
+        if !ids.isEmpty { try await Self.storeRevs(db, rev, logger: logger) }
+        return try await Self.items(db, ids: ids, logger: logger)
     }
 
     /// Newest first, in the user's conversations (or one of them), without withdrawn items.

@@ -6,13 +6,7 @@ import PostgresNIO
 /// one thread writes; here the charge is a conditional UPDATE of the owner's `file_usage` row
 /// in the transaction that creates the file, so the quota holds across nodes.
 extension PostgresStore {
-    public enum FileCreation: Sendable, Equatable {
-        case created
-        /// The file would pass the quota; `used` is what the owner's files take now.
-        case quotaExceeded(used: UInt64)
-        /// The owner has `maximumPartials` unfinished uploads already.
-        case tooManyUploads
-    }
+    public typealias FileCreation = MessageAIStore.FileCreation
 
     static let fileColumns = """
         f.id, f.owner_id, f.name, f.media_type, f.upload_size, f.upload_sha256, f.complete, f.size, f.sha256,

@@ -42,10 +42,24 @@ public struct StoredContent: Equatable, Sendable {
     }
 }
 
+/// What creating a file row under the owner's quota came to (`FileStore.createFile(_:quota:maximumPartials:)`).
+public enum FileCreation: Sendable, Equatable {
+    case created
+    /// The file would pass the quota; `used` is what the owner's files take now.
+    case quotaExceeded(used: UInt64)
+    /// The owner has `maximumPartials` unfinished uploads already.
+    case tooManyUploads
+}
+
 /// Files: a capability of its own (`Store.files`, nil for a store without file sharing).
 /// Sendable so that a closure may carry it back to the hub queue, which alone calls it.
 public protocol FileStore: AnyObject, Sendable {
     nonisolated(nonsending) func createFile(_ file: FileRecord) async throws
+    /// Creates the row if the owner's quota (`quota` bytes; `maximumPartials` unfinished
+    /// uploads, a complete file being none) allows it. PostgreSQL charges the quota by one
+    /// conditional update in the transaction that inserts the row, so two nodes cannot both
+    /// pass it; the default reads the usage, then creates, which holds while one thread writes.
+    nonisolated(nonsending) func createFile(_ file: FileRecord, quota: UInt64, maximumPartials: Int) async throws -> FileCreation
     nonisolated(nonsending) func file(id: [UInt8]) async throws -> FileRecord?
     /// The user's own upload of this content under this name (resuming, idempotent announce).
     nonisolated(nonsending) func file(ownerID: UInt64, uploadSHA256: [UInt8], name: String) async throws -> FileRecord?
@@ -74,4 +88,16 @@ public protocol FileStore: AnyObject, Sendable {
     nonisolated(nonsending) func releaseFile(id: [UInt8]) async throws -> Bool
     /// Whether a complete row serves this content (a blob without one may be deleted).
     nonisolated(nonsending) func isServed(sha256: [UInt8]) async throws -> Bool
+}
+
+extension FileStore {
+    /// One writer (SQLite): the usage read and the insert cannot interleave with another's.
+    public nonisolated(nonsending) func createFile(_ file: FileRecord, quota: UInt64, maximumPartials: Int) async throws -> FileCreation {
+        let usage = try await fileUsage(ownerID: file.ownerID)
+        let charge = file.complete ? file.size : file.uploadSize
+        guard usage.bytes + charge <= quota else { return .quotaExceeded(used: usage.bytes) }
+        guard file.complete || usage.partials < maximumPartials else { return .tooManyUploads }
+        try await createFile(file)
+        return .created
+    }
 }

@@ -347,6 +347,8 @@ public protocol Store: AnyObject, Sendable {
     var nodes: NodeRegistry? { get }
     /// Whether `append` can confirm a sender's membership itself (`NewMessage.confirmMembership`).
     var confirmsMembership: Bool { get }
+    /// Extraction queued as jobs in the database that several nodes share (issue 26 stage C).
+    var extractionJobs: ExtractionJobs? { get }
 }
 
 extension Store {

@@ -18,7 +18,7 @@ extension ServerCommand {
             ("login-timeout", "\(loginTimeout)"), ("max-output", "\(maxOutput)"), ("zlib-level", "\(zlibLevel)"),
             ("fsync", fsync), ("pbkdf2-rounds", "\(pbkdf2Rounds)"), ("register-limit", "\(registerLimit)"),
             ("max-password-hashes", maxPasswordHashes.map(String.init) ?? "(default)"),
-            ("max-file-size", "\(maxFileSize)"), ("file-quota", "\(fileQuota)"), ("max-uploads", "\(maxUploads)"),
+            ("max-file-size", "\(maxFileSize)"), ("file-quota", "\(fileQuota)"), ("max-uploads", "\(maxUploads)"), ("files-directory", filesDirectory ?? "DATA-DIR/files"),
             ("max-image-pixels", "\(maxImagePixels)"), ("file-chunk", fileChunk.map(String.init) ?? "(default)"),
             ("metrics-listen", metricsListen ?? "(off)"),
             ("trusted-proxy", trustedProxy.isEmpty ? "(none: no PROXY header is read)" : trustedProxy.joined(separator: ", ")),

@@ -63,6 +63,8 @@ struct ServerCommand: ParsableCommand {
     @Option(help: "Largest file accepted, in MiB.") var maxFileSize = 100
     @Option(help: "Bytes of files one user may store, in MiB.") var fileQuota = 1024
     @Option(help: "Unfinished uploads one user may have at once.") var maxUploads = 4
+    @Option(help: "Directory of uploaded files (default DATA-DIR/files). With several nodes on one PostgreSQL database, the same directory for every node (NFS or one machine's disk).")
+    var filesDirectory: String?
     @Option(help: "Images with more pixels are refused before decoding.") var maxImagePixels = 32_000_000
     @Option(help: "Bytes per file chunk, in KiB: a message sent during an upload waits behind one chunk at most (default 256, or less to leave 4 KiB of --max-frame).")
     var fileChunk: Int?
@@ -142,6 +144,7 @@ struct ServerCommand: ParsableCommand {
         config.maxFileSize = UInt64(maxFileSize) << 20
         config.fileQuota = UInt64(fileQuota) << 20
         config.maxUploadsInFlight = maxUploads
+        config.filesDirectory = filesDirectory
         config.maxImagePixels = UInt64(maxImagePixels)
         config.fileChunkSize = chunkKiB * 1024
         config.trustedProxies = try TrustedProxies(trustedProxy)

@@ -28,7 +28,7 @@ final class MultiNodeTests: PostgresTestCase {
                 let applied = try await store.appliedMigrations()
                 // Sorted: one transaction applies them all at one time, and then "v13" < "v1_".
                 XCTAssertEqual(applied.sorted(), ["v1_initial", "v2_search_purge", "v3_files", "v4_people_privacy", "v5_assistant",
-                                                  "v6_attachments", "v7_event_log", "v8_append_function", "v9_nodes",
+                                                  "v6_attachments", "v7_event_log", "v8_append_function", "v9_nodes", "v11_extraction_jobs",
                                                   "v13_send_function"].sorted())
             }
             // And every node works on the one schema.

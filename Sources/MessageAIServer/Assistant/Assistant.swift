@@ -28,6 +28,10 @@ final class Assistant: @unchecked Sendable {
     var pendingExtractions = 0
     /// Messages not extracted because the queue was full (hub; logged).
     var skippedExtractions = 0
+    /// A drain of the database's extraction jobs is running, and one was asked for meanwhile
+    /// (hub; ChatServer+ExtractionJobs.swift).
+    var drainingJobs = false
+    var jobsWanted = false
     /// Summaries, checks and rewrites running on `answerQueue` (hub).
     var answersInFlight = 0
     var providerCallsInFlight = 0

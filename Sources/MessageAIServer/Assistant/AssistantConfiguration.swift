@@ -26,6 +26,9 @@ public struct AssistantConfiguration: Sendable {
     /// Messages waiting for extraction; past it new ones are not extracted (counted and logged)
     /// rather than letting the queue grow without bound under a flood.
     public var maxPendingExtractions = 20_000
+    /// Tests only (`MESSAGEAI_EXTRACTION_HOLD_MS`, no flag): how long a node holds each claimed
+    /// batch of extraction jobs before running the engine, so that a test can kill it mid-batch.
+    public var jobHoldMillis: UInt64 = 0
 
     public init() {}
 }

@@ -14,6 +14,8 @@ import MessageAIProtocol
 extension ChatServer {
     func extractAfterCommit(_ messages: [ChatMessage]) {
         guard let assistant, assistant.config.extract, !messages.isEmpty else { return }
+        // Several nodes: the messages were queued as jobs in their own transaction.
+        if store.extractionJobs != nil { drainExtractionJobs(); return }
         assistant.unextracted.append(contentsOf: messages)
         guard !assistant.extractionScheduled else { return }
         assistant.extractionScheduled = true

@@ -31,14 +31,61 @@ extension FileVault {
     @discardableResult
     func deleteBlob(_ sha256: [UInt8]) -> Bool {
         guard !inFlight.contains(sha256) else { return false }
-        guard unlink(blobPath(sha256)) == 0 else { return false }
+        guard shared else {
+            guard unlink(blobPath(sha256)) == 0 else { return false }
+            FileVault.fsync(path: blobDirectory)
+            return true
+        }
+        return deleteSharedBlob(sha256)
+    }
+
+    /// How recently a blob must have been made or reused (its mtime; `claimBlob`) to be kept
+    /// whatever the rows say, when other nodes share the directory: longer than any node takes
+    /// from claiming a blob to committing the row that serves it (one transaction, bounded by
+    /// the store's operation timeout). A blob kept for this is reclaimed by a later sweep.
+    static let sharedGrace: Double = 600
+
+    /// Another node may be about to record a row serving this blob: it claimed the blob first
+    /// (`claimBlob`: a fresh mtime, or a new blob if it is gone). The blob is first renamed
+    /// away, atomically, so that a claim can no longer reach it by its name; if a claim touched
+    /// it before, its mtime says so and it is put back; else it goes. A claim after the rename
+    /// finds no blob and makes its own from its upload.
+    private func deleteSharedBlob(_ sha256: [UInt8]) -> Bool {
+        let path = blobPath(sha256)
+        let doomed = blobDirectory + "/tmp-doomed-" + FileVault.hex(sha256) + "-\(UInt64.random(in: 0...UInt64.max))"
+        guard rename(path, doomed) == 0 else { return false }
+        var st = stat()
+        let age = stat(doomed, &st) == 0 ? Date().timeIntervalSince1970 - Double(st.st_mtim.tv_sec) : 0
+        guard age > Self.sharedGrace else {
+            // Back under its name; a blob made meanwhile has the same bytes (named by them).
+            rename(doomed, path)
+            return false
+        }
+        unlink(doomed)
         FileVault.fsync(path: blobDirectory)
         return true
     }
 
+    /// Makes sure blob `sha256` exists with a fresh mtime before a row is recorded with it:
+    /// touched if it is there, else made from `source` by a hard link (filesQueue).
+    func claimBlob(_ sha256: [UInt8], from source: String) throws {
+        let blob = blobPath(sha256)
+        if utimensat(AT_FDCWD, blob, nil, 0) == 0 { return }
+        guard link(source, blob) == 0 || errno == EEXIST else { throw VaultError.io("link", errno) }
+        // A link keeps the upload's mtime, which may be old (a finish retried long after).
+        utimensat(AT_FDCWD, blob, nil, 0)
+        FileVault.fsync(path: blobDirectory)
+    }
+
     /// Every blob on disk, by content hash (the startup sweep's candidates).
     func blobHashes() -> [[UInt8]] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: blobDirectory)) ?? []
+        var names = (try? FileManager.default.contentsOfDirectory(atPath: blobDirectory)) ?? []
+        // A node that died between renaming a blob away and deciding (deleteSharedBlob) left it
+        // under this name: back under its own, for the rows to decide again.
+        for name in names where name.hasPrefix("tmp-doomed-") {
+            let hash = name.dropFirst("tmp-doomed-".count).prefix(64)
+            if hash.count == 64, rename(blobDirectory + "/" + name, blobDirectory + "/" + hash) == 0 { names.append(String(hash)) }
+        }
         return names.compactMap { name in
             guard name.utf8.count == 64 else { return nil }   // not "tmp-..." files
             var bytes: [UInt8] = []

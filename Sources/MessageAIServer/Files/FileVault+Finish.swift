@@ -30,11 +30,7 @@ extension FileVault {
         // for an image (a client would try to decode and preview it).
         let type = file.mediaType.lowercased().hasPrefix("image/") || file.mediaType.isEmpty
             ? "application/octet-stream" : file.mediaType
-        let blob = blobPath(upload.sha256)
-        if access(blob, F_OK) != 0 {
-            guard link(partial, blob) == 0 || errno == EEXIST else { return .failed("link: \(String(cString: strerror(errno)))") }
-            FileVault.fsync(path: blobDirectory)
-        }
+        do { try claimBlob(upload.sha256, from: partial) } catch { return .failed("\(error)") }
         inFlight.insert(upload.sha256)
         return .stored(StoredContent(size: upload.size, sha256: upload.sha256, mediaType: type))
     }
@@ -71,7 +67,11 @@ extension FileVault {
         }
         let known = Set(partials.map { FileVault.hex($0.id) })
         for name in (try? FileManager.default.contentsOfDirectory(atPath: partialDirectory)) ?? [] where !known.contains(name) {
-            unlink(partialDirectory + "/" + name)
+            // Another node makes the partial file just before its row: only an old one is an orphan.
+            var st = stat()
+            let path = partialDirectory + "/" + name
+            if shared, stat(path, &st) == 0, now.timeIntervalSince1970 - Double(st.st_mtim.tv_sec) < Self.sharedGrace { continue }
+            unlink(path)
         }
         return expired
     }

@@ -11,15 +11,23 @@ import Glibc
 /// - `blobs/SHA256`: complete, verified content, shared by every file row with that content.
 ///   A blob appears only by a rename (or link) of a file already fsynced and checked, so a
 ///   crash at any point leaves either a complete blob or none, never a torn one that is served.
+///
+/// With several nodes (`--database postgres`), every node is given the same directory
+/// (`--files-directory`, shared by NFS or one machine's disk): `shared` is then set, and since
+/// `inFlight` only knows this process's blobs, deleting one goes by its age as well
+/// (FileVault+Blobs.swift, `sharedGrace`).
 struct FileVault {
     let root: String
+    /// Other processes write into this directory (several nodes on one database).
+    var shared = false
     /// Blobs made but not yet recorded (FileVault+Blobs.swift).
     let inFlight = BlobsInFlight()
     var partialDirectory: String { root + "/partial" }
     var blobDirectory: String { root + "/blobs" }
 
-    init(root: String) throws {
+    init(root: String, shared: Bool = false) throws {
         self.root = root
+        self.shared = shared
         for dir in [root, root + "/partial", root + "/blobs"] {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -41,20 +49,26 @@ struct FileVault {
         close(fd)
     }
 
-    /// Appends a chunk. A short write (disk full) is cut back, so the length stays the offset
-    /// of the last whole chunk.
-    func append(_ id: [UInt8], _ data: [UInt8]) throws {
-        let fd = open(partialPath(id), O_WRONLY | O_APPEND | O_CLOEXEC)
+    /// Writes a chunk at `offset` if that is still the partial's length, under an exclusive
+    /// `flock` on the file (NFS maps it to a lock the server holds): when every node shares the
+    /// directory, two nodes given the same chunk (a client's old connection and its new one)
+    /// cannot both append it; the second finds the length moved and returns false. A short
+    /// write (disk full) is cut back, so the length stays the offset of the last whole chunk.
+    func append(_ id: [UInt8], _ data: [UInt8], at offset: UInt64) throws -> Bool {
+        let fd = open(partialPath(id), O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw VaultError.io("open", errno) }
-        defer { close(fd) }
+        defer { close(fd) }  // also releases the lock
+        guard flock(fd, LOCK_EX) == 0 else { throw VaultError.io("lock", errno) }
         var st = stat()
-        fstat(fd, &st)
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard fstat(fd, &st) == 0 else { throw VaultError.io("stat", errno) }
+        guard UInt64(st.st_size) == offset else { return false }
+        let written = data.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
         if written != data.count {
             let e = errno
-            ftruncate(fd, st.st_size)
+            ftruncate(fd, off_t(offset))
             throw VaultError.io("write", e)
         }
+        return true
     }
 
     func removePartial(_ id: [UInt8]) { unlink(partialPath(id)) }

@@ -65,7 +65,7 @@ extension ChatServer {
             // The server has this content: no byte is sent again.
             file.complete = true; file.size = held.size; file.sha256 = held.sha256; file.mediaType = held.mediaType
             file.width = held.width; file.height = held.height; file.thumbnail = held.thumbnail
-            try await files.createFile(file)
+            try await createCharged(file, files)
             ctx.reply(uploadAnswer(file, offset: a.size, complete: true))
             return
         }
@@ -73,9 +73,20 @@ extension ChatServer {
             throw ServerError.tooManyUploads(max: configuration.maxUploadsInFlight)
         }
         try vault.createPartial(file.id)
-        try await files.createFile(file)
+        do { try await createCharged(file, files) } catch { vault.removePartial(file.id); throw error }
         if a.size == 0 { finishUpload(ctx.peer, file, ctx.requestID, files, vault); return }
         ctx.reply(uploadAnswer(file, offset: 0, complete: false))
+    }
+
+    /// Creates the row and charges the quota in one conditional update of the store's (the
+    /// usage read above may be stale: another node may have charged meanwhile).
+    private func createCharged(_ file: FileRecord, _ files: any FileStore) async throws {
+        let quota = configuration.fileQuota
+        switch try await files.createFile(file, quota: quota, maximumPartials: configuration.maxUploadsInFlight) {
+        case .created: return
+        case .quotaExceeded(let used): throw ServerError.quotaExceeded(quota: quota, left: quota - min(used, quota))
+        case .tooManyUploads: throw ServerError.tooManyUploads(max: configuration.maxUploadsInFlight)
+        }
     }
 
     func fileStatus(_ ctx: RequestContext, _ s: FileStatus) async throws {
@@ -116,7 +127,12 @@ extension ChatServer {
         guard offset + UInt64(c.data.count) <= file.uploadSize else {
             throw ServerError.invalidArgument(.chunkPastEnd(size: file.uploadSize))
         }
-        try vault.append(file.id, c.data)
+        // Under the partial's lock: a node that wrote this chunk meanwhile (the client's old
+        // connection, through another node) moved the length, and this one writes nothing.
+        guard try vault.append(file.id, c.data, at: offset) else {
+            ctx.reply(uploadAnswer(file, offset: min(vault.partialSize(file.id), file.uploadSize), complete: false))
+            return
+        }
         metrics.fileBytesIn.increment(by: Int64(c.data.count))
         let received = offset + UInt64(c.data.count)
         // A decompression bomb is refused as soon as its header is in, not after 100 MiB.
@@ -229,21 +245,5 @@ extension ChatServer {
     static func newFileID() -> [UInt8] {
         var g = SystemRandomNumberGenerator()
         return (0..<16).map { _ in UInt8.random(in: 0...255, using: &g) }
-    }
-}
-
-extension ChatServer {
-    /// The sender's complete upload named by a SEND, as the message will carry it.
-    func sentAttachment(_ sent: Attachment, caption: String, _ ctx: RequestContext) async throws -> AttachmentRecord {
-        guard ctx.peer.files, fileVault != nil, let files = store.files else {
-            throw ServerError.capabilityNotAgreed(.files)
-        }
-        guard let file = try await files.file(id: sent.fileID), file.ownerID == ctx.user.id, file.complete else {
-            throw ServerError.uploadIncomplete(for: .send)
-        }
-        var attachment = file.attachment
-        attachment.caption = caption
-        attachment.thumbnail = file.thumbnail
-        return attachment
     }
 }

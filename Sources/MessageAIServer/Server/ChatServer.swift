@@ -124,7 +124,10 @@ public final class ChatServer: @unchecked Sendable {
         self.assistantStore = self.store.assistant
         self.assistant = configuration.assistant.enabled && assistantStore != nil ? Assistant(config: configuration.assistant) : nil
         // A files directory that cannot be made turns file sharing off rather than the server.
-        self.fileVault = store.files != nil ? configuration.filesDirectory.flatMap { try? FileVault(root: $0) } : nil
+        // Several nodes share a database only through the event log's store: then they share the
+        // files directory too (README, "Running several nodes").
+        let shared = store.eventLog != nil
+        self.fileVault = store.files != nil ? configuration.filesDirectory.flatMap { try? FileVault(root: $0, shared: shared) } : nil
     }
 
     /// Binds and starts serving; returns the port (useful with port 0).
@@ -138,6 +141,7 @@ public final class ChatServer: @unchecked Sendable {
             startEventLog()
             startHeartbeat()
             if fileVault != nil { scheduleUploadExpiry() }
+            startExtractionJobs()
             return socket.port
         }
     }

@@ -100,6 +100,9 @@ public enum ServerProcess {
         if let latency = ProcessInfo.processInfo.environment["MESSAGEAI_STORE_LATENCY_MS"].flatMap(UInt64.init) {
             configuration.storeLatencyMillis = latency  // tests and measurements (`LatencyStore`)
         }
+        if let hold = ProcessInfo.processInfo.environment["MESSAGEAI_EXTRACTION_HOLD_MS"].flatMap(UInt64.init) {
+            configuration.assistant.jobHoldMillis = hold  // tests: a batch killed mid-way (ExtractionJobProcessTests)
+        }
         let (metrics, registry) = makeMetrics(options)
         let store = opened.store
         let server = ChatServer(configuration: configuration, store: store, logger: logger, metrics: metrics)

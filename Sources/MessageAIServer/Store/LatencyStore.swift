@@ -30,6 +30,7 @@ final class LatencyStore: Store, @unchecked Sendable {
     /// Not slowed: the log's reader is the server's own background work, not a request.
     var eventLog: EventLog? { inner.eventLog }
     var nodes: NodeRegistry? { inner.nodes }
+    var extractionJobs: ExtractionJobs? { inner.extractionJobs }
 
     func createUser(email: String, username: String, displayName: String, passwordHash: String, now: UInt64) async throws -> UserRecord {
         await pause()
