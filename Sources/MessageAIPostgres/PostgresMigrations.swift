@@ -18,6 +18,7 @@ enum PostgresMigrations {
         PostgresMigration(name: "v6_attachments", statements: PostgresSchema.v6),
         PostgresMigration(name: "v7_event_log", statements: PostgresSchema.v7),
         PostgresMigration(name: "v8_append_function", statements: PostgresSchema.v8),
+        PostgresMigration(name: "v10_shared_limits", statements: PostgresSchema.v10),
     ]
 
     /// Any 64-bit constant of our own: the advisory lock that serialises migrations when two

@@ -25,12 +25,13 @@ extension PostgresStore {
         let order = batch.indices.sorted { (batch[$0].conversationID, $0) < (batch[$1].conversationID, $1) }
         let sorted = order.map { batch[$0] }
         let searches = sorted.map { SearchVector.document($0.text) }
+        let limit = currentSendLimit
         return try await perform { client, logger in
             var attempt = 0
             var rows: [PostgresRow]
             while true {
                 do {
-                    rows = try await client.allRows(Self.call(sorted, searches: searches), logger: logger)
+                    rows = try await client.allRows(Self.call(sorted, searches: searches, limit: limit), logger: logger)
                     break
                 } catch let error as PSQLError where Self.sqlState(error) == "40P01" && attempt < Self.deadlockRetries {
                     attempt += 1
@@ -44,7 +45,9 @@ extension PostgresStore {
                 let (index, outcome, seq) = try row.decode((Int32, Int16, UInt64).self)
                 let new = sorted[Int(index) - 1]
                 let stored: AppendOutcome
-                if outcome == 1 {
+                if outcome == 3 {
+                    stored = .rateLimited(retryAfter: seq)
+                } else if outcome == 1 {
                     let username = try await Self.username(client, new, known: &usernames, logger: logger)
                     stored = .stored(StoredMessage(conversationID: new.conversationID, seq: seq, clientID: new.clientID,
                                                    senderID: new.senderID, senderUsername: username, serverTime: new.serverTime,
@@ -64,13 +67,21 @@ extension PostgresStore {
         }
     }
 
-    /// The function's call: one array per column, in the batch's (sorted) order.
-    private static func call(_ batch: [NewMessage], searches: [String]) -> PostgresQuery {
+    /// The function's call: one array per column, in the batch's (sorted) order; behind the
+    /// send limit when there is one (its refusals: outcome 3, the wait in `o_seq`).
+    private static func call(_ batch: [NewMessage], searches: [String], limit: SendLimit?) -> PostgresQuery {
         let conversations = batch.map(\.conversationID), senders = batch.map(\.senderID)
         let clients = batch.map { ByteBuffer(bytes: $0.clientID) }, texts = batch.map(\.text)
         let times = batch.map(\.serverTime), replies = batch.map(\.replyTo)
         let files = batch.map { ByteBuffer(bytes: $0.attachment?.fileID ?? []) }
         let captions = batch.map { $0.attachment?.caption ?? "" }
+        if let limit {
+            let capacity = Double(Swift.max(limit.limit, 1)), window = Int64(clamping: limit.windowMillis)
+            return """
+                SELECT o_index, o_outcome, o_seq FROM messageai_append_limited(\(capacity), \(window), \(conversations),
+                    \(senders), \(clients), \(texts), \(times), \(replies), \(files), \(captions), \(searches))
+                """
+        }
         return """
             SELECT o_index, o_outcome, o_seq FROM messageai_append(\(conversations), \(senders), \(clients), \(texts),
                 \(times), \(replies), \(files), \(captions), \(searches))

@@ -126,6 +126,9 @@ public enum AppendOutcome: Equatable, Sendable {
     /// a change (nil then): nothing is stored, and the sender must not believe it was (client
     /// ids are unique per user, across messages and changes).
     case clientIDReused(StoredMessage?)
+    /// Over the send limit the store applies (`LimitStore.setSendLimit`): nothing stored; the
+    /// next token comes after this many milliseconds. Never from a store without `limits`.
+    case rateLimited(retryAfter: UInt64)
 }
 
 /// Work a store may defer past the commit that acknowledged (`Store.runDeferred`).
@@ -334,9 +337,13 @@ public protocol Store: AnyObject, Sendable {
     var admin: AdminStore? { get }
     /// The log of committed events that several nodes on one database read (issue 26).
     var eventLog: EventLog? { get }
+    /// Limits counted in the database, shared by every node on it (issue 26).
+    var limits: LimitStore? { get }
 }
 
 extension Store {
     /// One node, no log: what every store but PostgreSQL's answers.
     public var eventLog: EventLog? { nil }
+    /// One node: the server counts its limits in memory.
+    public var limits: LimitStore? { nil }
 }

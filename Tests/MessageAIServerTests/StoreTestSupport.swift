@@ -62,6 +62,7 @@ extension AppendOutcome {
         switch self {
         case .stored(let m), .duplicate(let m): return m
         case .clientIDReused(let m): return m!
+        case .rateLimited: fatalError("no send limit in these tests")
         }
     }
     var isDuplicate: Bool {

@@ -104,6 +104,11 @@ extension ChatServer {
             case .clientIDReused(let original):
                 pending.peer.fail(pending.requestID, .clientIDReused(original == nil ? .sendAfterChange : .sendAfterMessage))
                 continue
+            case .rateLimited(let wait):
+                // The shared send limit (`store.limits`), counted in the append's transaction.
+                metrics.rateLimited.increment()
+                pending.peer.fail(pending.requestID, .rateLimited(.sending(retryAfter: wait)))
+                continue
             }
             pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,
                                                           seq: m.seq, serverTime: m.serverTime, duplicate: !isNew))

@@ -54,6 +54,8 @@ extension ChatServer {
             if now >= purged + Self.eventLogPurgeEveryMillis {
                 purged = now
                 _ = try? await log.purgeEvents(olderThan: Clock.nowMillis() &- Self.eventLogRetentionMillis)
+                // The shared limits' rows that say nothing any more (full buckets, forgotten failures).
+                _ = try? await store.limits?.purgeLimits()
             }
         }
     }

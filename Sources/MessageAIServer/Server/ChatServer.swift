@@ -120,6 +120,7 @@ public final class ChatServer: @unchecked Sendable {
         self.assistant = configuration.assistant.enabled && assistantStore != nil ? Assistant(config: configuration.assistant) : nil
         // A files directory that cannot be made turns file sharing off rather than the server.
         self.fileVault = store.files != nil ? configuration.filesDirectory.flatMap { try? FileVault(root: $0) } : nil
+        shareSendLimit()
     }
 
     /// Binds and starts serving; returns the port (useful with port 0).

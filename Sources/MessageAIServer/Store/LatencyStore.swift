@@ -29,6 +29,7 @@ final class LatencyStore: Store, @unchecked Sendable {
     let admin: AdminStore?
     /// Not slowed: the log's reader is the server's own background work, not a request.
     var eventLog: EventLog? { inner.eventLog }
+    var limits: LimitStore? { inner.limits }
 
     func createUser(email: String, username: String, displayName: String, passwordHash: String, now: UInt64) async throws -> UserRecord {
         await pause()

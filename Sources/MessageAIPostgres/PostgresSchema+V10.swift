@@ -1,0 +1,113 @@
+extension PostgresSchema {
+    /// v10: the limits every node on the database shares (issue 26; PostgresStore+Limits.swift),
+    /// so that three nodes give the send rate, the registrations per address and the login
+    /// throttle of one. Counted on the database's clock (`clock_timestamp()`, ms), not the
+    /// nodes'. Rows lock in key order (buckets by sender before any conversation row), so two
+    /// nodes' batches cannot deadlock on them. Old rows carry when they stop mattering
+    /// (`full_at`, `forget_at`) and the event log's purge deletes them.
+    static let v10: [String] = [
+        """
+        CREATE TABLE limit_buckets (
+            key     TEXT PRIMARY KEY,               -- 'send:USER', 'register:ADDRESS'
+            tokens  DOUBLE PRECISION NOT NULL,
+            at      BIGINT NOT NULL,                -- when `tokens` was right
+            full_at BIGINT NOT NULL                 -- full again from then: the row says nothing
+        )
+        """,
+        """
+        CREATE TABLE login_failures (
+            key       TEXT PRIMARY KEY,             -- 'pair:ADDRESS ACCOUNT', 'account:ACCOUNT', 'address:ADDRESS'
+            failures  INT NOT NULL,
+            last_at   BIGINT NOT NULL,
+            forget_at BIGINT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE login_usual (
+            account TEXT NOT NULL,
+            address TEXT NOT NULL,
+            at      BIGINT NOT NULL,
+            PRIMARY KEY (account, address)
+        )
+        """,
+        // Takes up to p_wanted tokens; the wait until the next one when it got fewer.
+        """
+        CREATE FUNCTION messageai_take_tokens(p_key TEXT, p_wanted INT, p_capacity DOUBLE PRECISION, p_window BIGINT,
+                                              OUT granted INT, OUT wait BIGINT)
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            rate DOUBLE PRECISION := p_capacity / GREATEST(p_window, 1);
+            now_ms BIGINT := (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+            have DOUBLE PRECISION;
+        BEGIN
+            LOOP  -- a purge may delete the row between the insert and the lock: look again
+                SELECT LEAST(p_capacity, b.tokens + GREATEST(now_ms - b.at, 0) * rate) INTO have
+                FROM limit_buckets b WHERE b.key = p_key FOR UPDATE;
+                EXIT WHEN FOUND;
+                INSERT INTO limit_buckets (key, tokens, at, full_at) VALUES (p_key, p_capacity, now_ms, now_ms)
+                ON CONFLICT (key) DO NOTHING;
+            END LOOP;
+            granted := LEAST(p_wanted, GREATEST(floor(have), 0)::int);
+            have := have - granted;
+            UPDATE limit_buckets SET tokens = have, at = now_ms, full_at = now_ms + ceil((p_capacity - have) / rate)::bigint
+            WHERE key = p_key;
+            wait := CASE WHEN granted < p_wanted THEN GREATEST(ceil((1 - have) / rate)::bigint, 1) ELSE 0 END;
+        END
+        $$
+        """,
+        // messageai_append (v8) behind the send limit, in the same transaction: a resend of a
+        // stored client id takes no token; each sender's new messages take theirs, senders in id
+        // order, before append locks any conversation; a sender's last messages over the limit
+        // are outcome 3 with the wait in o_seq, and the rest go to messageai_append unchanged.
+        """
+        CREATE FUNCTION messageai_append_limited(p_capacity DOUBLE PRECISION, p_window BIGINT,
+                                                 p_conversation BIGINT[], p_sender BIGINT[], p_client BYTEA[], p_text TEXT[],
+                                                 p_time BIGINT[], p_reply BIGINT[], p_file BYTEA[], p_caption TEXT[],
+                                                 p_search TEXT[])
+        RETURNS TABLE (o_index INT, o_outcome SMALLINT, o_seq BIGINT)
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            n INT := coalesce(array_length(p_conversation, 1), 0);
+            fresh BOOLEAN[] := array_fill(false, ARRAY[GREATEST(n, 1)]);
+            refused BIGINT[] := array_fill(0::bigint, ARRAY[GREATEST(n, 1)]);
+            keep INT[];
+            who BIGINT; wanted INT; t RECORD; over INT;
+        BEGIN
+            FOR i IN 1 .. n LOOP
+                fresh[i] := NOT EXISTS (SELECT 1 FROM client_ids x WHERE x.user_id = p_sender[i] AND x.client_id = p_client[i]);
+            END LOOP;
+            FOR who, wanted IN
+                SELECT s, count(*)::int FROM unnest(p_sender, fresh[1:n]) AS m(s, f) WHERE f GROUP BY s ORDER BY s
+            LOOP
+                SELECT * INTO t FROM messageai_take_tokens('send:' || who, wanted, p_capacity, p_window);
+                over := wanted - t.granted;
+                FOR i IN REVERSE n .. 1 LOOP
+                    EXIT WHEN over = 0;
+                    IF p_sender[i] = who AND fresh[i] THEN
+                        refused[i] := t.wait; over := over - 1;
+                    END IF;
+                END LOOP;
+            END LOOP;
+            SELECT array_agg(i ORDER BY i) INTO keep FROM generate_series(1, n) i WHERE refused[i] = 0;
+            IF coalesce(array_length(keep, 1), 0) = n THEN
+                RETURN QUERY SELECT * FROM messageai_append(p_conversation, p_sender, p_client, p_text, p_time, p_reply,
+                                                            p_file, p_caption, p_search);
+                RETURN;
+            END IF;
+            RETURN QUERY SELECT i, 3::smallint, refused[i] FROM generate_series(1, n) i WHERE refused[i] > 0;
+            IF keep IS NULL THEN RETURN; END IF;
+            RETURN QUERY SELECT keep[r.o_index], r.o_outcome, r.o_seq FROM messageai_append(
+                (SELECT array_agg(p_conversation[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_sender[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_client[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_text[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_time[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_reply[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_file[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_caption[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_search[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o))) r;
+        END
+        $$
+        """,
+    ] + v10Logins
+}
