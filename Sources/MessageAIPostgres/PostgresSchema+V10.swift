@@ -55,10 +55,12 @@ extension PostgresSchema {
         END
         $$
         """,
-        // messageai_append (v8) behind the send limit, in the same transaction: a resend of a
-        // stored client id takes no token; each sender's new messages take theirs, senders in id
-        // order, before append locks any conversation; a sender's last messages over the limit
-        // are outcome 3 with the wait in o_seq, and the rest go to messageai_append unchanged.
+        // messageai_append (v8) behind the send limit, in the same transaction, before append
+        // locks any conversation (buckets in sender order: no deadlock with another node's
+        // batch). Cheap path, one statement per sender: its bucket holds a token for each of its
+        // messages. Else its resends of stored client ids pass (no new traffic), its new ones
+        // take what tokens there are, and its last ones over the limit are outcome 3 with the
+        // wait in o_seq; the rest go to messageai_append unchanged.
         """
         CREATE FUNCTION messageai_append_limited(p_capacity DOUBLE PRECISION, p_window BIGINT,
                                                  p_conversation BIGINT[], p_sender BIGINT[], p_client BYTEA[], p_text TEXT[],
@@ -68,33 +70,43 @@ extension PostgresSchema {
         LANGUAGE plpgsql AS $$
         DECLARE
             n INT := coalesce(array_length(p_conversation, 1), 0);
-            fresh BOOLEAN[] := array_fill(false, ARRAY[GREATEST(n, 1)]);
-            refused BIGINT[] := array_fill(0::bigint, ARRAY[GREATEST(n, 1)]);
+            rate DOUBLE PRECISION := p_capacity / GREATEST(p_window, 1);
+            now_ms BIGINT := (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+            refused BIGINT[];
             keep INT[];
-            who BIGINT; wanted INT; t RECORD; over INT;
+            who BIGINT; wanted INT; fresh INT; t RECORD; over INT;
         BEGIN
-            FOR i IN 1 .. n LOOP
-                fresh[i] := NOT EXISTS (SELECT 1 FROM client_ids x WHERE x.user_id = p_sender[i] AND x.client_id = p_client[i]);
-            END LOOP;
+            IF n = 0 THEN RETURN; END IF;
             FOR who, wanted IN
-                SELECT s, count(*)::int FROM unnest(p_sender, fresh[1:n]) AS m(s, f) WHERE f GROUP BY s ORDER BY s
+                SELECT s, count(*)::int FROM unnest(p_sender) s GROUP BY s ORDER BY s
             LOOP
-                SELECT * INTO t FROM messageai_take_tokens('send:' || who, wanted, p_capacity, p_window);
-                over := wanted - t.granted;
+                UPDATE limit_buckets b
+                SET tokens = LEAST(p_capacity, b.tokens + GREATEST(now_ms - b.at, 0) * rate) - wanted, at = now_ms,
+                    full_at = now_ms + ceil((p_capacity - LEAST(p_capacity, b.tokens + GREATEST(now_ms - b.at, 0) * rate) + wanted) / rate)::bigint
+                WHERE b.key = 'send:' || who AND LEAST(p_capacity, b.tokens + GREATEST(now_ms - b.at, 0) * rate) >= wanted;
+                CONTINUE WHEN FOUND;
+                SELECT count(*)::int INTO fresh FROM generate_series(1, n) i
+                WHERE p_sender[i] = who
+                  AND NOT EXISTS (SELECT 1 FROM client_ids x WHERE x.user_id = who AND x.client_id = p_client[i]);
+                CONTINUE WHEN fresh = 0;
+                SELECT * INTO t FROM messageai_take_tokens('send:' || who, fresh, p_capacity, p_window);
+                over := fresh - t.granted;
+                CONTINUE WHEN over = 0;
+                IF refused IS NULL THEN refused := array_fill(0::bigint, ARRAY[n]); END IF;
                 FOR i IN REVERSE n .. 1 LOOP
                     EXIT WHEN over = 0;
-                    IF p_sender[i] = who AND fresh[i] THEN
+                    IF p_sender[i] = who AND NOT EXISTS (SELECT 1 FROM client_ids x WHERE x.user_id = who AND x.client_id = p_client[i]) THEN
                         refused[i] := t.wait; over := over - 1;
                     END IF;
                 END LOOP;
             END LOOP;
-            SELECT array_agg(i ORDER BY i) INTO keep FROM generate_series(1, n) i WHERE refused[i] = 0;
-            IF coalesce(array_length(keep, 1), 0) = n THEN
+            IF refused IS NULL THEN
                 RETURN QUERY SELECT * FROM messageai_append(p_conversation, p_sender, p_client, p_text, p_time, p_reply,
                                                             p_file, p_caption, p_search);
                 RETURN;
             END IF;
             RETURN QUERY SELECT i, 3::smallint, refused[i] FROM generate_series(1, n) i WHERE refused[i] > 0;
+            SELECT array_agg(i ORDER BY i) INTO keep FROM generate_series(1, n) i WHERE refused[i] = 0;
             IF keep IS NULL THEN RETURN; END IF;
             RETURN QUERY SELECT keep[r.o_index], r.o_outcome, r.o_seq FROM messageai_append(
                 (SELECT array_agg(p_conversation[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
