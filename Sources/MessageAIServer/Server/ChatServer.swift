@@ -50,6 +50,11 @@ public final class ChatServer: @unchecked Sendable {
     /// `eventFeed` (ChatServer+EventLog.swift).
     let cluster: ClusterDelivery?
     var eventFeed: Task<Void, Never>?
+    /// Since when (uptime ms) the event log's reads find the database unreachable; nil while
+    /// they reach it (ChatServer+DatabaseCutoff.swift).
+    var databaseDownSince: UInt64?
+    /// The clients were told to move to another node since the database went away.
+    var clientsHandedOver = false
     /// Failed logins per (address, account), per account and per address (PROTOCOL.md).
     var loginThrottle: LoginThrottle
     var registrations: RegistrationLimiter
