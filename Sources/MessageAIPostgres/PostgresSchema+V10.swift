@@ -74,12 +74,18 @@ extension PostgresSchema {
             now_ms BIGINT := (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
             refused BIGINT[];
             keep INT[];
+            senders BIGINT[]; counts INT[];
             who BIGINT; wanted INT; fresh INT; t RECORD; over INT;
         BEGIN
             IF n = 0 THEN RETURN; END IF;
-            FOR who, wanted IN
-                SELECT s, count(*)::int FROM unnest(p_sender) s GROUP BY s ORDER BY s
-            LOOP
+            IF p_sender[1] = ALL (p_sender) THEN  -- one sender (W1's batches): no grouping query
+                senders := ARRAY[p_sender[1]]; counts := ARRAY[n];
+            ELSE
+                SELECT array_agg(g.s ORDER BY g.s), array_agg(g.c ORDER BY g.s) INTO senders, counts
+                FROM (SELECT s, count(*)::int AS c FROM unnest(p_sender) s GROUP BY s) g;
+            END IF;
+            FOR j IN 1 .. array_length(senders, 1) LOOP
+                who := senders[j]; wanted := counts[j];
                 UPDATE limit_buckets b
                 SET tokens = LEAST(p_capacity, b.tokens + GREATEST(now_ms - b.at, 0) * rate) - wanted, at = now_ms,
                     full_at = now_ms + ceil((p_capacity - LEAST(p_capacity, b.tokens + GREATEST(now_ms - b.at, 0) * rate) + wanted) / rate)::bigint
