@@ -66,12 +66,13 @@ extension ChatServer {
         let user = ctx.user
         let accountKey = ChatServer.throttleKey(user)
         let address = ctx.peer.address
+        // Read before the attempt is counted: a failed read leaves no failure behind.
+        let stored = try await store.user(id: user.id)?.passwordHash
         let attempt: PasswordAttempt
         switch try await beginPasswordAttempt(account: accountKey, address: address) {
         case .failure(let wait): throw ServerError.throttled(.passwordAttempts, retryAfter: wait.millis)
         case .success(let started): attempt = started
         }
-        let stored = try await store.user(id: user.id)?.passwordHash
         let decoy = self.decoy
         let rounds = configuration.pbkdf2Rounds
         let outcome: String??
