@@ -19,8 +19,9 @@ enum PostgresMigrations {
         PostgresMigration(name: "v7_event_log", statements: PostgresSchema.v7),
         PostgresMigration(name: "v8_append_function", statements: PostgresSchema.v8),
         PostgresMigration(name: "v9_nodes", statements: PostgresSchema.v9),
+        PostgresMigration(name: "v10_shared_limits", statements: PostgresSchema.v10),
         PostgresMigration(name: "v11_extraction_jobs", statements: PostgresSchema.v11),
-        PostgresMigration(name: "v13_send_function", statements: PostgresSchema.v13),
+        PostgresMigration(name: "v12_send_function", statements: PostgresSchema.v12),
     ]
 
     /// Any 64-bit constant of our own: the advisory lock that serialises migrations when two

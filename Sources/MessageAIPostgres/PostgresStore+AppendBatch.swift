@@ -3,7 +3,7 @@ import MessageAIStore
 import PostgresNIO
 
 /// `Store.append(_:)` on PostgreSQL: a batch of SENDs in one call of `messageai_send`
-/// (PostgresSchema+V13.swift, v8's `messageai_append` with the membership checks), one statement and so one transaction and one round trip: one
+/// (PostgresSchema+V12.swift: v8's `messageai_append` with the membership checks; `messageai_send_limited` behind the send limit), one statement and so one transaction and one round trip: one
 /// commit (one WAL flush) acknowledges them all.
 extension PostgresStore {
     /// How often a batch is run again after PostgreSQL chose it as a deadlock's victim.
@@ -27,12 +27,13 @@ extension PostgresStore {
         let order = batch.indices.sorted { (batch[$0].conversationID, $0) < (batch[$1].conversationID, $1) }
         let sorted = order.map { batch[$0] }
         let searches = sorted.map { SearchVector.document($0.text) }
+        let limit = currentSendLimit
         return try await perform { client, logger in
             var attempt = 0
             var rows: [PostgresRow]
             while true {
                 do {
-                    rows = try await client.allRows(Self.call(sorted, searches: searches), logger: logger)
+                    rows = try await client.allRows(Self.call(sorted, searches: searches, limit: limit), logger: logger)
                     break
                 } catch let error as PSQLError where Self.sqlState(error) == "40P01" && attempt < Self.deadlockRetries {
                     attempt += 1
@@ -48,6 +49,8 @@ extension PostgresStore {
                 let stored: AppendOutcome
                 if outcome == 3 {
                     stored = .refused
+                } else if outcome == 4 {
+                    stored = .rateLimited(retryAfter: seq)
                 } else if outcome == 1 {
                     let username = try await Self.username(client, new, known: &usernames, logger: logger)
                     stored = .stored(StoredMessage(conversationID: new.conversationID, seq: seq, clientID: new.clientID,
@@ -71,13 +74,21 @@ extension PostgresStore {
     /// The membership and block checks are the append's (`NewMessage.confirmMembership`).
     public var confirmsMembership: Bool { true }
 
-    /// The function's call: one array per column, in the batch's (sorted) order.
-    private static func call(_ batch: [NewMessage], searches: [String]) -> PostgresQuery {
+    /// The function's call: one array per column, in the batch's (sorted) order; behind the
+    /// send limit when there is one (its refusals: outcome 4, the wait in `o_seq`).
+    private static func call(_ batch: [NewMessage], searches: [String], limit: SendLimit?) -> PostgresQuery {
         let conversations = batch.map(\.conversationID), senders = batch.map(\.senderID)
         let clients = batch.map { ByteBuffer(bytes: $0.clientID) }, texts = batch.map(\.text)
         let times = batch.map(\.serverTime), replies = batch.map(\.replyTo)
         let files = batch.map { ByteBuffer(bytes: $0.attachment?.fileID ?? []) }
         let captions = batch.map { $0.attachment?.caption ?? "" }, confirms = batch.map(\.confirmMembership)
+        if let limit {
+            let capacity = Double(Swift.max(limit.limit, 1)), window = Int64(clamping: limit.windowMillis)
+            return """
+                SELECT o_index, o_outcome, o_seq FROM messageai_send_limited(\(capacity), \(window), \(conversations),
+                    \(senders), \(clients), \(texts), \(times), \(replies), \(files), \(captions), \(searches), \(confirms))
+                """
+        }
         return """
             SELECT o_index, o_outcome, o_seq FROM messageai_send(\(conversations), \(senders), \(clients), \(texts),
                 \(times), \(replies), \(files), \(captions), \(searches), \(confirms))

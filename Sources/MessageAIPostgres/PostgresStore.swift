@@ -2,6 +2,7 @@ import MessageAIStore
 import Logging
 import MessageAIStore
 import PostgresNIO
+import Synchronization
 
 /// The PostgreSQL store: MessageAIStore's `Store`, `AssistantStore`, `FileStore` and
 /// `AdminStore` with their shared records, every call `async` and bounded by a deadline, every
@@ -79,6 +80,9 @@ public final class PostgresStore: Store, AssistantStore, FileStore, AdminStore, 
     let listenConfiguration: PostgresConnection.Configuration?
     let probeAfter: Duration
     let reachability: Reachability
+    /// The send limit `append` applies (PostgresStore+Limits.swift); set by the server, which
+    /// changes it on SIGHUP.
+    let sendLimit = Mutex<SendLimit?>(nil)
     private let runner: Task<Void, Never>
 
     private init(_ configuration: Configuration, probe: PostgresConnection.Configuration) {

@@ -135,6 +135,9 @@ public enum AppendOutcome: Equatable, Sendable {
     /// `confirmMembership` was asked and the sender is no member (or holds a message request),
     /// or a block stands: nothing is stored, no seq taken. The caller checks again to say why.
     case refused
+    /// Over the send limit the store applies (`LimitStore.setSendLimit`): nothing stored; the
+    /// next token comes after this many milliseconds. Never from a store without `limits`.
+    case rateLimited(retryAfter: UInt64)
 }
 
 /// Work a store may defer past the commit that acknowledged (`Store.runDeferred`).
@@ -349,6 +352,8 @@ public protocol Store: AnyObject, Sendable {
     var confirmsMembership: Bool { get }
     /// Extraction queued as jobs in the database that several nodes share (issue 26 stage C).
     var extractionJobs: ExtractionJobs? { get }
+    /// Limits counted in the database, shared by every node on it (issue 26).
+    var limits: LimitStore? { get }
 }
 
 extension Store {
@@ -359,4 +364,6 @@ extension Store {
     /// check before the append is a round trip of its own (BENCHMARKS.md). SQLite's answers
     /// its checks inline, so the caller makes them.
     public var confirmsMembership: Bool { false }
+    /// One node: the server counts its limits in memory.
+    public var limits: LimitStore? { nil }
 }

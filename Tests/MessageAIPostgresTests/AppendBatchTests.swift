@@ -30,6 +30,7 @@ final class AppendBatchTests: PostgresTestCase {
             case .duplicate(let m): "duplicate #\(m.seq) \(m.text)"
             case .clientIDReused(let m): "reused #\(m?.seq ?? 0)"
             case .refused: "refused"
+            case .rateLimited(let wait): "rate limited \(wait) ms"
             }
         }
         XCTAssertEqual(answers, ["stored group #2 one by user1", "stored dm #1 to ben by user0", "duplicate #1 earlier",

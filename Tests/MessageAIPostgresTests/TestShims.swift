@@ -21,7 +21,7 @@ extension PostgresStore {
         switch outcome.first {
         case .stored(let m): return AppendedMessage(seq: m.seq, serverTime: m.serverTime, duplicate: false)
         case .duplicate(let m): return AppendedMessage(seq: m.seq, serverTime: m.serverTime, duplicate: true)
-        case .clientIDReused, .refused, nil: throw StoreError.conflict("client id already used")
+        case .clientIDReused, .refused, .rateLimited, nil: throw StoreError.conflict("client id already used")
         }
     }
 
@@ -34,7 +34,7 @@ extension PostgresStore {
         switch try await append([new]).first {
         case .stored(let m): return AppendedMessage(seq: m.seq, serverTime: m.serverTime, duplicate: false)
         case .duplicate(let m): return AppendedMessage(seq: m.seq, serverTime: m.serverTime, duplicate: true)
-        case .clientIDReused, .refused, nil: throw StoreError.conflict("client id already used")
+        case .clientIDReused, .refused, .rateLimited, nil: throw StoreError.conflict("client id already used")
         }
     }
 

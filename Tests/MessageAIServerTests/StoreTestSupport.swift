@@ -63,6 +63,7 @@ extension AppendOutcome {
         case .stored(let m), .duplicate(let m): return m
         case .clientIDReused(let m): return m!
         case .refused: preconditionFailure("refused: the sender is not a member")
+        case .rateLimited: fatalError("no send limit in these tests")
         }
     }
     var isDuplicate: Bool {

@@ -22,7 +22,7 @@ extension ChatServer {
         if try await store.user(username: r.username) != nil { throw ServerError.usernameTaken }
         if try await store.user(login: r.email) != nil { throw ServerError.emailTaken }
         // Each registration costs a password hash: an address gets a few an hour.
-        if let wait = registrations.take(peer.address, now: Clock.uptimeMillis()) {
+        if let wait = try await takeRegistration(peer.address) {
             throw ServerError.throttled(.registrations, retryAfter: wait)
         }
         let rounds = configuration.pbkdf2Rounds
@@ -32,7 +32,7 @@ extension ChatServer {
         let user = try await store.createUser(email: r.email, username: r.username, displayName: displayName, passwordHash: hash, now: now)
         logger.info("registered user \(user.id) '\(user.username)'")
         metrics.registrations.increment()
-        loginThrottle.recordSuccess(account: ChatServer.throttleKey(user), address: peer.address)
+        await recordLogin(account: ChatServer.throttleKey(user), address: peer.address)
         try await grantSession(peer, user: user, device: r.device, requestID: id)
     }
 
@@ -43,27 +43,28 @@ extension ChatServer {
         // Username and email of one account share a counter; unknown names count on their own.
         let accountKey = user.map(ChatServer.throttleKey) ?? "login:" + l.login.lowercased()
         let address = peer.address
-        if let wait = loginThrottle.retryAfter(account: accountKey, address: address, now: Clock.uptimeMillis()) {
-            throw ServerError.throttled(.logins, retryAfter: wait)
+        let attempt: PasswordAttempt
+        switch try await beginPasswordAttempt(account: accountKey, address: address) {
+        case .failure(let wait): throw ServerError.throttled(.logins, retryAfter: wait.millis)
+        case .success(let started): attempt = started
         }
         // An unknown user costs the same hashing as a wrong password: same answer, same time.
         let stored = user?.passwordHash
         let decoy = self.decoy
-        let attempt = loginThrottle.begin(account: accountKey, address: address, now: Clock.uptimeMillis())
         let verified: Bool?
         do {
             verified = try await passwordWork(peer, { PasswordHasher.verify(l.password, against: stored ?? decoy.value) })
         } catch {
-            loginThrottle.cancel(attempt) // refused before any check (`server_busy`)
+            await endPasswordAttempt(attempt, .notAFailure) // refused before any check (`server_busy`)
             throw error
         }
-        guard let ok = verified else { loginThrottle.cancel(attempt); return }  // the connection went
+        guard let ok = verified else { await endPasswordAttempt(attempt, .notAFailure); return }  // the connection went
         guard ok, let user else {
             metrics.loginsFailed.increment()
-            loginThrottle.failed(attempt, now: Clock.uptimeMillis())
+            await endPasswordAttempt(attempt, .failed)
             throw ServerError.wrongPassword
         }
-        loginThrottle.succeeded(attempt)
+        await endPasswordAttempt(attempt, .succeeded)
         // Checked after the password, so the answer tells only its owner the account is disabled.
         if try await store.admin?.isDisabled(userID: user.id) == true {
             metrics.loginsFailed.increment()
@@ -86,7 +87,7 @@ extension ChatServer {
         }
         try await store.touchSession(id: session.id, now: Clock.nowMillis())
         // A valid token is the owner: never throttled, and this address becomes a usual one.
-        loginThrottle.recordSuccess(account: ChatServer.throttleKey(user), address: peer.address)
+        await recordLogin(account: ChatServer.throttleKey(user), address: peer.address)
         metrics.loginsOK.increment()
         attachUser(peer, user: user, sessionID: session.id)
         peer.reply(id, SessionGranted(token: [], sessionID: session.id, user: user.info))

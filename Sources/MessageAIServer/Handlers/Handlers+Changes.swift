@@ -52,7 +52,7 @@ extension ChatServer {
             }
             try checkText(c.text)
         }
-        if rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) != nil {
+        if try await takeChangeToken(user.id) != nil {
             metrics.rateLimited.increment()
             throw ServerError.rateLimited(.changing)
         }

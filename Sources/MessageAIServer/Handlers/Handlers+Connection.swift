@@ -20,6 +20,11 @@ extension ChatServer {
             peer.fail(id, .helloRepeated)
             return
         }
+        guard !handingOver else {
+            // Cut off from the database: another node can serve this client (ChatServer+DatabaseCutoff.swift).
+            peer.connection.close(after: Self.cutOffFrame, requestID: id)
+            return
+        }
         do { try Validation.clientLabel(hello.client) } catch {
             // Refused: the handshake is not done, the client may send HELLO again.
             peer.fail(id, error)

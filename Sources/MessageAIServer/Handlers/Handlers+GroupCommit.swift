@@ -115,6 +115,10 @@ extension ChatServer {
                 continue
             case .refused:
                 await checkAgain(pending)
+            case .rateLimited(let wait):
+                // The shared send limit (`store.limits`), counted in the append's transaction.
+                metrics.rateLimited.increment()
+                pending.peer.fail(pending.requestID, .rateLimited(.sending(retryAfter: wait)))
                 continue
             }
             pending.peer.reply(pending.requestID, SendAck(conversationID: m.conversationID, clientID: m.clientID,

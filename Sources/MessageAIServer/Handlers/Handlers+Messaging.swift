@@ -46,7 +46,9 @@ extension ChatServer {
         var attachment: AttachmentRecord?
         if let sent = s.attachment { attachment = try await sentAttachment(sent, caption: s.text, ctx) }
         let storedText = attachment?.fallbackText ?? s.text
-        if let wait = rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) {
+        // With limits in the database every node shares (`store.limits`), the batch's append
+        // applies the send limit in its own transaction (`.rateLimited` in the group commit).
+        if store.limits == nil, let wait = rateLimiter.take(user: user.id, now: Clock.uptimeMillis()) {
             // A resend of a stored message is not new traffic: it still gets its duplicate ack
             // (a client resending its outbox after a reconnect learns at once what is stored).
             // Looked up only here, on the refusal path, so sending costs no extra query.

@@ -66,13 +66,15 @@ extension ChatServer {
         let user = ctx.user
         let accountKey = ChatServer.throttleKey(user)
         let address = ctx.peer.address
-        if let wait = loginThrottle.retryAfter(account: accountKey, address: address, now: Clock.uptimeMillis()) {
-            throw ServerError.throttled(.passwordAttempts, retryAfter: wait)
-        }
+        // Read before the attempt is counted: a failed read leaves no failure behind.
         let stored = try await store.user(id: user.id)?.passwordHash
+        let attempt: PasswordAttempt
+        switch try await beginPasswordAttempt(account: accountKey, address: address) {
+        case .failure(let wait): throw ServerError.throttled(.passwordAttempts, retryAfter: wait.millis)
+        case .success(let started): attempt = started
+        }
         let decoy = self.decoy
         let rounds = configuration.pbkdf2Rounds
-        let attempt = loginThrottle.begin(account: accountKey, address: address, now: Clock.uptimeMillis())
         let outcome: String??
         do {
             // The new hash, or nil when the old password was wrong.
@@ -80,15 +82,15 @@ extension ChatServer {
                 PasswordHasher.verify(c.oldPassword, against: stored ?? decoy.value) ? PasswordHasher.hash(c.newPassword, rounds: rounds) : nil
             })
         } catch {
-            loginThrottle.cancel(attempt) // refused before any check (`server_busy`)
+            await endPasswordAttempt(attempt, .notAFailure) // refused before any check (`server_busy`)
             throw error
         }
-        guard let newHash = outcome else { loginThrottle.cancel(attempt); return }  // the connection went
+        guard let newHash = outcome else { await endPasswordAttempt(attempt, .notAFailure); return }  // the connection went
         guard let newHash else {
-            loginThrottle.failed(attempt, now: Clock.uptimeMillis())
+            await endPasswordAttempt(attempt, .failed)
             throw ServerError.wrongCurrentPassword
         }
-        loginThrottle.cancel(attempt)
+        await endPasswordAttempt(attempt, .notAFailure)
         try await store.setPasswordHash(userID: user.id, newHash)
         let revoked = try await store.deleteSessions(userID: user.id, except: ctx.sessionID)
         ctx.reply(OK())

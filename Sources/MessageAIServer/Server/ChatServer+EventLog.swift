@@ -48,26 +48,34 @@ extension ChatServer {
         var purged = Clock.uptimeMillis()
         for await _ in signals {
             guard !Task.isCancelled else { break }
-            cursor = await readEvents(after: cursor, cluster)
+            let began = Clock.uptimeMillis()
+            let read = await readEvents(after: cursor, cluster)
+            cursor = read.cursor
+            databaseAnswered(read.reached, askedAt: began)
             let now = Clock.uptimeMillis()
             await cluster.unstall(now: now)
             if now >= purged + Self.eventLogPurgeEveryMillis {
                 purged = now
                 _ = try? await log.purgeEvents(olderThan: Clock.nowMillis() &- Self.eventLogRetentionMillis)
+                // The shared limits' rows that say nothing any more (full buckets, forgotten failures).
+                _ = try? await store.limits?.purgeLimits()
             }
         }
     }
 
     /// Reads until the log has nothing more to give; returns the new cursor (the old one if
-    /// the database is away: the next wake-up or poll reads again).
-    private func readEvents(after start: LogPosition, _ cluster: ClusterDelivery) async -> LogPosition {
+    /// the database is away: the next wake-up or poll reads again), and false when the
+    /// database could not be reached.
+    private func readEvents(after start: LogPosition, _ cluster: ClusterDelivery) async -> (cursor: LogPosition, reached: Bool) {
         var cursor = start
         while true {
             let events: [CommitEvent]
             do {
                 events = try await cluster.log.events(after: cursor, limit: Self.eventLogBatch)
+            } catch StoreError.unavailable {
+                return (cursor, false)
             } catch {
-                return cursor
+                return (cursor, true)
             }
             // Of several seqs of a conversation in a row, the last says it all; a membership
             // change is applied in its place, so later messages reach a member it added.
@@ -121,7 +129,7 @@ extension ChatServer {
                 }
             }
             if let last = events.last { cursor = last.position }
-            if events.count < Self.eventLogBatch { return cursor }
+            if events.count < Self.eventLogBatch { return (cursor, true) }
         }
     }
 

@@ -11,6 +11,7 @@ extension ChatServer {
             let old = (rateLimiter.limit, rateLimiter.windowSeconds)
             guard old != (limit, windowSeconds) else { return }
             rateLimiter = RateLimiter(limit: limit, windowSeconds: windowSeconds)
+            shareSendLimit()
             logger.notice("SIGHUP: rate limit \(old.0) per \(old.1) s -> \(limit) per \(windowSeconds) s")
         }
     }

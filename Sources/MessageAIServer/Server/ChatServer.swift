@@ -52,6 +52,11 @@ public final class ChatServer: @unchecked Sendable {
     var eventFeed: Task<Void, Never>?
     /// This node's heartbeat and reaper (ChatServer+Nodes.swift).
     var heartbeatTask: Task<Void, Never>?
+    /// Since when (uptime ms) the event log's reads find the database unreachable; nil while
+    /// they reach it (ChatServer+DatabaseCutoff.swift).
+    var databaseDownSince: UInt64?
+    /// The clients were told to move to another node since the database went away.
+    var clientsHandedOver = false
     /// Failed logins per (address, account), per account and per address (PROTOCOL.md).
     var loginThrottle: LoginThrottle
     var registrations: RegistrationLimiter
@@ -128,6 +133,7 @@ public final class ChatServer: @unchecked Sendable {
         // files directory too (README, "Running several nodes").
         let shared = store.eventLog != nil
         self.fileVault = store.files != nil ? configuration.filesDirectory.flatMap { try? FileVault(root: $0, shared: shared) } : nil
+        shareSendLimit()
     }
 
     /// Binds and starts serving; returns the port (useful with port 0).

@@ -31,6 +31,7 @@ final class LatencyStore: Store, @unchecked Sendable {
     var eventLog: EventLog? { inner.eventLog }
     var nodes: NodeRegistry? { inner.nodes }
     var extractionJobs: ExtractionJobs? { inner.extractionJobs }
+    var limits: LimitStore? { inner.limits }
 
     func createUser(email: String, username: String, displayName: String, passwordHash: String, now: UInt64) async throws -> UserRecord {
         await pause()

@@ -1,5 +1,5 @@
 extension PostgresSchema {
-    /// v13 (v9-v12 are other branches'; the number may change at merge): `messageai_send`, the
+    /// v12: `messageai_send`, the
     /// batch function of v8 with the SEND handler's membership and block checks folded in, so a
     /// SEND costs one round trip (the batch's) instead of two (BENCHMARKS.md, "perf25c"). v8's
     /// `messageai_append` stays as it was: a node still running the previous release (an older
@@ -11,7 +11,7 @@ extension PostgresSchema {
     /// (refused) if not, nothing stored and no seq taken, and the rest of the batch goes on.
     /// The check reads committed rows as the statement starts, as the handler's separate query
     /// did, only closer to the commit. The rest is v8's function, statement for statement.
-    static let v13: [String] = [
+    static let v12: [String] = [
         """
         CREATE FUNCTION messageai_send(p_conversation BIGINT[], p_sender BIGINT[], p_client BYTEA[], p_text TEXT[],
                                        p_time BIGINT[], p_reply BIGINT[], p_file BYTEA[], p_caption TEXT[],
@@ -58,5 +58,42 @@ extension PostgresSchema {
         END
         $$
         """,
-    ]
+            // messageai_send behind the send limit (v10's `messageai_send_refusals`), in the same
+        // transaction: a message over its sender's limit is outcome 4 with the wait in o_seq,
+        // stored nothing and took no seq; the rest go to messageai_send unchanged.
+        """
+        CREATE FUNCTION messageai_send_limited(p_capacity DOUBLE PRECISION, p_window BIGINT,
+                                               p_conversation BIGINT[], p_sender BIGINT[], p_client BYTEA[], p_text TEXT[],
+                                               p_time BIGINT[], p_reply BIGINT[], p_file BYTEA[], p_caption TEXT[],
+                                               p_search TEXT[], p_confirm BOOLEAN[])
+        RETURNS TABLE (o_index INT, o_outcome SMALLINT, o_seq BIGINT)
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            n INT := coalesce(array_length(p_conversation, 1), 0);
+            refused BIGINT[] := messageai_send_refusals(p_capacity, p_window, p_sender, p_client);
+            keep INT[];
+        BEGIN
+            IF refused IS NULL THEN
+                RETURN QUERY SELECT * FROM messageai_send(p_conversation, p_sender, p_client, p_text, p_time, p_reply,
+                                                          p_file, p_caption, p_search, p_confirm);
+                RETURN;
+            END IF;
+            RETURN QUERY SELECT i, 4::smallint, refused[i] FROM generate_series(1, n) i WHERE refused[i] > 0;
+            SELECT array_agg(i ORDER BY i) INTO keep FROM generate_series(1, n) i WHERE refused[i] = 0;
+            IF keep IS NULL THEN RETURN; END IF;
+            RETURN QUERY SELECT keep[r.o_index], r.o_outcome, r.o_seq FROM messageai_send(
+                (SELECT array_agg(p_conversation[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_sender[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_client[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_text[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_time[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_reply[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_file[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_caption[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_search[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o)),
+                (SELECT array_agg(p_confirm[k] ORDER BY o) FROM unnest(keep) WITH ORDINALITY u(k, o))) r;
+        END
+        $$
+        """,
+]
 }
