@@ -9,6 +9,33 @@ final class SharedLimitsTests: PostgresTestCase {
     /// A batch of two senders, one with 2 tokens left: that sender's last messages are refused
     /// with a wait, every other message is stored in the batch's order with gap-free seqs, and
     /// a resend of a stored message passes without a token.
+    /// The limit and the membership checks folded into the same call (`messageai_send_limited`):
+    /// an outsider's message is refused as a non-member, the member's message past the limit as
+    /// over it, each with its own answer, and only the others take seqs.
+    func testTheLimitAndTheMembershipCheckAnswerApartInOneBatch() async throws {
+        let store = try await openStore()
+        store.setSendLimit(SendLimit(limit: 2, windowMillis: 3_600_000))
+        let (group, users) = try await makeGroup(store, users: 1)
+        let ann = users[0]
+        let cal = try await store.createUser(username: "cal_\(UInt32.random(in: 0...UInt32.max))", email: "cal\(UInt32.random(in: 0...UInt32.max))@example.org",
+                                             displayName: "Cal", passwordHash: "x", now: now())
+        let batch = ["a1", "c1", "a2", "a3"].map { text in
+            NewMessage(conversationID: group, senderID: text.hasPrefix("a") ? ann : cal, clientID: newClientID(), text: text,
+                       serverTime: 2, confirmMembership: true)
+        }
+        let answers = try await store.append(batch).map { outcome -> String in
+            switch outcome {
+            case .stored(let m): "#\(m.seq) \(m.text)"
+            case .refused: "refused"
+            case .rateLimited: "limited"
+            case .duplicate, .clientIDReused: "other"
+            }
+        }
+        XCTAssertEqual(answers, ["#1 a1", "refused", "#2 a2", "limited"])
+        let history = try await store.messages(conversationID: group, afterSeq: 0, limit: 10).map(\.text)
+        XCTAssertEqual(history, ["a1", "a2"])
+    }
+
     func testABatchOverOneSendersLimitRefusesOnlyItsLastMessages() async throws {
         let store = try await openStore()
         store.setSendLimit(SendLimit(limit: 3, windowMillis: 3_600_000))
@@ -30,6 +57,7 @@ final class SharedLimitsTests: PostgresTestCase {
             case .stored(let m): "#\(m.seq) \(m.text)"
             case .duplicate(let m): "duplicate #\(m.seq)"
             case .clientIDReused: "reused"
+            case .refused: "refused"
             case .rateLimited(let wait): wait > 0 && wait <= 1_200_000 ? "limited" : "limited after \(wait) ms?"
             }
         }

@@ -115,6 +115,7 @@ extension ChatServer {
                 continue
             case .refused:
                 await checkAgain(pending)
+                continue
             case .rateLimited(let wait):
                 // The shared send limit (`store.limits`), counted in the append's transaction.
                 metrics.rateLimited.increment()
