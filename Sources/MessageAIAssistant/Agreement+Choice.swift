@@ -21,6 +21,13 @@ extension Agreement {
         let words = Words.all(s.replacingPresent("’", with: "'"))
         // After a short lead-in ("Also,", "Tracking:", "And"): the auxiliary, then "we".
         guard let k = words.prefix(4).indices.first(where: { choiceAuxiliaries.contains(words[$0]) && $0 + 1 < words.count && words[$0 + 1] == "we" }) else {
+            // "Should the kick-off be at 9am Berlin or at 5pm Tokyo?", "And the start date, January 1st or February 1st?":
+            // options put up with "should" or with no verb at all ("Is it in eu-west or us-east?" asks what is).
+            if namesAlternatives(s) {
+                let lead = words.drop { ["and", "also", "so", "then", "ok", "great"].contains($0) }
+                let head = s.lowercased().components(separatedBy: " or ").first.map(Words.all) ?? []
+                if !head.contains(where: { Verbs.finite.contains($0) || choiceAuxiliaries.contains($0) }) { return true }
+            }
             // "For the annual discount badge, do we show ...?": a longer lead-in closed by a comma names the topic.
             // (Only where a "we" comes later: most questions put nothing to the group, and Foundation's range(of:) is costly.)
             guard words.dropFirst(4).contains("we"), let comma = s.range(of: ", "), Words.all(String(s[..<comma.lowerBound])).count <= 6 else { return false }
@@ -31,6 +38,18 @@ extension Agreement {
         // "Do we add a latency check to the pipeline?": so does "do" before one (not "do we know/have ...", which ask what is).
         if ["should", "shall", "do"].contains(words[k]), let verb = rest.first, Verbs.work.contains(verb) { return true }
         return words.contains("or") || rest.first.map { choiceVerbs.contains($0) } == true
+    }
+
+    /// Whether a sentence names two options joined by "or", the second a few words without a verb of
+    /// its own ("Tuesday or Thursday", "at 9am Berlin or at 5pm Tokyo"; not "or is it created lazily?", "or not?").
+    static func namesAlternatives(_ s: String) -> Bool {
+        guard s.hasBytes(" or ") else { return false }
+        let lower = s.lowercased().replacingPresent("’", with: "'")
+        let parts = lower.components(separatedBy: " or ")
+        guard parts.count == 2, let head = Words.all(parts[0]).last, !Words.function.contains(head) || head.allSatisfy(\.isNumber) else { return false }
+        let second = Words.all(parts[1])
+        return (1...4).contains(second.count) && !["not", "so", "something", "what", "anything", "whatever", "later"].contains(second[0])
+            && !second.contains { subjects.contains($0) || Verbs.finite.contains($0) || choiceAuxiliaries.contains($0) || modals.contains($0) }
     }
 
     /// The thread's choices put as questions and settled by the next other speaker's plain answer.
