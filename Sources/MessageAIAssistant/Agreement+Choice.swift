@@ -21,13 +21,6 @@ extension Agreement {
         let words = Words.all(s.replacingPresent("’", with: "'"))
         // After a short lead-in ("Also,", "Tracking:", "And"): the auxiliary, then "we".
         guard let k = words.prefix(4).indices.first(where: { choiceAuxiliaries.contains(words[$0]) && $0 + 1 < words.count && words[$0 + 1] == "we" }) else {
-            // "Should the kick-off be at 9am Berlin or at 5pm Tokyo?", "And the start date, January 1st or February 1st?":
-            // options put up with "should" or with no verb at all ("Is it in eu-west or us-east?" asks what is).
-            if namesAlternatives(s) {
-                let lead = words.drop { ["and", "also", "so", "then", "ok", "great"].contains($0) }
-                let head = s.lowercased().components(separatedBy: " or ").first.map(Words.all) ?? []
-                if !head.contains(where: { Verbs.finite.contains($0) || choiceAuxiliaries.contains($0) }) { return true }
-            }
             // "For the annual discount badge, do we show ...?": a longer lead-in closed by a comma names the topic.
             // (Only where a "we" comes later: most questions put nothing to the group, and Foundation's range(of:) is costly.)
             guard words.dropFirst(4).contains("we"), let comma = s.range(of: ", "), Words.all(String(s[..<comma.lowerBound])).count <= 6 else { return false }
