@@ -38,6 +38,16 @@ enum OpenActions {
                 if item.who == "recipient" || !participants.contains(item.who) {
                     if let taker = taker(of: item, after: i, in: judged, founds) ?? taker(after: i, in: judged) { item.who = taker } else if item.who == "recipient" { item.who = "everyone" }
                 }
+                // "hannah could you take it?" — "yes I'll take the postmortem": taking named work on when asked
+                // makes the earlier item of that work the taker's (ASSISTANT.md's owner is who takes it on).
+                if let k = takenOn(item, at: i, judged, entries) {
+                    if let due = item.due { entries[k].item.due = due }
+                    entries[k].item.who = item.who
+                    entries[k].message = i
+                    // The "could you take it?" this answers was the same work: one item.
+                    entries.removeAll { $0.item.who == item.who && takingVerbs.contains(firstWord($0.item.what)) && i - $0.message <= 2 }
+                    continue
+                }
                 // "Let me check with the data team and get back to you": the promise to report back is
                 // the same work as the check it follows, told once.
                 if reportsBack(item.what), entries.contains(where: { $0.message == i && $0.item.who == item.who }) { continue }
