@@ -11,9 +11,11 @@ extension OpenActions {
     /// work on, its object names an entry of another member's within the last six messages, and the
     /// message answers an ask (a question or a "can you" from another member just before it), so a
     /// spontaneous "I'll take notes" takes nobody's "write the release notes".
-    static func takenOn(_ item: ActionItem, at i: Int, _ judged: [MessageToJudge], _ entries: [Entry]) -> Int? {
+    /// (`verb` is the item's first word, read once by the caller: most items are passed over on it alone.)
+    static func takenOn(_ item: ActionItem, verb: String, at i: Int, _ judged: [MessageToJudge], _ entries: [Entry]) -> Int? {
+        guard takingVerbs.contains(verb) else { return nil }
         let me = judged[i].from.lowercased()
-        guard item.who == me, takingVerbs.contains(firstWord(item.what)), !generic(item.what),
+        guard item.who == me, !generic(item.what),
               let ask = judged[i].context.last(where: { $0.from.lowercased() != me }), ask.text.contains("?") || ask.text.lowercased().hasBytes("can you") else { return nil }
         let object = Set(Words.content(item.what).dropFirst())
         guard !object.isEmpty else { return nil }

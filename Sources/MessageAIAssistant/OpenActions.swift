@@ -38,9 +38,14 @@ enum OpenActions {
                 if item.who == "recipient" || !participants.contains(item.who) {
                     if let taker = taker(of: item, after: i, in: judged, founds) ?? taker(after: i, in: judged) { item.who = taker } else if item.who == "recipient" { item.who = "everyone" }
                 }
+                // "Let me check with the data team and get back to you": the promise to report back is
+                // the same work as the check it follows, told once.
+                if reportsBack(item.what), entries.contains(where: { $0.message == i && $0.item.who == item.who }) { continue }
+                let verb = firstWord(item.what)
+                let object = Set(Words.content(item.what).dropFirst())
                 // "hannah could you take it?" — "yes I'll take the postmortem": taking named work on when asked
                 // makes the earlier item of that work the taker's (ASSISTANT.md's owner is who takes it on).
-                if let k = takenOn(item, at: i, judged, entries) {
+                if let k = takenOn(item, verb: verb, at: i, judged, entries) {
                     if let due = item.due { entries[k].item.due = due }
                     entries[k].item.who = item.who
                     entries[k].message = i
@@ -48,11 +53,6 @@ enum OpenActions {
                     entries.removeAll { $0.item.who == item.who && takingVerbs.contains(firstWord($0.item.what)) && i - $0.message <= 2 }
                     continue
                 }
-                // "Let me check with the data team and get back to you": the promise to report back is
-                // the same work as the check it follows, told once.
-                if reportsBack(item.what), entries.contains(where: { $0.message == i && $0.item.who == item.who }) { continue }
-                let verb = firstWord(item.what)
-                let object = Set(Words.content(item.what).dropFirst())
                 let near = entries.lastIndex(where: { $0.item.who == item.who && i - $0.message <= 3
                     && (firstWord($0.item.what) == verb || generic(item.what) || !object.isDisjoint(with: Set(Words.content($0.item.what).dropFirst()))) })
                 // The same work said again later in the thread is one item, however far apart.
