@@ -33,6 +33,18 @@ extension Agreement {
         return words.contains("or") || rest.first.map { choiceVerbs.contains($0) } == true
     }
 
+    /// Whether a sentence names two options joined by "or", the second a few words without a verb of
+    /// its own ("Tuesday or Thursday", "at 9am Berlin or at 5pm Tokyo"; not "or is it created lazily?", "or not?").
+    static func namesAlternatives(_ s: String) -> Bool {
+        guard s.hasBytes(" or ") else { return false }
+        let lower = s.lowercased().replacingPresent("’", with: "'")
+        let parts = lower.components(separatedBy: " or ")
+        guard parts.count == 2, let head = Words.all(parts[0]).last, !Words.function.contains(head) || head.allSatisfy(\.isNumber) else { return false }
+        let second = Words.all(parts[1])
+        return (1...4).contains(second.count) && !["not", "so", "something", "what", "anything", "whatever", "later"].contains(second[0])
+            && !second.contains { subjects.contains($0) || Verbs.finite.contains($0) || choiceAuxiliaries.contains($0) || modals.contains($0) }
+    }
+
     /// The thread's choices put as questions and settled by the next other speaker's plain answer.
     static func answeredChoices(_ judged: [MessageToJudge]) -> [String] {
         var out: [String] = []

@@ -63,6 +63,8 @@ enum DecisionRules {
     /// Labels that put the decision after a colon ("Let's decide: we use the existing flag").
     static let explicitLabels = ["let's decide:", "lets decide:", "decided:", "decision made:", "we decide:", "final:", "settled:", "agreed then:",
                                  "final decision:", "final call:"]
+    /// Labels read after a filler ("ok final: ...", "so let's decide: ...", "ok, agreed then: ..."): none of them is a marker's words.
+    static let fillerLabels = ["agreed then:"]
     /// Words a speaker may open with before a label or say before the decision they seal ("ok final: ...", "ok, X. agreed").
     static let labelFillers: Set<String> = ["ok", "okay", "so", "great", "fine", "alright", "yes", "then", "right", "cool", "good"]
     /// A sentence that only seals the one before it ("Analytics export moves to next sprint. Final.").
@@ -78,7 +80,8 @@ enum DecisionRules {
         // (Every label ends in a colon: without one no filler is read.)
         let hasColon = lower.hasBytes(":")
         var (opened, text) = hasColon ? withoutFillers(lower, s.trimmingSpaces()) : (lower, "")
-        if opened != lower && !["agreed then:"].contains(where: { opened.hasPrefix($0) }) { (opened, text) = (lower, s.trimmingSpaces()) }
+        // (After a filler only a label the markers do not read already: "ok, decided: X" is told in the markers' words.)
+        if opened != lower && !fillerLabels.contains(where: { opened.hasPrefix($0) }) { (opened, text) = (lower, s.trimmingSpaces()) }
         if hasColon, let label = explicitLabels.first(where: { opened.hasPrefix($0) }) {
             let rest = String(text.dropFirst(label.count)).trimmingSpaces()
             return Words.content(rest).count >= 2 && !rest.contains("?") ? strip(rest) : nil
@@ -130,6 +133,13 @@ enum DecisionRules {
         let words = decision.split(separator: " ")
         guard words.count <= 5, decision.lowercased().hasSuffix(" it is") else { return decision }
         let choice = Set(Words.content(String(decision.dropLast(6))))
+        // The sentence that put the options up names what was chosen ("Release day options are Tuesday or
+        // Thursday"); a supporter's repetition ("Thursday works for QA") only argues for one of them.
+        for line in context.reversed() {
+            for s in Sentences.split(line.text).reversed() where Agreement.namesAlternatives(s) && !choice.isDisjoint(with: Set(Words.content(s))) {
+                return decision + " (" + option(s, choice: choice) + ")"
+            }
+        }
         for line in context.reversed() {
             for s in Sentences.split(line.text).reversed() where !choice.isDisjoint(with: Set(Words.content(s))) {
                 return decision + " (" + option(s, choice: choice) + ")"

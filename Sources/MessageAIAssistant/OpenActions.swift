@@ -43,6 +43,16 @@ enum OpenActions {
                 if reportsBack(item.what), entries.contains(where: { $0.message == i && $0.item.who == item.who }) { continue }
                 let verb = firstWord(item.what)
                 let object = Set(Words.content(item.what).dropFirst())
+                // "hannah could you take it?" — "yes I'll take the postmortem": taking named work on when asked
+                // makes the earlier item of that work the taker's (ASSISTANT.md's owner is who takes it on).
+                if let k = takenOn(item, verb: verb, at: i, judged, entries) {
+                    if let due = item.due { entries[k].item.due = due }
+                    entries[k].item.who = item.who
+                    entries[k].message = i
+                    // The "could you take it?" this answers was the same work: one item.
+                    entries.removeAll { $0.item.who == item.who && takingVerbs.contains(firstWord($0.item.what)) && i - $0.message <= 2 }
+                    continue
+                }
                 let near = entries.lastIndex(where: { $0.item.who == item.who && i - $0.message <= 3
                     && (firstWord($0.item.what) == verb || generic(item.what) || !object.isDisjoint(with: Set(Words.content($0.item.what).dropFirst()))) })
                 // The same work said again later in the thread is one item, however far apart.
