@@ -3,14 +3,11 @@
 an item marked done on one shows done on the other (pushed, and after a restart from the cache)."""
 import pytest
 
-from harness.client import PASSWORD, RESULT_TYPES
+from harness.client import PASSWORD
 from harness.waiting import wait_until
 
 pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
 
-RESULT_TYPES.update({"/summary": "summary", "/actions": "actions", "/decisions": "decisions",
-                     "/done": "assistant_item", "/undo": "assistant_item", "/rewrite": "rewrite",
-                     "/assistant": "assistant_settings"})
 
 THREAD = [
     ("ann", "Morning! The 2.3 release is the topic today."),

@@ -8,10 +8,8 @@ import pathlib
 import signal
 import subprocess
 
-from harness.client import RESULT_TYPES
 from harness.waiting import wait_until
 
-RESULT_TYPES.update({"/summary": "summary", "/actions": "actions", "/rewrite": "rewrite"})
 FAKE = pathlib.Path(__file__).resolve().parents[2] / "Tests" / "MessageAIAssistantProviderTests" / "fake_chat_server.py"
 
 

@@ -4,12 +4,9 @@ device; an edit to other work withdraws it and adds the new one; a member added 
 later receives the group's items as pushes, without asking (/actions) first."""
 import pytest
 
-from harness.client import RESULT_TYPES
 from harness.waiting import wait_until
 
 pytestmark = pytest.mark.storage  # run again on PostgreSQL by run-all.sh
-
-RESULT_TYPES.update({"/actions": "actions", "/done": "assistant_item"})
 
 
 def _open_group(c, name="launch"):

@@ -11,11 +11,8 @@ import time
 
 import pytest
 
-from harness.client import RESULT_TYPES
 from harness.waiting import wait_until
 
-RESULT_TYPES.update({"/summary": "summary", "/actions": "actions", "/decisions": "decisions", "/rewrite": "rewrite",
-                     "/check": "check"})
 URL = os.environ.get("MESSAGEAI_REAL_MODEL_URL")
 pytestmark = pytest.mark.skipif(not URL, reason="opt-in: Scripts/assistant/real-model.sh path")
 

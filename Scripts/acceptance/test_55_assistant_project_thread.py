@@ -4,10 +4,9 @@ commitments, status lines that are no work, an ask nobody answers and an item ma
 Through a real server and real clients: /decisions finds the three decisions, /actions gives
 the asked work to the right people and nothing for a status line, /summary shows the done item
 done (on another device of its owner too) and the unanswered ask as open."""
-from harness.client import PASSWORD, RESULT_TYPES
+from harness.client import PASSWORD
 from harness.waiting import wait_until
 
-RESULT_TYPES.update({"/summary": "summary", "/actions": "actions", "/decisions": "decisions", "/done": "assistant_item"})
 
 THREAD = [
     ("alice", "Goal for this sprint: move the billing service to Postgres 16."),

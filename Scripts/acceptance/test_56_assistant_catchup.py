@@ -2,10 +2,7 @@
 messages while alice reads none of them; `/catchup` then tells, per conversation with activity,
 the decisions, the work now hers, the questions waiting for her and the mentions, in one answer,
 and gives the same answer with the server down (the local cache and the local engine)."""
-from harness.client import RESULT_TYPES
 from harness.waiting import wait_until
-
-RESULT_TYPES.update({"/catchup": "catchup", "/actions": "actions", "/done": "assistant_item"})
 
 
 def _wait_group(c, name):

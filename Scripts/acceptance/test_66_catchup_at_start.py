@@ -16,12 +16,10 @@ import time
 import pytest
 
 from harness import screen
-from harness.client import RESULT_TYPES
 from harness.screen import ScreenClient, has_prompt, repl_user
 from harness.waiting import wait_until
 
 pytestmark = pytest.mark.skipif(screen.pyte is None, reason="pyte/pexpect not installed")
-RESULT_TYPES.update({"/catchup": "catchup"})
 
 HOUR_MS = 3600 * 1000
 AWAY = "while you were away (since"

@@ -8,12 +8,10 @@ real pty read through a terminal emulator:
 import json
 import pathlib
 
-from harness.client import RESULT_TYPES
 from harness.screen import ScreenClient, bare_environment, has_prompt, open_dm, starts_prompt
 from harness.waiting import wait_until
 from test_50_files import png
 
-RESULT_TYPES.update({"/catchup": "catchup"})
 
 # Block art: chafa's block and half-block symbols (U+2580-U+259F).
 BLOCKS = set(chr(c) for c in range(0x2580, 0x25A0))

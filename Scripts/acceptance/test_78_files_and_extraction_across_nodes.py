@@ -114,3 +114,9 @@ def test_an_extraction_batch_cut_by_kill_is_finished_once_by_another_node(world,
             assert sum(f"2.{i} hotfix" in e["what"] for e in items) == 1, f"ask {i} shown as {items}"
         assert all(i["who"] == "ben" for i in items), items
     assert _scalar(postgres_database, "SELECT count(*) FROM assistant_items") == ASKS, "each message's items once"
+    # Ben's own list, asked through the new node after the reconnect: answered at once (the
+    # command's 15 s), from the server, every ask once.
+    mine = ben.cmd("/actions mine")
+    assert mine["source"] == "server", mine
+    for i in range(ASKS):
+        assert sum(f"2.{i} hotfix" in a["what"] for a in mine["actions"]) == 1, f"ask {i} listed as {mine['actions']}"

@@ -12,12 +12,18 @@ from . import trust
 from .waiting import EventLog, Timeout
 
 # Commands whose result has its own type; every other command answers {"type":"ok","command":...}.
+# All of them here, not added by the scenarios that use them: a scenario run on its own (by its
+# file) imports no other scenario, and waited for an "ok" that never came (a prompt /actions
+# answer read as a 15 s timeout, slow78).
 RESULT_TYPES = {
     "/list": "conversations", "/history": "history", "/find": "search", "/queue": "queue",
     "/info": "info", "/search": "users", "/contacts": "contacts", "/profile": "profile",
     "/whoami": "whoami", "/group members": "members", "/help": "help", "/server": "server",
     "/requests": "requests", "/blocked": "blocked", "/check mode": "check_mode", "/unread": "unread", "/mentions": "mentions", "/save": "saved",
     "/sessions": "sessions",
+    "/summary": "summary", "/actions": "actions", "/decisions": "decisions", "/done": "assistant_item",
+    "/undo": "assistant_item", "/rewrite": "rewrite", "/assistant": "assistant_settings", "/check": "check",
+    "/catchup": "catchup",
 }
 PASSWORD = "correct-horse-42"
 # The client accepts /history N up to 500 (CONTRACT.md names no bound); larger runs stay below it.
