@@ -171,3 +171,15 @@ def postgres_database():
     if BACKEND != "postgres":
         pytest.skip("several servers share a database only on PostgreSQL (MESSAGEAI_ACCEPTANCE_DATABASE=postgres)")
     return new_database()
+
+
+@pytest.fixture
+def own_postgres(postgres_database):  # postgres_database: skipped unless the PostgreSQL pass
+    """A PostgreSQL cluster of the test's own, with a database `chat`: for scenarios that
+    restart it or cut a node off from it, which the session's shared cluster must not see."""
+    from harness.pgcluster import PostgresCluster, require_postgres
+    require_postgres()
+    pg = PostgresCluster().start()
+    pg.create_database("chat")
+    yield pg
+    pg.stop()

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from harness.history import check
-from harness.nodes import conversation_id, final_histories, first_half, node_of, resync, say_rounds, start_nodes, typed_texts
+from harness.nodes import final_histories, first_half, node_of, say_rounds, start_nodes, team_and_dm, typed_texts
 
 pytestmark = pytest.mark.storage
 
@@ -22,13 +22,7 @@ NODES = 3
 def test_kill_a_node_during_a_send_load(world, postgres_database):
     nodes, addresses, trust = start_nodes(world, postgres_database, NODES)
     alice, bob, carol, dave = (world.user(n, addresses, *trust) for n in ("alice", "bob", "carol", "dave"))
-    world.contacts(dave, bob)
-    alice.cmd("/group create team bob carol")
-    dave.cmd("/dm bob")
-    for c in (bob, carol):
-        resync(c, "team")
-    alice.cmd("/open team")
-    team, dm = conversation_id(alice, "team"), conversation_id(dave, "bob")
+    team, dm = team_and_dm(world, alice, bob, carol, dave)
     senders = (alice, bob, carol, dave)
     marks = {c.name: len(c.events) for c in senders}
 

@@ -6,7 +6,6 @@ import pytest
 
 from harness.history import check
 from harness.nodes import conversation_id, final_histories, first_half, resync, say_rounds, start_nodes, typed_texts
-from harness.pgcluster import PostgresCluster, require_postgres
 
 pytestmark = pytest.mark.storage
 
@@ -15,12 +14,8 @@ NODES = 2
 
 
 @pytest.fixture
-def cluster(postgres_database):  # postgres_database: skipped unless the PostgreSQL pass
-    require_postgres()
-    pg = PostgresCluster().start()
-    pg.create_database("chat")
-    yield pg
-    pg.stop()
+def cluster(own_postgres):
+    return own_postgres
 
 
 def test_postgres_restart_during_a_load_on_two_nodes(world, cluster):

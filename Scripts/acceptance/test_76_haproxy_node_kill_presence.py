@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from harness.history import check
-from harness.nodes import conversation_id, final_histories, first_half, resync, say_rounds, typed_texts
+from harness.nodes import final_histories, first_half, say_rounds, team_and_dm, typed_texts
 from harness.spread import start_balanced_nodes, where
 from harness.waiting import wait_until
 
@@ -43,13 +43,7 @@ def test_kill_a_node_behind_haproxy(world, postgres_database):
     for c in (*moved, erin):
         world.contacts(c, olga)
 
-    world.contacts(dave, bob)
-    alice.cmd("/group create team bob carol")
-    dave.cmd("/dm bob")
-    for c in (bob, carol):
-        resync(c, "team")
-    alice.cmd("/open team")
-    team, dm = conversation_id(alice, "team"), conversation_id(dave, "bob")
+    team, dm = team_and_dm(world, alice, bob, carol, dave)
     marks = {c.name: len(c.events) for c in senders}
     typed = typed_texts(senders, PER_SENDER)
     first_half(senders, typed, marks, PER_SENDER)

@@ -9,7 +9,6 @@ import pytest
 
 from harness.history import check
 from harness.nodes import conversation_id, final_histories, first_half, node_of, resync, say_rounds, typed_texts
-from harness.pgcluster import PostgresCluster, require_postgres
 from harness.pgforward import DatabaseForward
 from harness.waiting import wait_until
 
@@ -19,12 +18,8 @@ PER_SENDER = 20
 
 
 @pytest.fixture
-def cluster(postgres_database):  # postgres_database: skipped unless the PostgreSQL pass
-    require_postgres()
-    pg = PostgresCluster().start()
-    pg.create_database("chat")
-    yield pg
-    pg.stop()
+def cluster(own_postgres):
+    return own_postgres
 
 
 @pytest.fixture

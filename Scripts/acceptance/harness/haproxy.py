@@ -38,21 +38,29 @@ def configuration(nodes, listen, source, stats):
     return text
 
 
-class HAProxy:
-    def __init__(self, workdir, nodes, source="127.0.0.3", host="127.0.0.1"):
+class HAProxyProcess:
+    """One haproxy in the foreground from a configuration the caller writes (`write`), listening
+    on a free port of `host`, with a stats socket at `self.stats`: started and stopped by its PID.
+    `HAProxy` (in front of the nodes) and `pgforward.DatabaseForward` (between a node and
+    PostgreSQL) are both this process with their own configuration."""
+
+    def __init__(self, workdir, name, host="127.0.0.1"):
         self.exe = require_haproxy()
-        self.port = free_port(host)
         self.host = host
-        self.path = os.path.join(workdir, "haproxy.cfg")
-        self.log_path = os.path.join(workdir, "haproxy.log")
-        self.stats = os.path.join(workdir, "stats.sock")
-        with open(self.path, "w", encoding="utf-8") as f:
-            f.write(configuration(nodes, (host, self.port), source, self.stats))
+        self.port = free_port(host)
+        self.name = name
+        self.path = os.path.join(workdir, f"{name}.cfg")
+        self.log_path = os.path.join(workdir, f"{name}.log")
+        self.stats = os.path.join(workdir, f"{name}.sock")
         self.process = None
 
     @property
     def address(self):
         return f"{self.host}:{self.port}"
+
+    def write(self, text):
+        with open(self.path, "w", encoding="utf-8") as f:
+            f.write(text)
 
     def start(self, timeout=20):
         check = subprocess.run([self.exe, "-c", "-f", self.path], capture_output=True, text=True, timeout=30)
@@ -65,23 +73,19 @@ class HAProxy:
             assert self.process.poll() is None, f"haproxy exited: {open(self.log_path).read()}"
             with socket.socket() as s:
                 return s.connect_ex((self.host, self.port)) == 0
-        wait_until(listening, timeout, "haproxy to listen", interval=0.1)
+        wait_until(listening, timeout, f"{self.name} (haproxy) to listen", interval=0.1)
         return self
 
-    def servers(self):
-        """`show stat` for the backend's servers: {name: row} with the CSV's columns
-        (`check_status`: L4OK after a health check connected; `status`: UP or DOWN)."""
+    def command(self, line):
+        """One command on the stats socket; its whole answer."""
         with socket.socket(socket.AF_UNIX) as s:
             s.settimeout(10)
             s.connect(self.stats)
-            s.sendall(b"show stat\n")
+            s.sendall(line.encode() + b"\n")
             data = b""
             while chunk := s.recv(65536):
                 data += chunk
-        lines = data.decode().splitlines()
-        header = lines[0].lstrip("# ").split(",")
-        rows = [dict(zip(header, line.split(","))) for line in lines[1:] if line]
-        return {r["svname"]: r for r in rows if r["svname"] not in ("FRONTEND", "BACKEND")}
+        return data.decode()
 
     def stop(self, timeout=10):
         if self.process is None or self.process.poll() is not None:
@@ -93,3 +97,17 @@ class HAProxy:
             self.process.kill()
             self.process.wait(timeout)
         self.log.close()
+
+
+class HAProxy(HAProxyProcess):
+    def __init__(self, workdir, nodes, source="127.0.0.3", host="127.0.0.1"):
+        super().__init__(workdir, "haproxy", host)
+        self.write(configuration(nodes, (host, self.port), source, self.stats))
+
+    def servers(self):
+        """`show stat` for the backend's servers: {name: row} with the CSV's columns
+        (`check_status`: L4OK after a health check connected; `status`: UP or DOWN)."""
+        lines = self.command("show stat").splitlines()
+        header = lines[0].lstrip("# ").split(",")
+        rows = [dict(zip(header, line.split(","))) for line in lines[1:] if line]
+        return {r["svname"]: r for r in rows if r["svname"] not in ("FRONTEND", "BACKEND")}

@@ -32,6 +32,19 @@ def resync(client, name):
     client.cmd(f"/open {name}")
 
 
+def team_and_dm(world, alice, bob, carol, dave):
+    """The load's two conversations: alice's group `team` with bob and carol, and dave's DM
+    with bob (contacts first: a stranger's DM is a request); every member has it open, told of
+    it live through the log wherever they sit. Returns (team, dm) conversation ids."""
+    world.contacts(dave, bob)
+    alice.cmd("/group create team bob carol")
+    dave.cmd("/dm bob")
+    for c in (bob, carol):
+        resync(c, "team")
+    alice.cmd("/open team")
+    return conversation_id(alice, "team"), conversation_id(dave, "bob")
+
+
 def typed_texts(senders, per_sender):
     """What each sender types in the load: numbered, with accents and a symbol."""
     return {c.name: [f"{c.name} {i:02d} ünïcode ⚡" for i in range(per_sender)] for c in senders}
