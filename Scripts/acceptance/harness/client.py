@@ -189,6 +189,18 @@ class Client:
         state "sending", what is still in the outbox)."""
         return self.cmd(f"/history {min(n, HISTORY_MAX)}", timeout)["messages"]
 
+    def full_history(self, timeout=15):
+        """Every stored message of the current conversation, oldest first, read backwards in
+        pages of HISTORY_MAX (`/history N before #SEQ`): a long load holds more than one page."""
+        rows = [r for r in self.history(timeout=timeout) if r.get("seq")]
+        while rows and rows[0]["seq"] > 1:
+            page = self.cmd(f"/history {HISTORY_MAX} before #{rows[0]['seq']}", timeout)["messages"]
+            page = [r for r in page if r.get("seq") and r["seq"] < rows[0]["seq"]]
+            if not page:
+                break
+            rows = page + rows
+        return rows
+
     def conversations(self, timeout=15):
         return self.cmd("/list", timeout)["conversations"]
 

@@ -85,6 +85,6 @@ def final_histories(clients, marks, views):
         for cid, name, count in views[c.name]:
             c.cmd(f"/open {name}")
             c.cmd(f"/wait-messages {count} 30", timeout=40)
-            final[cid] = [r for r in c.history(500) if r.get("seq")]
+            final[cid] = c.full_history()
         histories.append(ClientHistory(c.name, c.name, before + c.events.snapshot(), final))
     return histories
