@@ -154,6 +154,15 @@ extension PostgresStore {
         }
     }
 
+    /// The items as they are now, withdrawn ones included, by id (kind 10 of the event log).
+    public func items(ids: [UInt64]) async throws(StoreError) -> [AssistItemRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try await perform { client, logger in
+            try await client.allRows("SELECT \(unescaped: Self.itemColumns) WHERE i.id = ANY(\(ids)::BIGINT[]) ORDER BY i.id",
+                                     logger: logger).map(Self.assistItem)
+        }
+    }
+
     /// Marks the item done by the user (or open again); a new rev only when it changed.
     /// `notFound` when the user cannot see it.
     public func setItemDone(id: UInt64, by userID: UInt64, done: Bool,

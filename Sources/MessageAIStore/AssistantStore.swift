@@ -49,6 +49,9 @@ public protocol AssistantStore: AnyObject, Sendable {
     /// The items extracted from one message, withdrawn ones (empty text: the message was
     /// deleted) included.
     nonisolated(nonsending) func items(conversationID: UInt64, seq: UInt64) async throws -> [AssistItemRecord]
+    /// The items with these ids as they are now, withdrawn ones included, by id (another
+    /// node's writes, named by the event log, pushed here as that node pushed them).
+    nonisolated(nonsending) func items(ids: [UInt64]) async throws -> [AssistItemRecord]
     /// The items of one message become `items` (an edit, or a second opinion): an item still
     /// there keeps its id and done mark; the others are withdrawn. Returns the rows changed.
     nonisolated(nonsending) func replaceItems(conversationID: UInt64, seq: UInt64, with replacement: [NewAssistItem], now: UInt64) async throws -> [AssistItemRecord]

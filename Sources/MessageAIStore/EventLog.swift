@@ -67,6 +67,8 @@ public struct CommitEvent: Sendable, Equatable {
         case sessionEnded = 8
         /// `userID`'s profile changed (`seq` bit 1: the avatar did) or the account was disabled (bit 2).
         case profile = 9
+        /// An assistant item of the conversation was stored or changed; `seq` is its id.
+        case assistItem = 10
     }
     public var position: LogPosition
     public var kind: Kind

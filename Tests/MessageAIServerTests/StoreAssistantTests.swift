@@ -36,6 +36,9 @@ final class StoreAssistantTests: XCTestCase {
             XCTAssertEqual(undone.item.doneBy, "")
             XCTAssertEqual(try store.itemsChanged(userID: ben.id, sinceRev: 2, limit: 10).map(\.rev), [3])
             XCTAssertEqual(try store.assistantCursor(), 3)
+            // By id, as a node reads another's items (unknown ids are left out).
+            XCTAssertEqual(try store.items(ids: [id, 999]).map(\.rev), [3], "\(kind)")
+            XCTAssertEqual(try store.items(ids: []), [])
         }
     }
 

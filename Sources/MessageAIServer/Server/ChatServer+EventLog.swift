@@ -84,6 +84,7 @@ extension ChatServer {
             var receipts: [(UInt64, UInt64)] = []
             var contacts: [(UInt64, UInt64)] = []
             var ephemeral: [CommitEvent] = []
+            var items: [(UInt64, [UInt64])] = []
             func flush() async {
                 for (conversation, seqs) in reached {
                     await cluster.reached(conversation, seq: seqs.map(\.seq).max() ?? 0, events: seqs)
@@ -114,12 +115,21 @@ extension ChatServer {
                     if !event.own { ephemeral.append(event) }
                 case .contact:
                     if !event.own && delivery.isOnline(event.toUserID) { contacts.append((event.userID, event.toUserID)) }
+                case .assistItem:
+                    // By conversation: an extraction's burst is read once per conversation.
+                    guard !event.own else { continue }
+                    if let i = items.firstIndex(where: { $0.0 == event.conversationID }) {
+                        if !items[i].1.contains(event.seq) { items[i].1.append(event.seq) }
+                    } else {
+                        items.append((event.conversationID, [event.seq]))
+                    }
                 }
             }
             await flush()
             for conversation in renewed { await pushMembership(conversation) }
             for (conversation, user) in receipts { await pushReceipt(conversation, of: user, cluster) }
             for event in ephemeral { await applyNodeEvent(event) }
+            for (conversation, ids) in items { await pushNodeItems(ids, of: conversation, cluster) }
             // A contact request or accept made on another node: told as `announceContact` tells it there.
             for (user, target) in contacts {
                 do {

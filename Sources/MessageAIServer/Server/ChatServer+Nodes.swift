@@ -90,11 +90,24 @@ extension ChatServer {
                 guard !peers.isEmpty || avatar, let user = try await store.user(id: event.userID) else { return }
                 for p in peers { p.user = user }
                 if avatar { await pushAvatar(of: user, try await ownProfile(user), except: nil) }
-            case .message, .change, .membership, .receipt, .contact:
+            case .message, .change, .membership, .receipt, .contact, .assistItem:
                 return
             }
         } catch {
             logger.error("event log: \(event.kind) of user \(event.userID) failed: \(error)")
+        }
+    }
+
+    /// Assistant items another node stored or changed in the conversation, read as they are
+    /// now (a later change read in the same batch is no older) and pushed to the members'
+    /// connections here as that node pushed them to its own. Nothing is read when no member
+    /// is connected here, or when this node runs without the assistant's store.
+    func pushNodeItems(_ ids: [UInt64], of conversationID: UInt64, _ cluster: ClusterDelivery) async {
+        guard let itemStore = assistantStore, await cluster.local.hasAudience(conversationID) else { return }
+        do {
+            await pushItems(try await itemStore.items(ids: ids), except: nil)
+        } catch {
+            logger.error("event log: items of conversation \(conversationID) failed: \(error)")
         }
     }
 }

@@ -94,6 +94,10 @@ final class LatencyAssistant: AssistantStore, @unchecked Sendable {
         await pause()
         return try await inner.items(conversationID: conversationID, seq: seq)
     }
+    func items(ids: [UInt64]) async throws -> [AssistItemRecord] {
+        await pause()
+        return try await inner.items(ids: ids)
+    }
     func replaceItems(conversationID: UInt64, seq: UInt64, with replacement: [NewAssistItem], now: UInt64) async throws -> [AssistItemRecord] {
         await pause()
         return try await inner.replaceItems(conversationID: conversationID, seq: seq, with: replacement, now: now)

@@ -82,6 +82,13 @@ extension SQLiteStore: AssistantStore {
         }
     }
 
+    /// One query per id: on one node nothing calls it with many (only a reader of the event log does).
+    public func items(ids: [UInt64]) throws -> [AssistItemRecord] {
+        try ids.sorted().compactMap { id in
+            try db.queryOne("SELECT \(Self.itemColumns) WHERE i.id = ?", id) { Self.assistItem($0) }
+        }
+    }
+
     public func setItemDone(id: UInt64, by userID: UInt64, done: Bool, now: UInt64) throws -> (item: AssistItemRecord, changed: Bool) {
         try db.transaction {
             guard let current = try item(id: id, visibleTo: userID) else { throw StoreError.notFound }
