@@ -67,10 +67,15 @@ def test_project_thread_decisions_owners_done_and_open(world):
     assert not any(d.lower().strip(" .") in ("that works", "final") for d in found), found
 
     # Owners: the asked work belongs to whoever was asked and said yes; a status line is no work.
+    # Extraction runs after delivery, message by message: wait until the work of the thread's
+    # last asks is there too (a count alone was reached before "the cutover checklist" was).
+    work = ("runbook", "finance", "dashboard", "cutover checklist", "staging access")
+
     def all_items():
         items = users["alice"].cmd("/actions all")["actions"]
-        return items if len(items) >= 5 else None
-    items = wait_until(all_items, 15, "the thread's action items", interval=0.3)
+        whats = " | ".join(i["what"].lower() for i in items)
+        return items if all(w in whats for w in work) else None
+    items = wait_until(all_items, 20, "an action item for each of " + ", ".join(work), interval=0.3)
     by_what = {i["what"].lower(): i for i in items}
 
     def owner_of(*words):
