@@ -5,7 +5,7 @@ the outboxes resend. Then the history checker over every client's history, as in
 import pytest
 
 from harness.history import check
-from harness.nodes import conversation_id, final_histories, first_half, resync, say_rounds, start_nodes, typed_texts
+from harness.nodes import final_histories, first_half, say_rounds, start_nodes, team, typed_texts
 
 pytestmark = pytest.mark.storage
 
@@ -21,11 +21,7 @@ def cluster(own_postgres):
 def test_postgres_restart_during_a_load_on_two_nodes(world, cluster):
     nodes, addresses, trust = start_nodes(world, cluster.url("chat"), NODES)
     alice, bob, carol = (world.user(n, addresses, *trust) for n in ("alice", "bob", "carol"))
-    alice.cmd("/group create team bob carol")
-    for c in (bob, carol):
-        resync(c, "team")
-    alice.cmd("/open team")
-    team = conversation_id(alice, "team")
+    team_id = team(alice, bob, carol)
     senders = (alice, bob, carol)
     marks = {c.name: len(c.events) for c in senders}
 
@@ -37,8 +33,8 @@ def test_postgres_restart_during_a_load_on_two_nodes(world, cluster):
         c.cmd("/wait sent 90", timeout=105)
     assert all(n.alive() for n in nodes), "a node died with its database"
 
-    views = {c.name: [(team, "team", len(senders) * PER_SENDER)] for c in senders}
-    verdict = check(final_histories(senders, marks, views), members={team: {c.name for c in senders}})
+    views = {c.name: [(team_id, "team", len(senders) * PER_SENDER)] for c in senders}
+    verdict = check(final_histories(senders, marks, views), members={team_id: {c.name for c in senders}})
     print(f"\n{NODES} nodes, PostgreSQL restarted during the load")
     print(verdict.summary())
     assert verdict.ok, verdict.summary()

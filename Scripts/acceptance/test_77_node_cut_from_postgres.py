@@ -8,7 +8,7 @@ history checker over every client's history, as in scenarios 72 and 73."""
 import pytest
 
 from harness.history import check
-from harness.nodes import conversation_id, final_histories, first_half, node_of, resync, say_rounds, typed_texts
+from harness.nodes import final_histories, first_half, node_of, say_rounds, team, typed_texts
 from harness.pgforward import DatabaseForward
 from harness.waiting import wait_until
 
@@ -49,11 +49,7 @@ def test_a_node_cut_off_from_postgres_hands_its_clients_over(world, cluster, for
     alice, bob, carol = (world.user(n, addresses, *trust) for n in ("alice", "bob", "carol"))
     for c in (alice, bob):
         land_on(c, node1.address)
-    alice.cmd("/group create team bob carol")
-    for c in (bob, carol):
-        resync(c, "team")
-    alice.cmd("/open team")
-    team = conversation_id(alice, "team")
+    team_id = team(alice, bob, carol)
     senders = (alice, bob, carol)
     marks = {c.name: len(c.events) for c in senders}
 
@@ -70,8 +66,8 @@ def test_a_node_cut_off_from_postgres_hands_its_clients_over(world, cluster, for
     log = open(node1.log_path, encoding="utf-8", errors="replace").read()
     assert "so that their clients move to another node" in log, "node1 says why it closed its connections"
 
-    views = {c.name: [(team, "team", len(senders) * PER_SENDER)] for c in senders}
-    verdict = check(final_histories(senders, marks, views), members={team: {c.name for c in senders}})
+    views = {c.name: [(team_id, "team", len(senders) * PER_SENDER)] for c in senders}
+    verdict = check(final_histories(senders, marks, views), members={team_id: {c.name for c in senders}})
     print("\n2 nodes, node1 cut off from PostgreSQL during the load")
     print(verdict.summary())
     assert verdict.ok, verdict.summary()

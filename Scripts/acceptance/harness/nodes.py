@@ -32,17 +32,22 @@ def resync(client, name):
     client.cmd(f"/open {name}")
 
 
-def team_and_dm(world, alice, bob, carol, dave):
-    """The load's two conversations: alice's group `team` with bob and carol, and dave's DM
-    with bob (contacts first: a stranger's DM is a request); every member has it open, told of
-    it live through the log wherever they sit. Returns (team, dm) conversation ids."""
-    world.contacts(dave, bob)
+def team(alice, bob, carol):
+    """alice's group `team` with bob and carol, open on every member's client (told of it live
+    through the log wherever they sit); returns its conversation id."""
     alice.cmd("/group create team bob carol")
-    dave.cmd("/dm bob")
     for c in (bob, carol):
         resync(c, "team")
     alice.cmd("/open team")
-    return conversation_id(alice, "team"), conversation_id(dave, "bob")
+    return conversation_id(alice, "team")
+
+
+def team_and_dm(world, alice, bob, carol, dave):
+    """The load's two conversations: `team` (above) and dave's DM with bob (contacts first: a
+    stranger's DM is a request). Returns (team, dm) conversation ids."""
+    world.contacts(dave, bob)
+    dave.cmd("/dm bob")
+    return team(alice, bob, carol), conversation_id(dave, "bob")
 
 
 def typed_texts(senders, per_sender):
