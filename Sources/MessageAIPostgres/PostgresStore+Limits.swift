@@ -44,7 +44,7 @@ extension PostgresStore: LimitStore {
                                  policy: FailurePolicy) async throws(StoreError) {
         let forget = Int64(clamping: policy.forgetAfterMillis), usual = Int32(clamping: policy.usualAddresses)
         try await perform { client, logger in
-            try await client.query("""
+            _ = try await client.query("""
                 SELECT messageai_login_end(\(keys.account), \(keys.address), \(shared), \(end.rawValue), \(forget), \(usual))
                 """, logger: logger)
         }

@@ -129,7 +129,7 @@ extension PostgresStore: NodeRegistry {
     public func publishTyping(conversationID: UInt64, userID: UInt64) async throws(StoreError) {
         let origin = self.origin
         try await perform { client, logger in
-            try await client.query("""
+            _ = try await client.query("""
                 INSERT INTO events (kind, conversation_id, user_id, origin) VALUES (7, \(conversationID), \(userID), \(origin))
                 """, logger: logger)
         }
