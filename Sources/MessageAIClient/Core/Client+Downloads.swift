@@ -17,7 +17,7 @@ extension Client {
             done(.failure(ClientError("storage", "cannot make the download cache: \(error)"))); return
         }
         let part = cache + ".part"
-        if !FileManager.default.fileExists(atPath: part) { FileManager.default.createFile(atPath: part, contents: nil, attributes: [.posixPermissions: 0o600]) }
+        if !FileManager.default.fileExists(atPath: part) { _ = FileManager.default.createFile(atPath: part, contents: nil, attributes: [.posixPermissions: 0o600]) }
         let name = a.attachment.name
         var lastShown = -1
         func next() {

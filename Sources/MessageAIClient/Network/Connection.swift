@@ -93,7 +93,7 @@ final class Connection {
 
     /// Runs `body` once the output buffer is empty (now, if it is); never if the connection closes.
     func whenDrained(_ body: @escaping () -> Void) {
-        if outBuffer.isEmpty { queue.async(execute: body); return }
+        if outBuffer.isEmpty { queue.async { body() }; return }
         drainWaiters.append(body)
     }
 

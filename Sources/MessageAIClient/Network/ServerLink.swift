@@ -210,7 +210,7 @@ final class ServerLink {
 
     /// Runs `body` once the output buffer has drained, or the connection ended.
     func whenOutputDrained(_ body: @escaping () -> Void) {
-        guard let c = connection else { queue.async(execute: body); return }
+        guard let c = connection else { queue.async { body() }; return }
         c.whenDrained(body)
     }
 

@@ -100,7 +100,7 @@ extension LocalStore {
     /// The highest change seq applied per conversation (part of what SYNC sends).
     func lastChangeSeqs() throws -> [UInt64: UInt64] {
         var out: [UInt64: UInt64] = [:]
-        try db.query("SELECT conversation_id, max(seq) FROM changes GROUP BY conversation_id") { out[$0.uint64(0)] = $0.uint64(1) }
+        _ = try db.query("SELECT conversation_id, max(seq) FROM changes GROUP BY conversation_id") { out[$0.uint64(0)] = $0.uint64(1) }
         return out
     }
 }

@@ -13,7 +13,7 @@ extension LocalStore {
 
     func syncFloors() throws -> [UInt64: UInt64] {
         var out: [UInt64: UInt64] = [:]
-        try db.query("SELECT conversation_id, position FROM sync_floors") { out[$0.uint64(0)] = $0.uint64(1) }
+        _ = try db.query("SELECT conversation_id, position FROM sync_floors") { out[$0.uint64(0)] = $0.uint64(1) }
         return out
     }
 
