@@ -1,5 +1,3 @@
-import MessageAIStore
-
 /// The logged-in connections of each conversation's members, kept from one message to the next.
 ///
 /// Without it every committed message asked the store for the member ids (a query) and walked
