@@ -4,7 +4,8 @@ import PostgresNIO
 
 /// `Store.append(_:)` on PostgreSQL: a batch of SENDs in one call of `messageai_send`
 /// (PostgresSchema+V12.swift: v8's `messageai_append` with the membership checks; `messageai_send_limited` behind the send limit), one statement and so one transaction and one round trip: one
-/// commit (one WAL flush) acknowledges them all.
+/// commit (one WAL flush) acknowledges them all. Each stored message comes back with the members
+/// version its seq was taken under (v14), for the fan-out's cache (`MemberList`).
 extension PostgresStore {
     /// How often a batch is run again after PostgreSQL chose it as a deadlock's victim.
     static let deadlockRetries = 3
@@ -44,7 +45,7 @@ extension PostgresStore {
             var usernames: [UInt64: String] = [:]
             var outcomes = [AppendOutcome?](repeating: nil, count: batch.count)
             for row in rows {
-                let (index, outcome, seq) = try row.decode((Int32, Int16, UInt64).self)
+                let (index, outcome, seq, version) = try row.decode((Int32, Int16, UInt64, UInt64).self)
                 let new = sorted[Int(index) - 1]
                 let stored: AppendOutcome
                 if outcome == 3 {
@@ -55,7 +56,8 @@ extension PostgresStore {
                     let username = try await Self.username(client, new, known: &usernames, logger: logger)
                     stored = .stored(StoredMessage(conversationID: new.conversationID, seq: seq, clientID: new.clientID,
                                                    senderID: new.senderID, senderUsername: username, serverTime: new.serverTime,
-                                                   text: new.text, replyTo: new.replyTo, attachment: new.attachment))
+                                                   text: new.text, replyTo: new.replyTo, attachment: new.attachment,
+                                                   membersVersion: version))
                 } else {
                     // Committed by now (the original's transaction ended before ours could
                     // find its client id taken): read outside the batch's transaction.
@@ -85,12 +87,12 @@ extension PostgresStore {
         if let limit {
             let capacity = Double(Swift.max(limit.limit, 1)), window = Int64(clamping: limit.windowMillis)
             return """
-                SELECT o_index, o_outcome, o_seq FROM messageai_send_limited(\(capacity), \(window), \(conversations),
+                SELECT o_index, o_outcome, o_seq, o_members FROM messageai_send_limited(\(capacity), \(window), \(conversations),
                     \(senders), \(clients), \(texts), \(times), \(replies), \(files), \(captions), \(searches), \(confirms))
                 """
         }
         return """
-            SELECT o_index, o_outcome, o_seq FROM messageai_send(\(conversations), \(senders), \(clients), \(texts),
+            SELECT o_index, o_outcome, o_seq, o_members FROM messageai_send(\(conversations), \(senders), \(clients), \(texts),
                 \(times), \(replies), \(files), \(captions), \(searches), \(confirms))
             """
     }

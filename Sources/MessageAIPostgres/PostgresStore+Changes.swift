@@ -82,9 +82,9 @@ extension PostgresStore {
         guard let seqRow = try await db.firstRow("""
             UPDATE conversations c SET last_seq = c.last_seq + 1 WHERE c.id = \(cid)
               AND EXISTS (SELECT 1 FROM members mb WHERE mb.conversation_id = c.id AND mb.user_id = \(actor))
-            RETURNING c.last_seq
+            RETURNING c.last_seq, c.members_version
             """, logger: logger) else { throw PostgresStoreError.notMember }
-        let seq = try seqRow.decode(UInt64.self)
+        let (seq, version) = try seqRow.decode((UInt64, UInt64).self)
         guard let targetRow = try await db.firstRow("""
             SELECT deleted FROM messages WHERE conversation_id = \(cid) AND seq = \(target)
             """, logger: logger) else { throw PostgresStoreError.noSuchMessage }
@@ -142,7 +142,8 @@ extension PostgresStore {
             """, logger: logger) else { throw PostgresStoreError.notFound }
         return .stored(ChangeRecord(conversationID: cid, seq: seq, clientID: new.clientID, actorID: actor,
                               actorUsername: try row.decode(String.self), serverTime: new.serverTime, targetSeq: target,
-                              action: new.action.rawValue, emoji: new.emoji, text: new.action == .edit ? new.text : ""))
+                              action: new.action.rawValue, emoji: new.emoji, text: new.action == .edit ? new.text : "",
+                              membersVersion: version))
     }
 
     /// Current reactions of the conversation's messages with seqs in `seqs`, by seq, each list

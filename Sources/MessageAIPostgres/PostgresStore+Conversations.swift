@@ -143,6 +143,23 @@ extension PostgresStore {
         }
     }
 
+    /// One statement, so one snapshot: the ids are the members at the version read with them
+    /// (v14 raises it in every membership change's transaction). No such conversation: none, 0.
+    public func memberList(conversationID: UInt64) async throws(StoreError) -> MemberList {
+        try await perform { client, logger in
+            var list = MemberList(ids: [], version: 0)
+            for row in try await client.allRows("""
+                SELECT c.members_version, m.user_id FROM conversations c
+                LEFT JOIN members m ON m.conversation_id = c.id WHERE c.id = \(conversationID)
+                """, logger: logger) {
+                let (version, user) = try row.decode((UInt64, UInt64?).self)
+                list.version = version
+                if let user { list.ids.append(user) }
+            }
+            return list
+        }
+    }
+
     public func isMember(conversationID: UInt64, userID: UInt64) async throws(StoreError) -> Bool {
         try await perform { client, logger in
             try await client.firstRow("SELECT 1 FROM members WHERE conversation_id = \(conversationID) AND user_id = \(userID)",

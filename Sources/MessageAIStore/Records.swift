@@ -61,13 +61,17 @@ public struct StoredMessage: Equatable, Hashable, Sendable {
     /// Filled in by `Store.withReactions` (the reading paths that show them ask for them).
     public var reactions: [ReactionRecord]
     public var attachment: AttachmentRecord?
+    /// The conversation's members version its seq was taken under (`MemberList.version`), as
+    /// the append that stored it answers on PostgreSQL; 0 (unknown) everywhere else.
+    public var membersVersion: UInt64
 
     public init(conversationID: UInt64, seq: UInt64, clientID: [UInt8], senderID: UInt64, senderUsername: String,
                 serverTime: UInt64, text: String, kind: UInt64 = 1, replyTo: UInt64 = 0, editedAt: UInt64 = 0, deleted: Bool = false,
-                reactions: [ReactionRecord] = [], attachment: AttachmentRecord? = nil) {
+                reactions: [ReactionRecord] = [], attachment: AttachmentRecord? = nil, membersVersion: UInt64 = 0) {
         self.conversationID = conversationID; self.seq = seq; self.clientID = clientID; self.senderID = senderID
         self.senderUsername = senderUsername; self.serverTime = serverTime; self.text = text; self.kind = kind; self.replyTo = replyTo
         self.editedAt = editedAt; self.deleted = deleted; self.reactions = reactions; self.attachment = attachment
+        self.membersVersion = membersVersion
     }
 }
 
@@ -85,12 +89,15 @@ public struct ChangeRecord: Equatable, Hashable, Sendable {
     public var emoji: String
     /// An edit's new text, as it is now (empty once the message was deleted).
     public var text: String
+    /// As `StoredMessage.membersVersion`: answered by PostgreSQL's apply, 0 (unknown) elsewhere.
+    public var membersVersion: UInt64
 
     public init(conversationID: UInt64, seq: UInt64, clientID: [UInt8], actorID: UInt64, actorUsername: String,
-                serverTime: UInt64, targetSeq: UInt64, action: UInt64, emoji: String = "", text: String = "") {
+                serverTime: UInt64, targetSeq: UInt64, action: UInt64, emoji: String = "", text: String = "",
+                membersVersion: UInt64 = 0) {
         self.conversationID = conversationID; self.seq = seq; self.clientID = clientID; self.actorID = actorID
         self.actorUsername = actorUsername; self.serverTime = serverTime; self.targetSeq = targetSeq
-        self.action = action; self.emoji = emoji; self.text = text
+        self.action = action; self.emoji = emoji; self.text = text; self.membersVersion = membersVersion
     }
 }
 

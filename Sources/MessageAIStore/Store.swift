@@ -198,6 +198,21 @@ public struct ContactLink: Equatable, Sendable {
     public var sharesPresence: Bool { accepted && !blocked }
 }
 
+/// A conversation's member ids with its members version, read in one snapshot: the audience a
+/// node caches for fan-out, and the version that tells whether a commit was made against it.
+///
+/// The version moves in the transaction of every membership change (PostgreSQL: schema v14),
+/// and a commit that takes a seq answers the version it took it under
+/// (`StoredMessage.membersVersion`): a node whose cached list is older reads it again before
+/// pushing, so a member removed through another node is never pushed what was committed after.
+/// 0 where there is one writer (SQLite): there the handler that changes a membership drops
+/// the cache before anything else commits.
+public struct MemberList: Equatable, Sendable {
+    public var ids: [UInt64]
+    public var version: UInt64
+    public init(ids: [UInt64], version: UInt64) { self.ids = ids; self.version = version }
+}
+
 /// A member's standing in a conversation, as the hot paths (SEND, MARK, TYPING) need it.
 public struct Membership: Equatable, Sendable {
     /// The member holds it as a message request.
@@ -285,6 +300,8 @@ public protocol Store: AnyObject, Sendable {
     nonisolated(nonsending) func members(conversationID: UInt64) async throws -> [MemberRecord]
     /// Just the members' ids, for fan-out on every message (no join, no sort).
     nonisolated(nonsending) func memberIDs(conversationID: UInt64) async throws -> [UInt64]
+    /// The member ids with the members version, in one snapshot (the fan-out's cache).
+    nonisolated(nonsending) func memberList(conversationID: UInt64) async throws -> MemberList
     nonisolated(nonsending) func isMember(conversationID: UInt64, userID: UInt64) async throws -> Bool
     /// The user's conversations, most recent activity first, each with last message, unread
     /// count (messages from others above the user's read marker) and the user's own markers.
@@ -366,4 +383,8 @@ extension Store {
     public var confirmsMembership: Bool { false }
     /// One node: the server counts its limits in memory.
     public var limits: LimitStore? { nil }
+    /// One writer: no version (see `MemberList`).
+    public nonisolated(nonsending) func memberList(conversationID: UInt64) async throws -> MemberList {
+        MemberList(ids: try await memberIDs(conversationID: conversationID), version: 0)
+    }
 }

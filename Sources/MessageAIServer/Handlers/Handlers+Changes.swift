@@ -59,8 +59,9 @@ extension ChatServer {
         let outcome = try await store.apply(NewChange(conversationID: c.conversationID, actorID: user.id, clientID: c.clientID,
                                                targetSeq: c.targetSeq, action: action, emoji: c.emoji, text: c.text, serverTime: now))
         let change: MessageChange
+        let membersVersion: UInt64
         switch outcome {
-        case .stored(let stored): change = MessageChange(stored)
+        case .stored(let stored): (change, membersVersion) = (MessageChange(stored), stored.membersVersion)
         case .unchanged:
             ctx.reply(SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: 0, serverTime: now, duplicate: true))
             return
@@ -70,7 +71,7 @@ extension ChatServer {
         ctx.reply(SendAck(conversationID: c.conversationID, clientID: c.clientID, seq: change.seq, serverTime: change.serverTime))
         // A deleted attachment's row went with the message if nothing else used it: its blob may go.
         if action == .delete, let sha = target.attachment?.sha256 { collectBlobs([sha]) }
-        try await delivery.deliver(change, except: ctx.peer)
+        try await delivery.deliver(change, except: ctx.peer, membersVersion: membersVersion)
         // A deleted message's assistant items were withdrawn with it: every device drops them.
         if action == .delete, let items = try? await assistantStore?.items(conversationID: c.conversationID, seq: c.targetSeq) {
             await pushItems(items, except: nil)

@@ -107,8 +107,9 @@ extension ChatServer {
         defer { extractAfterCommit(committed) }
         for (pending, outcome) in zip(batch, outcomes) {
             let (m, isNew): (ChatMessage, Bool)
+            var membersVersion: UInt64 = 0
             switch outcome {
-            case .stored(let stored): (m, isNew) = (ChatMessage(stored), true)
+            case .stored(let stored): (m, isNew, membersVersion) = (ChatMessage(stored), true, stored.membersVersion)
             case .duplicate(let original): (m, isNew) = (ChatMessage(original), false)
             case .clientIDReused(let original):
                 pending.peer.fail(pending.requestID, .clientIDReused(original == nil ? .sendAfterChange : .sendAfterMessage))
@@ -132,8 +133,9 @@ extension ChatServer {
             // Encoded once; each recipient's output copies the bytes.
             let frame = m.frame(requestID: 0).encoded()
             // Every connection of every member, the sender's other sessions included;
-            // the sending connection has its SEND_ACK.
-            let pushed = await delivery.deliver(m, frame: frame, except: pending.peer)
+            // the sending connection has its SEND_ACK. The members are those the seq was taken
+            // under or later: one removed through another node meanwhile is not pushed it.
+            let pushed = await delivery.deliver(m, frame: frame, except: pending.peer, membersVersion: membersVersion)
             if pushed > 0 { metrics.deliveries.increment(by: Int64(pushed)) }
         }
     }

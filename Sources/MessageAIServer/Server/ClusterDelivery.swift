@@ -21,8 +21,8 @@ final class ClusterDelivery: Delivery {
     static let stallLimitMillis: UInt64 = 2_000
 
     private enum Item {
-        case message(ChatMessage, frame: [UInt8], except: Peer?)
-        case change(MessageChange, except: Peer?)
+        case message(ChatMessage, frame: [UInt8], except: Peer?, membersVersion: UInt64)
+        case change(MessageChange, except: Peer?, membersVersion: UInt64)
     }
 
     private struct Lane {
@@ -135,21 +135,24 @@ final class ClusterDelivery: Delivery {
 
     private func push(_ item: Item) async -> Int {
         switch item {
-        case .message(let m, let frame, let except):
-            return await local.deliver(m, frame: frame, except: except)
-        case .change(let c, let except):
-            try? await local.deliver(c, except: except)
+        case .message(let m, let frame, let except, let version):
+            return await local.deliver(m, frame: frame, except: except, membersVersion: version)
+        case .change(let c, let except, let version):
+            try? await local.deliver(c, except: except, membersVersion: version)
             return 0
         }
     }
 
+    /// Another node's commit (or this one's, stalled too long), as the store reads it back:
+    /// with no members version (0), so the cached members stand; the reader applied every
+    /// membership event logged before it (README "Running several nodes" says what is left).
     private func push(_ entry: LogEntry) async {
         switch entry {
         case .message(let stored, _):
             let m = ChatMessage(stored)
-            _ = await local.deliver(m, frame: m.frame(requestID: 0).encoded(), except: nil)
+            _ = await local.deliver(m, frame: m.frame(requestID: 0).encoded(), except: nil, membersVersion: stored.membersVersion)
         case .change(let record, _):
-            try? await local.deliver(MessageChange(record), except: nil)
+            try? await local.deliver(MessageChange(record), except: nil, membersVersion: record.membersVersion)
         }
     }
 
@@ -190,12 +193,13 @@ final class ClusterDelivery: Delivery {
     // MARK: Delivery
 
     @discardableResult
-    func deliver(_ message: ChatMessage, frame: [UInt8], except: Peer?) async -> Int {
-        await offer(message.conversationID, seq: message.seq, .message(message, frame: frame, except: except))
+    func deliver(_ message: ChatMessage, frame: [UInt8], except: Peer?, membersVersion: UInt64) async -> Int {
+        await offer(message.conversationID, seq: message.seq,
+                    .message(message, frame: frame, except: except, membersVersion: membersVersion))
     }
 
-    func deliver(_ change: MessageChange, except: Peer?) async throws {
-        _ = await offer(change.conversationID, seq: change.seq, .change(change, except: except))
+    func deliver(_ change: MessageChange, except: Peer?, membersVersion: UInt64) async throws {
+        _ = await offer(change.conversationID, seq: change.seq, .change(change, except: except, membersVersion: membersVersion))
     }
 
     func attach(_ peer: Peer, userID: UInt64) -> Bool { local.attach(peer, userID: userID) }

@@ -35,12 +35,15 @@ protocol Delivery: AnyObject {
 
     /// A committed message to every connection of the conversation's members but `except`
     /// (the sender's, which has its ack). `frame` is the MESSAGE push encoded once.
+    /// `membersVersion`: the members version the commit took its seq under
+    /// (`StoredMessage.membersVersion`, 0 if unknown): the members are those of that version
+    /// or later, never a cached list from before (`AudienceCache`).
     /// Returns how many connections it went to.
     @discardableResult
-    func deliver(_ message: ChatMessage, frame: [UInt8], except: Peer?) async -> Int
+    func deliver(_ message: ChatMessage, frame: [UInt8], except: Peer?, membersVersion: UInt64) async -> Int
     /// A committed change to every connection of the conversation's members that speaks
-    /// messageChanges, but `except`.
-    func deliver(_ change: MessageChange, except: Peer?) async throws
+    /// messageChanges, but `except` (`membersVersion` as for a message).
+    func deliver(_ change: MessageChange, except: Peer?, membersVersion: UInt64) async throws
     /// One frame to every connection of the conversation's members but `except`, for which
     /// `only` holds (assistant items go to connections that agreed on the assistant).
     func send(_ frame: Frame, toMembersOf conversationID: UInt64, except: Peer?, only: (Peer) -> Bool) async throws

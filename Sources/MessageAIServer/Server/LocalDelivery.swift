@@ -40,18 +40,20 @@ final class LocalDelivery: Delivery {
     }
 
     @discardableResult
-    func deliver(_ message: ChatMessage, frame: [UInt8], except: Peer?) async -> Int {
+    func deliver(_ message: ChatMessage, frame: [UInt8], except: Peer?, membersVersion: UInt64) async -> Int {
         var pushed = 0
-        for p in (try? await audience(of: message.conversationID)) ?? [] where p !== except {
+        for p in (try? await audience(of: message.conversationID, atLeast: membersVersion)) ?? [] where p !== except {
             p.pushMessage(message, frame: frame)
             pushed += 1
         }
         return pushed
     }
 
-    func deliver(_ change: MessageChange, except: Peer?) async throws {
+    func deliver(_ change: MessageChange, except: Peer?, membersVersion: UInt64) async throws {
         let frame = change.frame(requestID: 0)
-        for p in try await audience(of: change.conversationID) where p !== except { p.pushChange(change, frame: frame) }
+        for p in try await audience(of: change.conversationID, atLeast: membersVersion) where p !== except {
+            p.pushChange(change, frame: frame)
+        }
     }
 
     func send(_ frame: Frame, toMembersOf conversationID: UInt64, except: Peer?, only: (Peer) -> Bool) async throws {
@@ -74,15 +76,18 @@ final class LocalDelivery: Delivery {
         do { return !(try await audience(of: conversationID)).isEmpty } catch { return true }
     }
 
-    /// Every logged-in connection of every member of the conversation (the sender's included).
+    /// Every logged-in connection of every member of the conversation (the sender's included),
+    /// as of members version `version` or later (`AudienceCache`: a commit's version).
     /// A miss asks the store; what it answers is kept only if nobody logged in or out and no
     /// membership changed while it was asked (a store across the network suspends here).
-    private func audience(of conversationID: UInt64) async throws -> [Peer] {
-        if let cached = audiences.connections(of: conversationID) { return cached }
+    private func audience(of conversationID: UInt64, atLeast version: UInt64 = 0) async throws -> [Peer] {
+        if let cached = audiences.connections(of: conversationID, atLeast: version) { return cached }
         let generation = audiences.generation
-        let members = try await store.memberIDs(conversationID: conversationID)
-        let peers = members.flatMap { connections(of: $0) }
-        if audiences.generation == generation { audiences.remember(peers, for: conversationID) }
+        let members = try await store.memberList(conversationID: conversationID)
+        let peers = members.ids.flatMap { connections(of: $0) }
+        if audiences.generation == generation {
+            audiences.remember(peers, version: members.version, for: conversationID)
+        }
         return peers
     }
 }

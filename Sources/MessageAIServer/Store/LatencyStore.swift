@@ -205,6 +205,10 @@ final class LatencyStore: Store, @unchecked Sendable {
         await pause()
         return try await inner.memberIDs(conversationID: conversationID)
     }
+    func memberList(conversationID: UInt64) async throws -> MemberList {
+        await pause()
+        return try await inner.memberList(conversationID: conversationID)
+    }
     func isMember(conversationID: UInt64, userID: UInt64) async throws -> Bool {
         await pause()
         return try await inner.isMember(conversationID: conversationID, userID: userID)
