@@ -111,8 +111,11 @@ def test_thread_summary_actions_done_on_two_devices(world):
     wait_until(lambda: notes["item_id"] in [i["item_id"] for i in users["ann"].cmd("/actions mine")["actions"]],
                15, "the item open again on the phone", interval=0.3)
 
-    # Offline, the laptop reads the same items from its cache.
+    # Offline, the laptop reads the same items from its cache (once it knows it is offline: a
+    # request in flight when the server dies fails with connection_lost, as it should).
+    before_kill = len(laptop.events)
     server.kill()
+    laptop.wait_offline(since=before_kill)
     cached = laptop.cmd("/actions mine")
     assert cached["source"] == "cache", cached
     assert sorted(i["item_id"] for i in cached["actions"]) == sorted(i["item_id"] for i in phone_items)

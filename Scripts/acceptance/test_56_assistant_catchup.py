@@ -49,6 +49,8 @@ def test_catchup_across_conversations_online_and_offline(world):
     assert set(since) == {"billing", "design"}, since
     assert alice.cmd("/catchup since 0h", expect_error=True)["code"] == "usage"
 
+    before_kill = len(alice.events)
     server.kill()
+    alice.wait_offline(since=before_kill)  # a /catchup in flight when the server dies fails instead
     offline = parts(alice.cmd("/catchup"))
     assert offline == online, (offline, online)

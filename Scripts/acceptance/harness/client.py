@@ -26,6 +26,11 @@ RESULT_TYPES = {
     "/catchup": "catchup",
 }
 PASSWORD = "correct-horse-42"
+# Longer than the client's own bound on a server command (up to 5 s for a connection, then 15 s
+# for the answer): a server that never answers shows as the client's `timeout` error, and only a
+# client that never finished the command as a harness Timeout (at 15 s the two could not be told
+# apart, flake50).
+CMD_TIMEOUT = 25
 # The client accepts /history N up to 500 (CONTRACT.md names no bound); larger runs stay below it.
 HISTORY_MAX = 500
 SERVER_ERROR_CODES = {"username_taken", "email_taken", "invalid_username", "invalid_email",
@@ -130,7 +135,7 @@ class Client:
         return self.start()
 
     # --- commands ------------------------------------------------------------------------
-    def cmd(self, line, timeout=15, expect_error=False):
+    def cmd(self, line, timeout=CMD_TIMEOUT, expect_error=False):
         """Writes one command line and returns its result event (or its error event when
         expect_error). Commands run one after another, so the first matching event after
         the write is this command's answer."""
@@ -166,6 +171,13 @@ class Client:
     def wait_online(self, timeout=20, since=0):
         return self.wait_event(lambda e: e.get("type") == "connection" and e.get("state") == "online",
                                timeout, since, what="connection online")
+
+    def wait_offline(self, timeout=15, since=0):
+        """Until the client has noticed its connection ended (after `since`): a command written
+        before that may go out on the dying connection and fail with connection_lost instead of
+        being answered from the cache (flake50: 1 PostgreSQL run in 45 of scenario 50)."""
+        return self.wait_event(lambda e: e.get("type") == "connection" and e.get("state") == "offline",
+                               timeout, since, what="connection offline")
 
     def of_type(self, kind, since=0):
         return [e for e in self.events.snapshot(since) if e.get("type") == kind]
