@@ -16,7 +16,6 @@ import MessageAIProtocol
 /// once moves clients around for nothing, which is harmless: they come back when the database
 /// does. `--database-cutoff off` keeps the clients (one node, or no other node to go to).
 extension ChatServer {
-
     static var cutOffFrame: ErrorFrame {
         var frame = ErrorFrame(.databaseUnavailable, "this server cannot reach its database; connect to another one", retryAfter: 1_000)
         frame.closes = true
