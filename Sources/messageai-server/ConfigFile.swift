@@ -27,7 +27,7 @@ enum ConfigFile {
         "max-output": .value, "zlib-level": .value, "fsync": .value, "pbkdf2-rounds": .value, "register-limit": .value,
         "max-password-hashes": .value, "tls-cert": .value, "tls-key": .value, "tls-name": .list,
         "max-file-size": .value, "file-quota": .value, "max-uploads": .value, "max-image-pixels": .value, "files-directory": .value,
-        "file-chunk": .value, "metrics-listen": .value, "database": .value, "database-password-file": .value, "plaintext": .flag, "allow-remote-plaintext": .flag,
+        "file-chunk": .value, "metrics-listen": .value, "database": .value, "database-password-file": .value, "database-cutoff": .value, "plaintext": .flag, "allow-remote-plaintext": .flag,
         "trusted-proxy": .list,
         "assistant": .value, "assistant-extract": .value, "assistant-base-url": .value, "assistant-model": .value,
         "assistant-timeout": .value, "assistant-token-budget": .value, "assistant-api-key-file": .value,

@@ -23,6 +23,7 @@ extension ServerCommand {
             ("metrics-listen", metricsListen ?? "(off)"),
             ("trusted-proxy", trustedProxy.isEmpty ? "(none: no PROXY header is read)" : trustedProxy.joined(separator: ", ")),
             ("database", options.database.map { "\($0)" } ?? "SQLite in the data directory"),
+            ("database-cutoff", options.configuration.databaseCutoffMillis.map { "\(Double($0) / 1000) s" } ?? "off"),
         ]
         switch options.tls {
         case .plaintext: rows.append(("plaintext", "true (no TLS)"))

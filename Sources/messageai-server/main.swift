@@ -28,6 +28,10 @@ struct ServerCommand: ParsableCommand {
         File holding the database password (mode 0600 or stricter, else refused); without it PGPASSWORD, then         PGPASSFILE or ~/.pgpass are used.
         """, valueName: "path"))
     var databasePasswordFile: String?
+    @Option(help: ArgumentHelp("""
+        Several nodes: close this node's client connections (so that they move to another node) after this many         seconds without reaching the database; 0 or off: never.
+        """, valueName: "seconds"))
+    var databaseCutoff = "10"
     @Option(help: "Messages a user may send per window (token bucket).") var rateLimit = 100
     @Option(help: "The rate limit's window, in seconds.") var rateWindow = 60.0
     @Option(help: "Close a connection that sent nothing for this many seconds.") var idleTimeout = 45.0
@@ -78,6 +82,18 @@ struct ServerCommand: ParsableCommand {
     @Flag(help: "Allow --plaintext on an address other machines can reach.") var allowRemotePlaintext = false
     @OptionGroup(title: "Assistant") var assistant: AssistantOptions
 
+    /// `--database-cutoff` in milliseconds: `.some(nil)` for never (0 or off), nil when it is
+    /// no number of seconds the node can keep to (below the event log's 1 s probe, or not a
+    /// finite number).
+    var databaseCutoffMillis: UInt64?? {
+        let text = databaseCutoff.trimmingCharacters(in: .whitespaces).lowercased()
+        if text == "off" { return .some(nil) }
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else { return nil }
+        if seconds == 0 { return .some(nil) }
+        guard seconds >= 1, seconds <= 86_400 else { return nil }
+        return .some(UInt64((seconds * 1000).rounded()))
+    }
+
     /// `--file-chunk`, or the default: 256 KiB, or less so that a chunk and its frame fit
     /// `--max-frame` (the smallest frame limit, 64 KiB, used to refuse to start without it).
     var chunkKiB: Int { fileChunk ?? min(256, (maxFrame - 4096) / 1024) }
@@ -106,6 +122,9 @@ struct ServerCommand: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is 'text' or 'json'") }
         guard pbkdf2Rounds >= 600_000 else { throw ValidationError("--pbkdf2-rounds must be at least 600000") }
+        guard databaseCutoffMillis != nil else {
+            throw ValidationError("--database-cutoff takes seconds, at least 1 (e.g. 10 or 2.5), or 0 or off for never; not '\(databaseCutoff)'")
+        }
         guard registerLimit >= 0 else { throw ValidationError("--register-limit must be 0 or more") }
         guard (maxPasswordHashes ?? 1) >= 1 else { throw ValidationError("--max-password-hashes must be at least 1") }
         if let metricsListen, ServerProcess.parseListenAddress(metricsListen) == nil {
@@ -140,6 +159,7 @@ struct ServerCommand: ParsableCommand {
         config.compressionLevel = Int32(zlibLevel)
         config.pbkdf2Rounds = pbkdf2Rounds
         config.registrationsPerAddressPerHour = registerLimit
+        config.databaseCutoffMillis = databaseCutoffMillis ?? nil
         if let maxPasswordHashes { config.maxPasswordHashesInFlight = maxPasswordHashes }
         config.maxFileSize = UInt64(maxFileSize) << 20
         config.fileQuota = UInt64(fileQuota) << 20

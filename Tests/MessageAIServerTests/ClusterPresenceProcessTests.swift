@@ -75,7 +75,9 @@ final class ClusterPresenceProcessTests: ClusterTestCase {
         let (ann, benOnA) = try contacts(a)
         benOnA.close()
         _ = try presence(ann, of: "ben", online: false)
-        _ = try login("ben", port: b.port)
+        // Held until the kill: a client let go closes its socket, and ben would go offline
+        // through a clean close at once, not through the reaping of a dead node.
+        let (benOnB, _) = try login("ben", port: b.port)
         _ = try presence(ann, of: "ben", online: true)
 
         let killed = Date()
@@ -87,7 +89,9 @@ final class ClusterPresenceProcessTests: ClusterTestCase {
         // Last seen is the dead node's last heartbeat: at most one period (3 s) before the kill.
         XCTAssertLessThanOrEqual(offline.lastSeen, killedMillis + 500)
         XCTAssertGreaterThanOrEqual(offline.lastSeen, killedMillis - 4_000)
+        XCTAssertGreaterThan(took, 5, "shown offline by the reaping of the dead node, not by a clean close (\(took) s)")
         print("ClusterPresenceProcessTests: offline after kill -9 shown in \(String(format: "%.1f", took)) s")
+        withExtendedLifetime(benOnB) {}
     }
 
     /// Typing on node 1 reaches ben on node 2; a display-name change on node 1 shows in what

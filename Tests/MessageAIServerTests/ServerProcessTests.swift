@@ -124,5 +124,27 @@ final class ServerProcessTests: XCTestCase {
         XCTAssertEqual(next.terminate(), 0)
     }
 
+    /// `--database-cutoff`: seconds, or 0/off for never; nonsense is refused with the reason,
+    /// and the config file takes it under the same name.
+    func testDatabaseCutoffIsASettingAndNonsenseIsRefused() throws {
+        XCTAssertTrue(try run(["--help"]).out.contains("--database-cutoff"), "--help mentions --database-cutoff")
+        for bad in ["-1", "0.5", "ten", "nan", "inf"] {
+            let r = try run(["--database-cutoff=\(bad)", "--check-config"])
+            XCTAssertNotEqual(r.status, 0, "'\(bad)' is refused")
+            XCTAssertTrue(r.out.contains("--database-cutoff takes seconds, at least 1"), r.out)
+        }
+        XCTAssertTrue(try run(["--check-config"]).out.contains("database-cutoff: 10.0 s"), "10 s by default")
+        XCTAssertTrue(try run(["--database-cutoff", "2.5", "--check-config"]).out.contains("database-cutoff: 2.5 s"))
+        for never in ["0", "off", "Off"] {
+            XCTAssertTrue(try run(["--database-cutoff", never, "--check-config"]).out.contains("database-cutoff: off"), never)
+        }
+        let dir = try ServerTestDirectory()
+        let file = dir.path + "/server.yaml"
+        try "database-cutoff: 3\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let fromFile = try run(["--config", file, "--check-config"])
+        XCTAssertEqual(fromFile.status, 0, fromFile.out)
+        XCTAssertTrue(fromFile.out.contains("database-cutoff: 3.0 s"), fromFile.out)
+    }
+
     private func run(_ arguments: [String]) throws -> (status: Int32, out: String) { try ChildServer.run(arguments) }
 }

@@ -89,7 +89,7 @@ extension ChatServer {
         // A valid token is the owner: never throttled, and this address becomes a usual one.
         await recordLogin(account: ChatServer.throttleKey(user), address: peer.address)
         metrics.loginsOK.increment()
-        attachUser(peer, user: user, sessionID: session.id)
+        await attachUser(peer, user: user, sessionID: session.id)
         peer.reply(id, SessionGranted(token: [], sessionID: session.id, user: user.info))
     }
 
@@ -100,7 +100,7 @@ extension ChatServer {
     private func grantSession(_ peer: Peer, user: UserRecord, device: String, requestID: UInt32) async throws {
         let token = SessionToken.generate()
         let session = try await store.createSession(userID: user.id, tokenHash: SessionToken.hash(token), device: device, now: Clock.nowMillis())
-        attachUser(peer, user: user, sessionID: session.id)
+        await attachUser(peer, user: user, sessionID: session.id)
         peer.reply(requestID, SessionGranted(token: token, sessionID: session.id, user: user.info))
     }
 }

@@ -4,19 +4,18 @@ import MessageAIProtocol
 ///
 /// It acknowledges nothing meanwhile: a SEND waits for its commit, which fails with
 /// `database_unavailable` (77) once the store gives up (5 s), and the client's outbox keeps
-/// it. Other nodes may well reach the database, so past `databaseCutoffMillis` without it this
+/// it. Other nodes may well reach the database, so past `--database-cutoff` without it this
 /// node hands its clients over: it closes every client connection with 77 (`closes` set) and
 /// answers each new HELLO the same way, so a client given several addresses (`--server a,b`)
 /// or behind a balancer reconnects to another node and its outbox resends there. It takes
 /// clients again at the first read of the event log that reaches the database.
 ///
 /// The event log's reader (ChatServer+EventLog.swift) is the probe: it reads once a second
-/// anyway. 10 s is longer than a database restart takes (scenario 73: the nodes keep their
-/// clients through it); every node cut off at once moves clients around for nothing, which is
-/// harmless: they come back when the database does.
+/// anyway, so a cutoff is seen to within a second. The default, 10 s, is longer than a database
+/// restart takes (scenario 73: the nodes keep their clients through it); every node cut off at
+/// once moves clients around for nothing, which is harmless: they come back when the database
+/// does. `--database-cutoff off` keeps the clients (one node, or no other node to go to).
 extension ChatServer {
-    static let databaseCutoffMillis: UInt64 = 10_000
-
     static var cutOffFrame: ErrorFrame {
         var frame = ErrorFrame(.databaseUnavailable, "this server cannot reach its database; connect to another one", retryAfter: 1_000)
         frame.closes = true
@@ -25,8 +24,8 @@ extension ChatServer {
 
     /// Past the cutoff: clients are handed over to other nodes.
     var handingOver: Bool {
-        guard let since = databaseDownSince else { return false }
-        return Clock.uptimeMillis() &- since >= Self.databaseCutoffMillis
+        guard let since = databaseDownSince, let cutoff = configuration.databaseCutoffMillis else { return false }
+        return Clock.uptimeMillis() &- since >= cutoff
     }
 
     /// The event log's reader's verdict on one read, begun at `askedAt` (uptime ms).
@@ -42,7 +41,9 @@ extension ChatServer {
         let peers = Array(self.peers.values)
         if !clientsHandedOver {
             clientsHandedOver = true
-            logger.warning("database unreachable for \(Self.databaseCutoffMillis / 1000) s: closing \(peers.count) connection(s) so that their clients move to another node")
+            let millis = configuration.databaseCutoffMillis ?? 0
+            let seconds = millis % 1000 == 0 ? "\(millis / 1000)" : "\(Double(millis) / 1000)"
+            logger.warning("database unreachable for \(seconds) s: closing \(peers.count) connection(s) so that their clients move to another node")
         }
         for peer in peers { peer.connection.close(after: Self.cutOffFrame) }
     }

@@ -70,11 +70,10 @@ extension ChatServer {
         do {
             switch event.kind {
             case .presence:
-                // Offline from another node while this node holds a connection of the user: a
-                // logout there raced a login here whose row had not committed yet (LOGIN is
-                // answered before it does). The user is online; this node's own event follows
-                // and says so, so its watchers are not shown a flap.
-                if event.seq != 0, !delivery.connections(of: event.userID).isEmpty { return }
+                // Pushed as it comes, even while a connection of the user is here: a login is
+                // answered only once its row commits (`attachUser`), so an offline event read
+                // now was committed before it, and this node's online event follows it in the
+                // log. Every node's watchers see the same.
                 guard let user = try await store.user(id: event.userID) else { return }
                 announce { [self] in await presence(of: user, online: event.seq == 0, lastSeen: event.seq, andSelf: false) }
             case .typing:

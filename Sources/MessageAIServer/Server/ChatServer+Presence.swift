@@ -9,22 +9,41 @@ import MessageAIProtocol
 /// offline, in that order, even when the store suspends. On SQLite each ends inline.
 extension ChatServer {
     /// The connection is now logged in as `user`; the first session online announces presence.
-    func attachUser(_ peer: Peer, user: UserRecord, sessionID: UInt64) {
+    ///
+    /// Several nodes: returns once this node's `node_users` row of the user has committed, and
+    /// the login is answered after it (LOGIN, REGISTER and RESUME await this). A logout of the
+    /// user's other device on another node that the client makes after its answer then finds
+    /// the row and announces nothing: no node shows the user offline for a moment. One node
+    /// (SQLite, no `NodeRegistry`): nothing waits, it returns inline.
+    func attachUser(_ peer: Peer, user: UserRecord, sessionID: UInt64) async {
         peer.user = user
         peer.sessionID = sessionID
         let cameOnline = delivery.attach(peer, userID: user.id)
         logger.debug("connection \(peer.id) from \(peer.address) is user \(user.username) (session \(sessionID))")
-        guard cameOnline else { return }
-        metrics.usersOnline.increment()
-        guard let nodes = store.nodes else { return broadcastPresence(of: user, online: true, lastSeen: 0) }
-        // Several nodes: online only if no node held the user before (its event tells the others).
-        announce { [self] in
-            do {
-                if try await nodes.connected(userID: user.id) { await presence(of: user, online: true, lastSeen: 0, andSelf: false) }
-            } catch {
-                logger.error("presence across nodes failed: \(error)")  // the heartbeat's check writes it again
+        if cameOnline { metrics.usersOnline.increment() }
+        guard let nodes = store.nodes else {
+            if cameOnline { broadcastPresence(of: user, online: true, lastSeen: 0) }
+            return
+        }
+        if cameOnline {
+            // Several nodes: online only if no node held the user before (its event tells the
+            // others). In the chain, so a logout queued here before it writes first.
+            rowsCommitting.begin(user.id)
+            announce { [self] in
+                let first: Bool
+                do {
+                    first = try await nodes.connected(userID: user.id)
+                } catch {
+                    // Answered anyway: the heartbeat's check writes the row again within 3 s.
+                    logger.error("presence across nodes failed: \(error)")
+                    first = false
+                }
+                rowsCommitting.end(user.id)
+                if first { await presence(of: user, online: true, lastSeen: 0, andSelf: false) }
             }
         }
+        // A second device logging in here while the first one's row commits waits for it too.
+        await rowsCommitting.committed(user.id)
     }
 
     /// The connection is no longer logged in (logout, revoke, close); the last one sets last_seen.
@@ -84,4 +103,26 @@ extension ChatServer {
     }
 
     func announce(_ work: @escaping @Sendable () async -> Void) { announcements.run(work) }
+}
+
+/// The users whose `node_users` row this node is writing, with the logins waiting for it.
+/// Counted: a connection that logs in and closes at once, then another, queues two writes.
+// @unchecked Sendable: hub-confined (its callers run on the hub's executor).
+final class PresenceRowsCommitting: @unchecked Sendable {
+    private var writes: [UInt64: (count: Int, logins: [CheckedContinuation<Void, Never>])] = [:]
+
+    func begin(_ userID: UInt64) { writes[userID, default: (0, [])].count += 1 }
+
+    func end(_ userID: UInt64) {
+        guard let (count, logins) = writes[userID] else { return }
+        if count > 1 { writes[userID]?.count = count - 1; return }
+        writes[userID] = nil
+        for login in logins { login.resume() }
+    }
+
+    /// Returns at once unless a row of the user is being written.
+    func committed(_ userID: UInt64) async {
+        guard writes[userID] != nil else { return }
+        await withCheckedContinuation { writes[userID]?.logins.append($0) }
+    }
 }

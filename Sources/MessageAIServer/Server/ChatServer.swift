@@ -52,6 +52,9 @@ public final class ChatServer: @unchecked Sendable {
     var eventFeed: Task<Void, Never>?
     /// This node's heartbeat and reaper (ChatServer+Nodes.swift).
     var heartbeatTask: Task<Void, Never>?
+    /// Logins waiting for this node's `node_users` row of their user to commit
+    /// (ChatServer+Presence.swift).
+    let rowsCommitting = PresenceRowsCommitting()
     /// Since when (uptime ms) the event log's reads find the database unreachable; nil while
     /// they reach it (ChatServer+DatabaseCutoff.swift).
     var databaseDownSince: UInt64?

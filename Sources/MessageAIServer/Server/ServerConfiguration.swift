@@ -81,6 +81,11 @@ public struct ServerConfiguration: Sendable {
     /// Load balancers whose connections begin with a PROXY protocol v2 header naming the
     /// client's address (`--trusted-proxy`). Empty (the default): no header is read from anyone.
     public var trustedProxies = TrustedProxies()
+    /// Several nodes: how long this node goes without reaching the database before it closes
+    /// its clients' connections so that they move to another node (`--database-cutoff`,
+    /// ChatServer+DatabaseCutoff.swift). Default 10 s; nil: never, the clients stay and get
+    /// `database_unavailable` for what needs a commit until the database is back.
+    public var databaseCutoffMillis: UInt64? = 10_000
     /// Text of WELCOME's `server` field.
     public var serverName = "messageai-server/0.4.1"
     /// The assistant: extraction, summaries, checks, the optional provider.
