@@ -43,8 +43,12 @@ extension Client {
     func handleAssistItems(_ a: AssistItems) {
         guard let store, let me = username else { return }
         let cached = (try? store.cachedAssistDone(a.items.map(\.itemID))) ?? [:]
+        // A push never moves the ASSIST_SYNC cursor: pushes may come out of rev order (rev 12,
+        // a done mark through this node, before rev 11, extracted through another node and read
+        // from its event log a moment later). A cursor moved to 12 by the first would skip 11
+        // for good if the connection dropped between them. Only a sync's own cursor moves it;
+        // the next sync brings again what was pushed since, which the cache takes as a no-op.
         let changed = (try? store.upsertAssistItems(a.items)) ?? []
-        if let top = changed.map(\.rev).max() { try? store.setAssistCursor(top) }
         for item in changed {
             let name = conversationName(item.conversationID, fallback: "")
             switch cached[item.itemID] {
