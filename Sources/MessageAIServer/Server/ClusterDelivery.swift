@@ -8,8 +8,9 @@ import MessageAIProtocol
 /// - this node's commits (`deliver`), held until every lower seq went out, then pushed with
 ///   their `except` (the sender's connection, which has its ack);
 /// - the log's reader (`reached`): "the conversation reached seq s" means every seq up to s
-///   is committed (a seq is taken under the conversation row's lock), so the lane reads the
-///   range (mark, s] from the store and pushes what it did not commit itself.
+///   is committed (a seq is taken under the conversation row's lock), so the lane pushes
+///   the range (mark, s] that it did not commit itself: the messages the reader's query
+///   brought with the events when they cover it, else read from the store (`entries`).
 /// A seq this node committed but whose `deliver` has not come yet (the reader was quicker
 /// than the handler) stalls the lane until it comes; after `stallLimit` the lane pushes it
 /// from the store instead (to everyone: no handler is left to name the sender's connection).
