@@ -29,10 +29,21 @@ extension PostgresStore {
     static let messageJoins = "FROM messages m JOIN users u ON u.id = m.sender_id LEFT JOIN files f ON f.id = m.file_id"
 
     static func message(_ row: PostgresRow) throws -> StoredMessage {
-        let (conversation, seq, clientID, sender, username, time, text, reply, edited, deleted, file,
-             name, size, media, sha, width, height, caption) =
-            try row.decode((UInt64, UInt64, ByteBuffer, UInt64, String, UInt64, String, UInt64, UInt64, Bool, ByteBuffer?,
-                            String?, UInt64?, String?, ByteBuffer?, UInt64?, UInt64?, String).self)
+        var columns = Columns(row)
+        return try message(&columns)
+    }
+
+    /// `messageColumns` from where `columns` stands (the event log's joined read has them after its own).
+    static func message(_ columns: inout Columns) throws -> StoredMessage {
+        let (conversation, seq, clientID, sender, username, time, text, reply, edited, deleted) =
+            (try columns.next(UInt64.self), try columns.next(UInt64.self), try columns.next(ByteBuffer.self),
+             try columns.next(UInt64.self), try columns.next(String.self), try columns.next(UInt64.self),
+             try columns.next(String.self), try columns.next(UInt64.self), try columns.next(UInt64.self),
+             try columns.next(Bool.self))
+        let (file, name, size, media, sha, width, height, caption) =
+            (try columns.next(ByteBuffer?.self), try columns.next(String?.self), try columns.next(UInt64?.self),
+             try columns.next(String?.self), try columns.next(ByteBuffer?.self), try columns.next(UInt64?.self),
+             try columns.next(UInt64?.self), try columns.next(String.self))
         var message = StoredMessage(conversationID: conversation, seq: seq, clientID: Array(clientID.readableBytesView),
                                     senderID: sender, senderUsername: username, serverTime: time, text: text, replyTo: reply,
                                     editedAt: edited, deleted: deleted)

@@ -11,6 +11,12 @@ public protocol EventLog: AnyObject, Sendable {
     /// Committed events after `cursor`, in log order, at most `limit`. Never an event behind
     /// which a running transaction could still commit one (so a cursor never skips a row).
     nonisolated(nonsending) func events(after cursor: LogPosition, limit: Int) async throws -> [CommitEvent]
+    /// `events(after:limit:)`, with the message each of another process's message events
+    /// names, read in the same snapshot: a wake-up costs one round trip, not one more per
+    /// conversation for `entries`. A message not found (purged) is simply left out. Also says
+    /// whether events were committed past the horizon (`heldBack`): read again soon, since
+    /// the transaction that holds them back may commit without a wake-up.
+    nonisolated(nonsending) func read(after cursor: LogPosition, limit: Int) async throws -> LogRead
     /// The conversation's messages and changes with seq in (after, through], in seq order,
     /// each marked when this process committed it. `known`: the range's events the caller
     /// has read already, by seq (when they cover it, the store need not read them again).
@@ -21,6 +27,27 @@ public protocol EventLog: AnyObject, Sendable {
     /// Yields after each batch of commits anyone made (and once after each (re)connection, for
     /// what happened while it was away). Best effort: a reader also polls.
     func wakeUps() -> AsyncStream<Void>
+}
+
+extension EventLog {
+    /// A log that cannot join the rows to its events: the events alone (a reader then asks `entries`).
+    public nonisolated(nonsending) func read(after cursor: LogPosition, limit: Int) async throws -> LogRead {
+        LogRead(events: try await events(after: cursor, limit: limit), entries: [], heldBack: false)
+    }
+}
+
+/// One read of the log: its events in log order, and the entries (messages) some of them name.
+public struct LogRead: Sendable {
+    public var events: [CommitEvent]
+    public var entries: [LogEntry]
+    /// Events after these are committed but not readable yet: a transaction that began
+    /// before them is still running (for instance a node's heartbeat, waiting for its flush).
+    public var heldBack: Bool
+    public init(events: [CommitEvent], entries: [LogEntry], heldBack: Bool) {
+        self.events = events
+        self.entries = entries
+        self.heldBack = heldBack
+    }
 }
 
 /// A place in the log: the committing transaction's id, then the row's position.
@@ -98,6 +125,13 @@ public enum LogEntry: Sendable {
         switch self {
         case .message(let m, _): m.seq
         case .change(let c, _): c.seq
+        }
+    }
+
+    public var conversationID: UInt64 {
+        switch self {
+        case .message(let m, _): m.conversationID
+        case .change(let c, _): c.conversationID
         }
     }
 

@@ -7,7 +7,8 @@ import XCTest
 
 /// The event log's reader (issue 26): read by (xid, position) below the oldest running
 /// transaction, so that a transaction that took its xid early and commits late is never
-/// skipped by a cursor that moved past later commits.
+/// skipped by a cursor that moved past later commits. The reader's joined read (`read`)
+/// brings another node's messages with their events, under the same horizon.
 final class EventLogTests: PostgresTestCase {
     func testARunningTransactionHoldsBackLaterCommitsUntilItEnds() async throws {
         let database = try newDatabase()
@@ -33,6 +34,10 @@ final class EventLogTests: PostgresTestCase {
                                                   text: "committed while the slow one runs", serverTime: now())
         let held = try await node1.events(after: start.cursor, limit: 100)
         XCTAssertEqual(held, [], "nothing is read past a transaction that may still commit below it")
+        let heldRead = try await node1.read(after: start.cursor, limit: 100)
+        XCTAssertEqual(heldRead.events, [], "the joined read keeps the same horizon")
+        XCTAssertTrue(heldRead.entries.isEmpty, "and brings no message past it")
+        XCTAssertTrue(heldRead.heldBack, "but says a committed event waits behind it (the reader reads again soon)")
 
         // The slow writer renames the other group and commits: both are read, its first.
         try await slow.query("UPDATE conversations SET name = 'renamed' WHERE id = \(other)", logger: logger)
@@ -45,6 +50,19 @@ final class EventLogTests: PostgresTestCase {
         let theirs = try await node2.events(after: start.cursor, limit: 100)
         XCTAssertEqual(theirs.map(\.own), [false, true], "node 2 knows its own commit")
         XCTAssertEqual(read.map(\.position), read.map(\.position).sorted())
+        // The joined read: the same events, and the message of the one node 2 wrote, whole.
+        let joined = try await node1.read(after: start.cursor, limit: 100)
+        XCTAssertEqual(joined.events, read)
+        XCTAssertFalse(joined.heldBack)
+        guard case .message(let m, let own)? = joined.entries.first, joined.entries.count == 1 else {
+            return XCTFail("one message joined, not \(joined.entries.map(\.seq))")
+        }
+        XCTAssertEqual([m.conversationID, m.seq, m.senderID], [group, later.seq, users[1]])
+        XCTAssertEqual(m.text, "committed while the slow one runs")
+        XCTAssertFalse(own)
+        let ownRead = try await node2.read(after: start.cursor, limit: 100)
+        XCTAssertEqual(ownRead.events, theirs)
+        XCTAssertTrue(ownRead.entries.isEmpty, "a node's own message is not fetched again: it pushed it at commit")
         let end = try XCTUnwrap(read.last?.position)
         let none = try await node1.events(after: end, limit: 100)
         XCTAssertEqual(none, [], "a cursor at the end reads nothing twice")
@@ -88,16 +106,22 @@ final class EventLogTests: PostgresTestCase {
             }
         }
         var cursor = start.cursor
-        var seqs: [UInt64] = []
+        var seqs: [UInt64] = [], fetched: [UInt64] = [], theirs: [UInt64] = []
         let deadline = ContinuousClock.now + .seconds(60)
         while seqs.count < total, ContinuousClock.now < deadline {
-            let events = try await node1.events(after: cursor, limit: 50)
+            let read = try await node1.read(after: cursor, limit: 50)
+            let events = read.events
             seqs += events.filter { $0.kind == .message && $0.conversationID == group }.map(\.seq)
+            // Each message of node 2's writers comes with its event, and only those.
+            fetched += read.entries.map(\.seq)
+            theirs += events.filter { !$0.own && $0.kind == .message }.map(\.seq)
             if Set(seqs).count != seqs.count { break }  // read twice: the assertions below say so
             if let last = events.last { cursor = last.position }
         }
         try await writers.value
         XCTAssertEqual(seqs.count, total)
         XCTAssertEqual(seqs.sorted(), Array(1...UInt64(total)), "every seq once")
+        XCTAssertEqual(fetched, theirs, "the messages node 2 wrote, in log order, joined to their events")
+        XCTAssertEqual(theirs.count, total / 2)
     }
 }

@@ -13,6 +13,9 @@ extension ChatServer {
     static let eventLogRetentionMillis: UInt64 = 3_600_000
     static let eventLogPurgeEveryMillis: UInt64 = 60_000
     static let eventLogBatch = 500
+    /// A read that found events held back reads again after this, doubling up to the poll:
+    /// the transaction holding them back may commit without a wake-up (a heartbeat).
+    static let eventLogHeldRetryMillis: UInt64 = 2
 
     func startEventLog() {
         guard let cluster, eventFeed == nil else { return }
@@ -34,16 +37,20 @@ extension ChatServer {
         cluster.begin(lastSeqs: start.lastSeqs, online: start.online)
         var cursor = start.cursor
         let (signals, signal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let wakes = Task { for await _ in log.wakeUps() { signal.yield() } }
+        // On the hub: the reader it wakes runs there next, without another thread's wake-up between.
+        let wakes = Task(executorPreference: hub) { for await _ in log.wakeUps() { signal.yield() } }
         let poll = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Self.eventLogPollMillis))
                 signal.yield()
             }
         }
+        var retry: Task<Void, Never>?
+        var retryMillis: UInt64 = 0
         defer {
             wakes.cancel()
             poll.cancel()
+            retry?.cancel()
         }
         var purged = Clock.uptimeMillis()
         for await _ in signals {
@@ -52,6 +59,16 @@ extension ChatServer {
             let read = await readEvents(after: cursor, cluster)
             cursor = read.cursor
             databaseAnswered(read.reached, askedAt: began)
+            if read.heldBack {
+                retryMillis = min(max(retryMillis * 2, Self.eventLogHeldRetryMillis), Self.eventLogPollMillis)
+                retry?.cancel()
+                retry = Task { [retryMillis] in
+                    try? await Task.sleep(for: .milliseconds(retryMillis))
+                    if !Task.isCancelled { signal.yield() }
+                }
+            } else {
+                retryMillis = 0
+            }
             let now = Clock.uptimeMillis()
             await cluster.unstall(now: now)
             if now >= purged + Self.eventLogPurgeEveryMillis {
@@ -64,19 +81,24 @@ extension ChatServer {
     }
 
     /// Reads until the log has nothing more to give; returns the new cursor (the old one if
-    /// the database is away: the next wake-up or poll reads again), and false when the
-    /// database could not be reached.
-    private func readEvents(after start: LogPosition, _ cluster: ClusterDelivery) async -> (cursor: LogPosition, reached: Bool) {
+    /// the database is away: the next wake-up or poll reads again), false when the database
+    /// could not be reached, and whether committed events were held back past the horizon.
+    private func readEvents(after start: LogPosition, _ cluster: ClusterDelivery) async
+        -> (cursor: LogPosition, reached: Bool, heldBack: Bool) {
         var cursor = start
         while true {
-            let events: [CommitEvent]
+            let read: LogRead
             do {
-                events = try await cluster.log.events(after: cursor, limit: Self.eventLogBatch)
+                read = try await cluster.log.read(after: cursor, limit: Self.eventLogBatch)
             } catch StoreError.unavailable {
-                return (cursor, false)
+                return (cursor, false, false)
             } catch {
-                return (cursor, true)
+                return (cursor, true, false)
             }
+            let events = read.events
+            // The messages the read brought, for their lanes (no second query when they cover it).
+            var fetched: [UInt64: [LogEntry]] = [:]
+            for entry in read.entries { fetched[entry.conversationID, default: []].append(entry) }
             // Of several seqs of a conversation in a row, the last says it all; a membership
             // change is applied in its place, so later messages reach a member it added.
             var reached: [(UInt64, [CommitEvent])] = []
@@ -87,7 +109,8 @@ extension ChatServer {
             var items: [(UInt64, [UInt64])] = []
             func flush() async {
                 for (conversation, seqs) in reached {
-                    await cluster.reached(conversation, seq: seqs.map(\.seq).max() ?? 0, events: seqs)
+                    await cluster.reached(conversation, seq: seqs.map(\.seq).max() ?? 0, events: seqs,
+                                          entries: fetched[conversation] ?? [])
                 }
                 reached = []
             }
@@ -139,7 +162,7 @@ extension ChatServer {
                 }
             }
             if let last = events.last { cursor = last.position }
-            if events.count < Self.eventLogBatch { return (cursor, true) }
+            if read.heldBack || events.count < Self.eventLogBatch { return (cursor, true, read.heldBack) }
         }
     }
 

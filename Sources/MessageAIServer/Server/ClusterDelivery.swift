@@ -8,8 +8,9 @@ import MessageAIProtocol
 /// - this node's commits (`deliver`), held until every lower seq went out, then pushed with
 ///   their `except` (the sender's connection, which has its ack);
 /// - the log's reader (`reached`): "the conversation reached seq s" means every seq up to s
-///   is committed (a seq is taken under the conversation row's lock), so the lane reads the
-///   range (mark, s] from the store and pushes what it did not commit itself.
+///   is committed (a seq is taken under the conversation row's lock), so the lane pushes
+///   the range (mark, s] that it did not commit itself: the messages the reader's query
+///   brought with the events when they cover it, else read from the store (`entries`).
 /// A seq this node committed but whose `deliver` has not come yet (the reader was quicker
 /// than the handler) stalls the lane until it comes; after `stallLimit` the lane pushes it
 /// from the store instead (to everyone: no handler is left to name the sender's connection).
@@ -33,6 +34,9 @@ final class ClusterDelivery: Delivery {
         var stalledSince: UInt64?
         /// Events of seqs above the mark that the reader read (so `entries` need not read them).
         var known: [UInt64: CommitEvent] = [:]
+        /// Messages above the mark that the reader's query brought with their events: when
+        /// they cover the range to push, `entries` is not asked at all.
+        var fetched: [UInt64: LogEntry] = [:]
     }
 
     private var lanes: [UInt64: Lane] = [:]
@@ -61,10 +65,12 @@ final class ClusterDelivery: Delivery {
 
     /// The conversation reached `seq` (an event of the log). `force`: a stalled seq of this
     /// node's is pushed from the store.
-    func reached(_ conversationID: UInt64, seq: UInt64, events: [CommitEvent] = [], force: Bool = false) async {
+    func reached(_ conversationID: UInt64, seq: UInt64, events: [CommitEvent] = [], entries: [LogEntry] = [],
+                 force: Bool = false) async {
         var lane = lanes[conversationID] ?? Lane()
         lane.target = max(lane.target, seq)
         for event in events where event.seq > lane.mark { lane.known[event.seq] = event }
+        for entry in entries where entry.seq > lane.mark { lane.fetched[entry.seq] = entry }
         let busy = lane.filling
         if !busy { lane.filling = true }
         lanes[conversationID] = lane
@@ -95,16 +101,18 @@ final class ClusterDelivery: Delivery {
                 }
                 continue
             }
-            let entries: [LogEntry]
-            do {
-                entries = try await log.entries(conversationID: conversationID, after: lane.mark, through: lane.target,
-                                                known: lane.known)
-            } catch {
-                // The database is away: the next poll tries again.
-                stall(conversationID)
-                return
-            }
             let through = min(lane.target, lane.mark + 1_000)
+            var entries = ((lane.mark + 1)...through).compactMap { lane.fetched[$0] }
+            if entries.count < Int(through - lane.mark) {
+                do {
+                    entries = try await log.entries(conversationID: conversationID, after: lane.mark, through: lane.target,
+                                                    known: lane.known)
+                } catch {
+                    // The database is away: the next poll tries again.
+                    stall(conversationID)
+                    return
+                }
+            }
             for entry in entries {
                 guard let mark = lanes[conversationID]?.mark, entry.seq > mark else { continue }
                 if let item = lanes[conversationID]?.held.removeValue(forKey: entry.seq) {
@@ -123,8 +131,9 @@ final class ClusterDelivery: Delivery {
             lanes[conversationID]?.stalledSince = nil
         }
         lanes[conversationID]?.stalledSince = nil
-        if var lane = lanes[conversationID], !lane.known.isEmpty {
+        if var lane = lanes[conversationID], !lane.known.isEmpty || !lane.fetched.isEmpty {
             lane.known = lane.known.filter { $0.key > lane.mark }
+            lane.fetched = lane.fetched.filter { $0.key > lane.mark }
             lanes[conversationID] = lane
         }
     }
