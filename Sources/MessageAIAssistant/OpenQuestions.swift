@@ -18,6 +18,9 @@ enum OpenQuestions {
             for (si, s) in Sentences.split(m.text).enumerated() where s.hasSuffix("?") {
                 if found.contains(where: { $0.sentence == si }) { continue }
                 if Words.content(s).count < 2 { continue }
+                // "can you ask acme which fixed ranges they need? 7/30/90 days?": a few words that ask
+                // nothing of their own after an ask are that ask's detail, not a question.
+                if si > 0, found.contains(where: { $0.sentence == si - 1 }), elliptical(s) { continue }
                 if answered(s, asker: m.from, after: i, judged) || assigned(s, after: i, judged, founds) { continue }
                 let q = Compress.sentence(s.trimmingSpaces(), names: Set(judged.map { $0.from.lowercased() }))
                 // Back-to-back questions of one message are one open question ("Who tells the partners? Is there a comms plan?").
@@ -52,6 +55,16 @@ enum OpenQuestions {
             }
         }
         return out
+    }
+
+    static let askOpeners: Set<String> = ["is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "will", "would", "who", "what",
+                                          "when", "where", "why", "how", "which", "has", "have", "shall", "may", "any", "anyone", "anybody"]
+
+    /// A question of at most four words that opens with neither a verb of asking nor a wh-word ("7/30/90 days?").
+    static func elliptical(_ s: String) -> Bool {
+        let words = Words.all(s)
+        guard let first = words.first else { return true }
+        return words.count <= 4 && !askOpeners.contains(first)
     }
 
     /// "someone should check why the canary didn't catch this": an ask of nobody in particular, a
