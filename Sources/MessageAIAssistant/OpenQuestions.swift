@@ -38,14 +38,17 @@ enum OpenQuestions {
         let names = Set(judged.map { $0.from.lowercased() })
         for (i, m) in judged.enumerated() {
             let sentences = Sentences.split(m.text)
-            for f in founds[i] where f.sentence < sentences.count && (sentences[f.sentence].hasSuffix("?") || asksAnyone(sentences[f.sentence]))
-                && unowned.contains(where: { $0.what == f.item.what }) {
+            for f in founds[i] where f.sentence < sentences.count && unowned.contains(where: { $0.what == f.item.what }) {
+                let object = Set(Words.content(f.item.what).dropFirst())
+                let later = judged.dropFirst(i + 1)
+                // "please expose total_count" — "let's park total_count": an ask whose last word puts it off is open.
+                let parked = putOffLast(object, later)
+                guard parked || sentences[f.sentence].hasSuffix("?") || asksAnyone(sentences[f.sentence]) else { continue }
                 // Nobody spoke of it again: a later word of someone else about its object answers it somehow,
                 // unless it puts it off ("canary only gets web traffic I think? not sure").
-                let object = Set(Words.content(f.item.what).dropFirst())
-                if judged.dropFirst(i + 1).contains(where: { $0.from.lowercased() != m.from.lowercased() && !object.isDisjoint(with: Words.content($0.text)) && !putsOff($0.text.lowercased()) }) { continue }
+                if !parked && later.contains(where: { $0.from.lowercased() != m.from.lowercased() && !object.isDisjoint(with: Words.content($0.text)) && !putsOff($0.text.lowercased()) }) { continue }
                 // "someone needs to tell the app teams" — "I'll post in #eng-announce today": the next speaker took it.
-                if !sentences[f.sentence].hasSuffix("?"), let next = judged.dropFirst(i + 1).first(where: { $0.from.lowercased() != m.from.lowercased() }),
+                if !sentences[f.sentence].hasSuffix("?"), let next = later.first(where: { $0.from.lowercased() != m.from.lowercased() }),
                    ["i'll ", "i will ", "i can ", "on it", "will do"].contains(where: { next.text.lowercased().hasPrefix($0) }) { continue }
                 var q = Compress.sentence(sentences[f.sentence].trimmingSpaces(), names: names)
                 // "X is flaky on CI. Can someone look at it?": the ask's "it" is the sentence before it.
