@@ -122,10 +122,10 @@ enum OpenQuestions {
             if q.intersection(words).count >= 2 && !deferral { return true }
             if !deferral, let d = deferrer, d == m.from.lowercased(), !q.isDisjoint(with: words), !firstSentenceAsks(m.text) { return true }
             if deferral && deferrer == nil { deferrer = m.from.lowercased() }
-            // The next person to speak answers unless they ask something else, put it off, or report
-            // work of their own ("✅ merged", "Status page set to resolved ✅", "👀").
+            // The next person to speak answers unless they ask something back first, put it off, or say
+            // nothing in words ("👀").
             // (Read only of the first reply: every later message is asked about every question.)
-            if firstReply && !deferral && !firstSentenceAsks(m.text) && !(reportsOwnWork(m.text) && q.isDisjoint(with: words)) && !topicChanges.contains(where: { lower.hasPrefix($0) || lower.hasBytes(". " + $0) || lower.hasBytes(": " + $0) }) {
+            if firstReply && !deferral && !firstSentenceAsks(m.text) && !saysNothing(m.text) && !topicChanges.contains(where: { lower.hasPrefix($0) || lower.hasBytes(". " + $0) || lower.hasBytes(": " + $0) }) {
                 return true
             }
             // "yes pls, can you do it gabriela?": a yes answers, whatever it asks next.
@@ -153,10 +153,8 @@ enum OpenQuestions {
         return Sentences.split(text).first?.hasSuffix("?") ?? false
     }
 
-    /// A reply that tells its own work done, or says nothing in words: unless it names the question's
-    /// things ("I updated the runbook, it uses terraform now ✅"), it answers nothing.
-    static func reportsOwnWork(_ text: String) -> Bool {
-        if text.hasBytes("✅") { return true }
-        return Words.all(text).isEmpty
-    }
+    /// A reply with no word ("👀", "🙏"): it answers nothing. (A "✅" report of one's own work often
+    /// answers a question too, "I updated the runbook, it uses terraform now ✅", and dev4's key points
+    /// fell when it was counted out, so only a wordless reply is.)
+    static func saysNothing(_ text: String) -> Bool { Words.all(text).isEmpty }
 }
