@@ -10,10 +10,7 @@ enum OpenQuestions {
     /// Openers of a reply that moves on to something else: it answers nothing before it.
     static let topicChanges = ["another thing", "btw", "unrelated", "separately", "on another note", "different topic", "also,", "also:"]
 
-    /// Which messages put something off, read once per thread: every question asks it of every later message.
-    static func putOffs(_ judged: [MessageToJudge]) -> [Bool] { judged.map { putsOff($0.text.lowercased()) } }
-
-    static func open(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], putOff: [Bool]) -> [String] {
+    static func open(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]]) -> [String] {
         var out: [String] = []
         for (i, m) in judged.enumerated() {
             let found = founds[i]
@@ -24,7 +21,7 @@ enum OpenQuestions {
                 // "can you ask acme which fixed ranges they need? 7/30/90 days?": a few words that ask
                 // nothing of their own after an ask are that ask's detail, not a question.
                 if si > 0, found.contains(where: { $0.sentence == si - 1 }), elliptical(s) { continue }
-                if answered(s, asker: m.from, after: i, judged, putOff: putOff) || assigned(s, after: i, judged, founds) { continue }
+                if answered(s, asker: m.from, after: i, judged) || assigned(s, after: i, judged, founds) { continue }
                 let q = Compress.sentence(s.trimmingSpaces(), names: Set(judged.map { $0.from.lowercased() }))
                 // Back-to-back questions of one message are one open question ("Who tells the partners? Is there a comms plan?").
                 if last == si - 1, let prev = out.popLast() { out.append(prev + " " + q) } else { out.append(q) }
@@ -36,7 +33,7 @@ enum OpenQuestions {
 
     /// Asks for work that nobody took and nobody did ("Can someone fix it before the demo?" and
     /// then silence): still open at the end, so a returning reader sees them with the questions.
-    static func unansweredAsks(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], unowned: [ActionItem], known: [String], putOff: [Bool]) -> [String] {
+    static func unansweredAsks(_ judged: [MessageToJudge], _ founds: [[ActionRules.Found]], unowned: [ActionItem], known: [String]) -> [String] {
         var out: [String] = []
         let names = Set(judged.map { $0.from.lowercased() })
         for (i, m) in judged.enumerated() {
@@ -45,11 +42,11 @@ enum OpenQuestions {
                 let object = Set(Words.content(f.item.what).dropFirst())
                 let later = judged.dropFirst(i + 1)
                 // "please expose total_count" — "let's park total_count": an ask whose last word puts it off is open.
-                let parked = putOffLast(object, after: i, judged, putOff: putOff)
+                let parked = putOffLast(object, later)
                 guard parked || sentences[f.sentence].hasSuffix("?") || asksAnyone(sentences[f.sentence]) else { continue }
                 // Nobody spoke of it again: a later word of someone else about its object answers it somehow,
                 // unless it puts it off ("canary only gets web traffic I think? not sure").
-                if !parked && later.indices.contains(where: { judged[$0].from.lowercased() != m.from.lowercased() && !object.isDisjoint(with: Words.content(judged[$0].text)) && !putOff[$0] }) { continue }
+                if !parked && later.contains(where: { $0.from.lowercased() != m.from.lowercased() && !object.isDisjoint(with: Words.content($0.text)) && !putsOff($0.text.lowercased()) }) { continue }
                 // "someone needs to tell the app teams" — "I'll post in #eng-announce today": the next speaker took it.
                 if !sentences[f.sentence].hasSuffix("?"), let next = later.first(where: { $0.from.lowercased() != m.from.lowercased() }),
                    ["i'll ", "i will ", "i can ", "on it", "will do"].contains(where: { next.text.lowercased().hasPrefix($0) }) { continue }
@@ -110,17 +107,17 @@ enum OpenQuestions {
         }
     }
 
-    static func answered(_ question: String, asker: String, after i: Int, _ judged: [MessageToJudge], putOff: [Bool]) -> Bool {
+    static func answered(_ question: String, asker: String, after i: Int, _ judged: [MessageToJudge]) -> Bool {
         let q = Set(Words.content(question))
         let later = judged.dropFirst(i + 1)
         if later.contains(where: { $0.from.lowercased() == asker.lowercased() && ["never mind", "nevermind", "ignore that", "scratch that"].contains(where: $0.text.lowercased().contains) }) { return true }
-        if putOffLast(q, after: i, judged, putOff: putOff) { return false }
+        if putOffLast(q, later) { return false }
         var firstReply = true
         // Who put it off ("let me check with their team"): their own later word on it is the answer.
         var deferrer: String? = nil
-        for (k, m) in zip(later.indices, later) where m.from.lowercased() != asker.lowercased() {
+        for m in later where m.from.lowercased() != asker.lowercased() {
             let lower = m.text.lowercased()
-            let deferral = putOff[k]
+            let deferral = putsOff(lower)
             let words = Set(Words.content(m.text))
             if q.intersection(words).count >= 2 && !deferral { return true }
             if !deferral, let d = deferrer, d == m.from.lowercased(), !q.isDisjoint(with: words), !firstSentenceAsks(m.text) { return true }
@@ -145,12 +142,9 @@ enum OpenQuestions {
 
     /// "amount_cents: let's vote next week": the last word on a question's topic puts it off, so it is
     /// open at the end whatever was said before.
-    static func putOffLast(_ q: Set<String>, after i: Int, _ judged: [MessageToJudge], putOff: [Bool]) -> Bool {
-        // (Most threads put nothing off after the question: only then are words compared.)
-        guard q.count >= 2, let first = putOff.indices.dropFirst(i + 1).first(where: { putOff[$0] }) else { return false }
-        let shares = { (k: Int) in Set(Words.content(judged[k].text)).intersection(q).count >= 2 }
-        guard let last = judged.indices.dropFirst(first).last(where: shares) else { return false }
-        return putOff[last]
+    static func putOffLast(_ q: Set<String>, _ later: ArraySlice<MessageToJudge>) -> Bool {
+        guard q.count >= 2, let last = later.last(where: { Set(Words.content($0.text)).intersection(q).count >= 2 }) else { return false }
+        return putsOff(last.text.lowercased())
     }
 
     /// "What about X? Still tight." asks back; "Helps, but it's still 2.5 weeks. What does Acme need?" answers first.

@@ -78,9 +78,8 @@ enum ThreadSummarizer {
             decisions.removeAll { !Set(Words.content($0)).isDisjoint(with: r.topic) }
             decisions.append(r.text)
         }
-        let putOff = OpenQuestions.putOffs(judged)
-        let asked = OpenQuestions.open(judged, founds, putOff: putOff)
-        let questions = asked + OpenQuestions.unansweredAsks(judged, founds, unowned: unowned, known: asked, putOff: putOff)
+        let asked = OpenQuestions.open(judged, founds)
+        let questions = asked + OpenQuestions.unansweredAsks(judged, founds, unowned: unowned, known: asked)
 
         let threadWords = msgs.reduce(0) { $0 + Words.all($1.text).count }
         let budget = max(8, Int(Double(threadWords) * budgetRatio))
