@@ -143,8 +143,18 @@ enum OpenQuestions {
     /// "amount_cents: let's vote next week": the last word on a question's topic puts it off, so it is
     /// open at the end whatever was said before.
     static func putOffLast(_ q: Set<String>, _ later: ArraySlice<MessageToJudge>) -> Bool {
-        guard q.count >= 2, let last = later.last(where: { Set(Words.content($0.text)).intersection(q).count >= 2 }) else { return false }
+        guard q.count >= 2, let last = later.last(where: { sharesTwo($0.text, q) }) else { return false }
         return putsOff(last.text.lowercased())
+    }
+
+    /// Whether a text holds two different words of `q`, without building a set of its words (every
+    /// question reads every later message).
+    static func sharesTwo(_ text: String, _ q: Set<String>) -> Bool {
+        var first: String? = nil
+        for w in Words.content(text) where q.contains(w) {
+            if let f = first { if f != w { return true } } else { first = w }
+        }
+        return false
     }
 
     /// "What about X? Still tight." asks back; "Helps, but it's still 2.5 weeks. What does Acme need?" answers first.
