@@ -5,7 +5,8 @@ import Foundation
 enum OpenQuestions {
     static let deferrals = ["let me check", "get back to you", "not sure", "no idea", "good question", "i'll find out",
                             "i'll check", "don't know", "will check", "tbd", "need to check", "let me ask", "i'll ask", "no clue",
-                            "good q", "come back to", "let's discuss", "let's park", "let's vote", "let's see what"]
+                            "good q", "come back to", "let's discuss", "let's park", "let's vote", "let's see what",
+                            "let's see if", "let's hold", "let's figure", "i'll confirm", "still open", "i'll decide", "not decide"]
     /// Openers of a reply that moves on to something else: it answers nothing before it.
     static let topicChanges = ["another thing", "btw", "unrelated", "separately", "on another note", "different topic", "also,", "also:"]
 
@@ -17,6 +18,9 @@ enum OpenQuestions {
             for (si, s) in Sentences.split(m.text).enumerated() where s.hasSuffix("?") {
                 if found.contains(where: { $0.sentence == si }) { continue }
                 if Words.content(s).count < 2 { continue }
+                // "can you ask acme which fixed ranges they need? 7/30/90 days?": a few words that ask
+                // nothing of their own after an ask are that ask's detail, not a question.
+                if si > 0, found.contains(where: { $0.sentence == si - 1 }), elliptical(s) { continue }
                 if answered(s, asker: m.from, after: i, judged) || assigned(s, after: i, judged, founds) { continue }
                 let q = Compress.sentence(s.trimmingSpaces(), names: Set(judged.map { $0.from.lowercased() }))
                 // Back-to-back questions of one message are one open question ("Who tells the partners? Is there a comms plan?").
@@ -34,11 +38,18 @@ enum OpenQuestions {
         let names = Set(judged.map { $0.from.lowercased() })
         for (i, m) in judged.enumerated() {
             let sentences = Sentences.split(m.text)
-            for f in founds[i] where f.sentence < sentences.count && sentences[f.sentence].hasSuffix("?")
-                && unowned.contains(where: { $0.what == f.item.what }) {
-                // Nobody spoke of it again: a later word of someone else about its object answers it somehow.
+            for f in founds[i] where f.sentence < sentences.count && unowned.contains(where: { $0.what == f.item.what }) {
                 let object = Set(Words.content(f.item.what).dropFirst())
-                if judged.dropFirst(i + 1).contains(where: { $0.from.lowercased() != m.from.lowercased() && !object.isDisjoint(with: Words.content($0.text)) }) { continue }
+                let later = judged.dropFirst(i + 1)
+                // "please expose total_count" — "let's park total_count": an ask whose last word puts it off is open.
+                let parked = putOffLast(object, later)
+                guard parked || sentences[f.sentence].hasSuffix("?") || asksAnyone(sentences[f.sentence]) else { continue }
+                // Nobody spoke of it again: a later word of someone else about its object answers it somehow,
+                // unless it puts it off ("canary only gets web traffic I think? not sure").
+                if !parked && later.contains(where: { $0.from.lowercased() != m.from.lowercased() && !object.isDisjoint(with: Words.content($0.text)) && !putsOff($0.text.lowercased()) }) { continue }
+                // "someone needs to tell the app teams" — "I'll post in #eng-announce today": the next speaker took it.
+                if !sentences[f.sentence].hasSuffix("?"), let next = later.first(where: { $0.from.lowercased() != m.from.lowercased() }),
+                   ["i'll ", "i will ", "i can ", "on it", "will do"].contains(where: { next.text.lowercased().hasPrefix($0) }) { continue }
                 var q = Compress.sentence(sentences[f.sentence].trimmingSpaces(), names: names)
                 // "X is flaky on CI. Can someone look at it?": the ask's "it" is the sentence before it.
                 if f.sentence > 0, q.hasSuffix("?"), Words.all(q).contains(where: { ["it", "this", "them"].contains($0) }),
@@ -47,6 +58,23 @@ enum OpenQuestions {
             }
         }
         return out
+    }
+
+    static let askOpeners: Set<String> = ["is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "will", "would", "who", "what",
+                                          "when", "where", "why", "how", "which", "has", "have", "shall", "may", "any", "anyone", "anybody"]
+
+    /// A question of at most four words that opens with neither a verb of asking nor a wh-word ("7/30/90 days?").
+    static func elliptical(_ s: String) -> Bool {
+        let words = Words.all(s)
+        guard let first = words.first else { return true }
+        return words.count <= 4 && !askOpeners.contains(first)
+    }
+
+    /// "someone should check why the canary didn't catch this": an ask of nobody in particular, a
+    /// question of who will do it though it has no "?".
+    static func asksAnyone(_ s: String) -> Bool {
+        let lower = s.lowercased()
+        return ["someone should ", "someone needs to ", "somebody should ", "someone has to ", "someone must "].contains { lower.hasPrefix($0) }
     }
 
     /// What a message's sentence before an ask names, as a bracket for the ask's pronoun: its first
@@ -83,15 +111,21 @@ enum OpenQuestions {
         let q = Set(Words.content(question))
         let later = judged.dropFirst(i + 1)
         if later.contains(where: { $0.from.lowercased() == asker.lowercased() && ["never mind", "nevermind", "ignore that", "scratch that"].contains(where: $0.text.lowercased().contains) }) { return true }
+        if putOffLast(q, later) { return false }
         var firstReply = true
+        // Who put it off ("let me check with their team"): their own later word on it is the answer.
+        var deferrer: String? = nil
         for m in later where m.from.lowercased() != asker.lowercased() {
             let lower = m.text.lowercased()
-            let deferral = deferrals.contains { lower.hasBytes($0) }
+            let deferral = putsOff(lower)
             let words = Set(Words.content(m.text))
             if q.intersection(words).count >= 2 && !deferral { return true }
-            // The next person to speak answers unless they ask something else or put it off.
+            if !deferral, let d = deferrer, d == m.from.lowercased(), !q.isDisjoint(with: words), !firstSentenceAsks(m.text) { return true }
+            if deferral && deferrer == nil { deferrer = m.from.lowercased() }
+            // The next person to speak answers unless they ask something back first, put it off, or say
+            // nothing in words ("👀").
             // (Read only of the first reply: every later message is asked about every question.)
-            if firstReply && !deferral && !m.text.contains("?") && !topicChanges.contains(where: { lower.hasPrefix($0) || lower.hasBytes(". " + $0) || lower.hasBytes(": " + $0) }) {
+            if firstReply && !deferral && !firstSentenceAsks(m.text) && !saysNothing(m.text) && !topicChanges.contains(where: { lower.hasPrefix($0) || lower.hasBytes(". " + $0) || lower.hasBytes(": " + $0) }) {
                 return true
             }
             // "yes pls, can you do it gabriela?": a yes answers, whatever it asks next.
@@ -100,4 +134,37 @@ enum OpenQuestions {
         }
         return false
     }
+
+    /// A reply that puts a question off ("not sure", "depends on the references", "not me, I'm out").
+    static func putsOff(_ lower: String) -> Bool {
+        deferrals.contains { lower.hasBytes($0) } || lower.hasPrefix("depends") || lower.hasPrefix("it depends") || lower.hasPrefix("not me")
+    }
+
+    /// "amount_cents: let's vote next week": the last word on a question's topic puts it off, so it is
+    /// open at the end whatever was said before.
+    static func putOffLast(_ q: Set<String>, _ later: ArraySlice<MessageToJudge>) -> Bool {
+        guard q.count >= 2, let last = later.last(where: { sharesTwo($0.text, q) }) else { return false }
+        return putsOff(last.text.lowercased())
+    }
+
+    /// Whether a text holds two different words of `q`, without building a set of its words (every
+    /// question reads every later message).
+    static func sharesTwo(_ text: String, _ q: Set<String>) -> Bool {
+        var first: String? = nil
+        for w in Words.content(text) where q.contains(w) {
+            if let f = first { if f != w { return true } } else { first = w }
+        }
+        return false
+    }
+
+    /// "What about X? Still tight." asks back; "Helps, but it's still 2.5 weeks. What does Acme need?" answers first.
+    static func firstSentenceAsks(_ text: String) -> Bool {
+        guard text.hasBytes("?") else { return false }
+        return Sentences.split(text).first?.hasSuffix("?") ?? false
+    }
+
+    /// A reply with no word ("👀", "🙏"): it answers nothing. (A "✅" report of one's own work often
+    /// answers a question too, "I updated the runbook, it uses terraform now ✅", and dev4's key points
+    /// fell when it was counted out, so only a wordless reply is.)
+    static func saysNothing(_ text: String) -> Bool { Words.all(text).isEmpty }
 }
