@@ -275,4 +275,13 @@ class ClusterTestCase: XCTestCase {
         try super.setUpWithError()
         if Self.cluster == nil { Self.cluster = try TestCluster.start() }
     }
+
+    /// A database of its own for one test, on the class's cluster: the `--database` URL that
+    /// every node of that test is given.
+    func freshDatabaseURL(_ prefix: String) throws -> String {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let name = "\(prefix)_\(UUID().uuidString.prefix(8).lowercased())"
+        try cluster.createDatabase(name)
+        return cluster.url(database: name)
+    }
 }

@@ -12,11 +12,8 @@ final class ClusterDeliveryMeasurement: ClusterTestCase {
     }
 
     func testCrossNodeLatencyAndReaderCost() throws {
-        let cluster = try XCTUnwrap(Self.cluster)
-        let name = "measure_\(UUID().uuidString.prefix(8).lowercased())"
-        try cluster.createDatabase(name)
         let dirs = [try ServerTestDirectory(), try ServerTestDirectory()]
-        let arguments = ["--database", cluster.url(database: name), "--rate-limit", "1000000"]
+        let arguments = ["--database", try freshDatabaseURL("measure"), "--rate-limit", "1000000"]
         let a = try ChildServer(dataDir: dirs[0].path, arguments: arguments)
         let b = try ChildServer(dataDir: dirs[1].path, arguments: arguments)
         defer { _ = a.terminate(); _ = b.terminate() }

@@ -9,11 +9,8 @@ import XCTest
 final class ClusterLimitsProcessTests: ClusterTestCase {
     /// Two servers on a new database, with small limits.
     private func twoNodes(_ extra: [String] = []) throws -> (ChildServer, ChildServer, [ServerTestDirectory]) {
-        let cluster = try XCTUnwrap(Self.cluster)
-        let name = "limits_\(UUID().uuidString.prefix(8).lowercased())"
-        try cluster.createDatabase(name)
         let dirs = [try ServerTestDirectory(), try ServerTestDirectory()]
-        let arguments = ["--database", cluster.url(database: name)] + extra
+        let arguments = ["--database", try freshDatabaseURL("limits")] + extra
         let a = try ChildServer(dataDir: dirs[0].path, arguments: arguments)
         let b = try ChildServer(dataDir: dirs[1].path, arguments: arguments)
         return (a, b, dirs)

@@ -7,11 +7,8 @@ import XCTest
 /// node killed without a word), typing, a session revoked, a display name changed.
 final class ClusterPresenceProcessTests: ClusterTestCase {
     private func twoNodes() throws -> (ChildServer, ChildServer, [ServerTestDirectory]) {
-        let cluster = try XCTUnwrap(Self.cluster)
-        let name = "presence_\(UUID().uuidString.prefix(8).lowercased())"
-        try cluster.createDatabase(name)
         let dirs = [try ServerTestDirectory(), try ServerTestDirectory()]
-        let arguments = ["--database", cluster.url(database: name)]
+        let arguments = ["--database", try freshDatabaseURL("presence")]
         return (try ChildServer(dataDir: dirs[0].path, arguments: arguments),
                 try ChildServer(dataDir: dirs[1].path, arguments: arguments), dirs)
     }
