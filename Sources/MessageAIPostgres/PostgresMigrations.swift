@@ -24,6 +24,7 @@ enum PostgresMigrations {
         PostgresMigration(name: "v12_send_function", statements: PostgresSchema.v12),
         PostgresMigration(name: "v13_item_events", statements: PostgresSchema.v13),
         PostgresMigration(name: "v14_members_version", statements: PostgresSchema.v14),
+        PostgresMigration(name: "v15_event_members_version", statements: PostgresSchema.v15),
     ]
 
     /// Any 64-bit constant of our own: the advisory lock that serialises migrations when two

@@ -47,27 +47,28 @@ extension PostgresStore: EventLog {
         return try await perform { client, logger in
             try await client.allRows("""
                 SELECT e.xid::text AS xid_text, e.position, e.kind, e.conversation_id, e.seq, e.user_id, e.to_user_id,
-                       e.origin IS NOT DISTINCT FROM \(origin)
+                       e.members_version, e.origin IS NOT DISTINCT FROM \(origin)
                 FROM events e
                 WHERE (e.xid, e.position) > (\(String(cursor.xid))::xid8, \(cursor.position))
                   AND e.xid < pg_snapshot_xmin(pg_current_snapshot())
                 ORDER BY e.xid, e.position LIMIT \(limit)
                 """, logger: logger).map { row in
-                let (xid, position, kind, conversation, seq, user, toUser, own) =
-                    try row.decode((String, UInt64, Int16, UInt64, UInt64, UInt64, UInt64, Bool).self)
+                let (xid, position, kind, conversation, seq, user, toUser, version, own) =
+                    try row.decode((String, UInt64, Int16, UInt64, UInt64, UInt64, UInt64, UInt64, Bool).self)
                 var event = CommitEvent(position: LogPosition(xid: UInt64(xid) ?? 0, position: position),
                                         kind: CommitEvent.Kind(rawValue: kind) ?? .membership,
                                         conversationID: conversation, seq: seq, userID: user, own: own)
                 event.toUserID = toUser
+                event.membersVersion = version
                 return event
             }
         }
     }
 
-    /// Messages and changes in the range, with whether this process wrote them (from their
-    /// events; an event already purged reads as another's). At most 1,000 seqs per call. The
-    /// events also say whether any seq is a change; when each seq has its event and none is,
-    /// the changes are not asked for.
+    /// Messages and changes in the range, with whether this process wrote them and the members
+    /// version each was made under (from their events; an event already purged reads as
+    /// another's, version 0). At most 1,000 seqs per call. The events also say whether any seq
+    /// is a change; when each seq has its event and none is, the changes are not asked for.
     public func entries(conversationID: UInt64, after: UInt64, through: UInt64,
                         known: [UInt64: CommitEvent] = [:]) async throws(StoreError) -> [LogEntry] {
         guard through > after else { return [] }
@@ -76,22 +77,24 @@ extension PostgresStore: EventLog {
         let range = (after + 1)...through
         let covered = known.count >= range.count && range.allSatisfy { known[$0] != nil }
         return try await perform { client, logger in
-            var own = Set<UInt64>(), logged = 0, changes = false
+            var own = Set<UInt64>(), versions: [UInt64: UInt64] = [:], logged = 0, changes = false
             if covered {
                 // The reader just read these events: not read again (the common case, one seq).
                 for seq in range {
                     if known[seq]?.own == true { own.insert(seq) }
                     if known[seq]?.kind == .change { changes = true }
+                    versions[seq] = known[seq]?.membersVersion
                 }
                 logged = range.count
             } else {
                 for row in try await client.allRows("""
-                    SELECT seq, kind, origin IS NOT DISTINCT FROM \(origin) FROM events
+                    SELECT seq, kind, origin IS NOT DISTINCT FROM \(origin), members_version FROM events
                     WHERE kind IN (1, 2) AND conversation_id = \(conversationID) AND seq > \(after) AND seq <= \(through)
                     """, logger: logger) {
-                    let (seq, kind, mine) = try row.decode((UInt64, Int16, Bool).self)
+                    let (seq, kind, mine, version) = try row.decode((UInt64, Int16, Bool, UInt64).self)
                     if mine { own.insert(seq) }
                     if kind == CommitEvent.Kind.change.rawValue { changes = true }
+                    versions[seq] = version
                     logged += 1
                 }
             }
@@ -101,7 +104,8 @@ extension PostgresStore: EventLog {
                 SELECT \(unescaped: Self.messageColumns) \(unescaped: Self.messageJoins)
                 WHERE m.conversation_id = \(conversationID) AND m.seq > \(after) AND m.seq <= \(through)
                 """, logger: logger).map { row in
-                let m = try Self.message(row)
+                var m = try Self.message(row)
+                m.membersVersion = versions[m.seq] ?? 0
                 return .message(m, own: own.contains(m.seq))
             }
             guard readChanges else { return entries.sorted { $0.seq < $1.seq } }
@@ -109,7 +113,8 @@ extension PostgresStore: EventLog {
                 SELECT \(unescaped: Self.changeColumns) \(unescaped: Self.changeJoins)
                 WHERE c.conversation_id = \(conversationID) AND c.seq > \(after) AND c.seq <= \(through)
                 """, logger: logger).map { row in
-                let c = try Self.change(row)
+                var c = try Self.change(row)
+                c.membersVersion = versions[c.seq] ?? 0
                 return .change(c, own: own.contains(c.seq))
             }
             return entries.sorted { $0.seq < $1.seq }

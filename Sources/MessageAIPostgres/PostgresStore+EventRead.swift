@@ -24,10 +24,11 @@ extension PostgresStore {
                 // the end all the same, which leaves the connection's stream drained.
                 guard !read.heldBack else { continue }
                 var columns = Columns(row)
-                let (xid, position, kind, conversation, seq, user, toUser, own, readable) =
+                let (xid, position, kind, conversation, seq, user, toUser, version, own, readable) =
                     (try columns.next(String.self), try columns.next(UInt64.self), try columns.next(Int16.self),
                      try columns.next(UInt64.self), try columns.next(UInt64.self), try columns.next(UInt64.self),
-                     try columns.next(UInt64.self), try columns.next(Bool.self), try columns.next(Bool.self))
+                     try columns.next(UInt64.self), try columns.next(UInt64.self), try columns.next(Bool.self),
+                     try columns.next(Bool.self))
                 guard readable else {
                     read.heldBack = true
                     continue
@@ -36,10 +37,14 @@ extension PostgresStore {
                                         kind: CommitEvent.Kind(rawValue: kind) ?? .membership,
                                         conversationID: conversation, seq: seq, userID: user, own: own)
                 event.toUserID = toUser
+                event.membersVersion = version
                 read.events.append(event)
                 // The message's first column is NULL when nothing was joined.
                 if try columns.peekIsNull() { continue }
-                read.entries.append(.message(try Self.message(&columns), own: own))
+                // Pushed with the version its seq was taken under (schema v15), as its writer pushed it.
+                var message = try Self.message(&columns)
+                message.membersVersion = version
+                read.entries.append(.message(message, own: own))
             }
             return read
         }
@@ -63,7 +68,7 @@ struct EventRead: PostgresPreparedStatement {
     static var sql: String {
         """
         SELECT e.xid::text AS xid_text, e.position, e.kind, e.conversation_id, e.seq, e.user_id, e.to_user_id,
-               e.own, e.readable, m.*
+               e.members_version, e.own, e.readable, m.*
         FROM (SELECT e.*, e.origin IS NOT DISTINCT FROM $3 AS own,
                      e.xid < pg_snapshot_xmin(pg_current_snapshot()) AS readable
               FROM events e WHERE (e.xid, e.position) > ($1::xid8, $2)

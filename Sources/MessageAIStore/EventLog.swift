@@ -104,6 +104,11 @@ public struct CommitEvent: Sendable, Equatable {
     public var userID: UInt64
     /// A contact event's other user (0 otherwise).
     public var toUserID: UInt64 = 0
+    /// A message's, change's or assistant item's: the conversation's members version its
+    /// transaction saw (`MemberList.version`; 0 unknown). The log sorts by transaction, not by
+    /// commit, so a message can be read before a leave that committed ahead of its seq: a
+    /// reader whose cached members are older reads them again before pushing it.
+    public var membersVersion: UInt64 = 0
     /// Committed by this process (which delivered it to its own connections at commit).
     public var own: Bool
     public init(position: LogPosition, kind: Kind, conversationID: UInt64, seq: UInt64, userID: UInt64, own: Bool) {

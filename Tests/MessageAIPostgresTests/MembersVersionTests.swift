@@ -79,7 +79,7 @@ private func sendOne(_ store: PostgresStore, _ conversation: UInt64, from sender
 }
 
 /// Waits until `count` (a `SELECT count(*)`) answers at least 1, with a deadline.
-private func waitForCount(_ cluster: TestCluster, _ database: String, _ count: String) throws {
+func waitForCount(_ cluster: TestCluster, _ database: String, _ count: String) throws {
     let deadline = Date().addingTimeInterval(30)
     while try cluster.psql(count, database: database) == "0" {
         guard deadline.timeIntervalSinceNow > 0 else { throw ClusterError("never: \(count)", log: "") }
@@ -88,7 +88,7 @@ private func waitForCount(_ cluster: TestCluster, _ database: String, _ count: S
 }
 
 /// A psql session fed on its standard input: a transaction the test opens, holds and ends.
-private final class OpenTransaction {
+final class OpenTransaction {
     private static let application = "messageai-test-open"
     private let cluster: TestCluster
     private let database: String

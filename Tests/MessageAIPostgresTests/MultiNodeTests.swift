@@ -29,7 +29,8 @@ final class MultiNodeTests: PostgresTestCase {
                 // As a set: the store lists them by name, and "v10_..." sorts before "v1_...".
                 XCTAssertEqual(Set(applied), ["v1_initial", "v2_search_purge", "v3_files", "v4_people_privacy", "v5_assistant", "v6_attachments",
                                               "v7_event_log", "v8_append_function", "v9_nodes", "v10_shared_limits",
-                                              "v11_extraction_jobs", "v12_send_function", "v13_item_events", "v14_members_version"])
+                                              "v11_extraction_jobs", "v12_send_function", "v13_item_events", "v14_members_version",
+                                              "v15_event_members_version"])
             }
             // And every node works on the one schema.
             let (group, users) = try await makeGroup(stores[0], users: 1)

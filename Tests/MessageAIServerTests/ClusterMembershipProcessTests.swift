@@ -76,7 +76,8 @@ final class ClusterMembershipProcessTests: ClusterTestCase {
 
 /// A transaction left open with a transaction id, so that every node's reader of the event log
 /// stops below it (as a long transaction of any client of the database would hold them):
-/// `psql` sleeping inside it, ended by terminating its backend.
+/// `psql` sleeping inside it, ended by terminating its backend. `holding`: what it does first
+/// (by default only takes an id; a row lock holds back the writers that need that row too).
 final class ReaderHold {
     private static let application = "messageai-test-hold"
     private let cluster: TestCluster
@@ -84,13 +85,13 @@ final class ReaderHold {
     private let process = Process()
     private var released = false
 
-    init(_ cluster: TestCluster, database: String) throws {
+    init(_ cluster: TestCluster, database: String, holding statement: String = "SELECT pg_current_xact_id()") throws {
         self.cluster = cluster
         self.database = database
         let bin = try XCTUnwrap(TestCluster.binaries())
         process.executableURL = URL(fileURLWithPath: bin + "/psql")
         process.arguments = ["-h", cluster.directory, "-p", "\(cluster.port)", "-U", "postgres", "-d", database, "-X", "-q",
-                             "-c", "SELECT pg_current_xact_id(); SELECT pg_sleep(300)"]
+                             "-c", "\(statement); SELECT pg_sleep(300)"]
         process.environment = ["PGAPPNAME": Self.application]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

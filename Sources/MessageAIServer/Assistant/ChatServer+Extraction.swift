@@ -170,13 +170,16 @@ extension ChatServer {
 
     /// Sends ASSIST_ITEMS (request id 0) to every session of every member that speaks the
     /// assistant, one frame per conversation; `except` already has them as its answer.
-    func pushItems(_ items: [AssistItemRecord], except: Peer?) async {
+    /// `membersVersions`: by conversation, the members version the items' writes saw (another
+    /// node's items, from their events); a conversation not named trusts the cached members.
+    func pushItems(_ items: [AssistItemRecord], except: Peer?, membersVersions: [UInt64: UInt64] = [:]) async {
         guard !items.isEmpty else { return }
         let cursor = (try? await assistantStore?.assistantCursor()) ?? 0
         let byConversation = Dictionary(grouping: items, by: \.conversationID)
         for (cid, list) in byConversation {
             let frame = AssistItems(items: list.map(AssistItem.init), cursor: cursor).frame(requestID: 0)
-            try? await delivery.send(frame, toMembersOf: cid, except: except, only: \.assistant)
+            try? await delivery.send(frame, toMembersOf: cid, except: except, membersVersion: membersVersions[cid] ?? 0,
+                                     only: \.assistant)
         }
     }
 }

@@ -14,8 +14,9 @@
 /// commit of this node names the version its seq was taken under: a newer one than the entry's
 /// means a membership changed before that commit, and the entry is read again before anything
 /// is pushed (`isCurrent`). An older one is served from the entry: those members were current
-/// after the commit. A version of 0 (SQLite, one writer; or a push of another node's commit,
-/// which the reader orders after the membership events before it) trusts the entry.
+/// after the commit. Another node's commit read from the log carries the version from its
+/// event (PostgreSQL schema v15), so does an assistant item's. A version of 0 (SQLite, one
+/// writer; an event logged before v15; an item this node stored itself) trusts the entry.
 /// Hub queue only, like `LocalDelivery` that holds it.
 struct AudienceCache {
     private struct Entry {

@@ -106,7 +106,7 @@ extension ChatServer {
             var receipts: [(UInt64, UInt64)] = []
             var contacts: [(UInt64, UInt64)] = []
             var ephemeral: [CommitEvent] = []
-            var items: [(UInt64, [UInt64])] = []
+            var items: [(UInt64, [UInt64], version: UInt64)] = []
             func flush() async {
                 for (conversation, seqs) in reached {
                     await cluster.reached(conversation, seq: seqs.map(\.seq).max() ?? 0, events: seqs,
@@ -143,8 +143,9 @@ extension ChatServer {
                     guard !event.own else { continue }
                     if let i = items.firstIndex(where: { $0.0 == event.conversationID }) {
                         if !items[i].1.contains(event.seq) { items[i].1.append(event.seq) }
+                        items[i].version = max(items[i].version, event.membersVersion)
                     } else {
-                        items.append((event.conversationID, [event.seq]))
+                        items.append((event.conversationID, [event.seq], event.membersVersion))
                     }
                 }
             }
@@ -152,7 +153,9 @@ extension ChatServer {
             for conversation in renewed { await pushMembership(conversation) }
             for (conversation, user) in receipts { await pushReceipt(conversation, of: user, cluster) }
             for event in ephemeral { await applyNodeEvent(event) }
-            for (conversation, ids) in items { await pushNodeItems(ids, of: conversation, cluster) }
+            for (conversation, ids, version) in items {
+                await pushNodeItems(ids, of: conversation, membersVersion: version, cluster)
+            }
             // A contact request or accept made on another node: told as `announceContact` tells it there.
             for (user, target) in contacts {
                 do {

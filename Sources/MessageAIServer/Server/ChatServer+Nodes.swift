@@ -101,10 +101,12 @@ extension ChatServer {
     /// now (a later change read in the same batch is no older) and pushed to the members'
     /// connections here as that node pushed them to its own. Nothing is read when no member
     /// is connected here, or when this node runs without the assistant's store.
-    func pushNodeItems(_ ids: [UInt64], of conversationID: UInt64, _ cluster: ClusterDelivery) async {
+    /// `membersVersion`: the newest its events carry (schema v15): members cached from before
+    /// a leave that the writes saw committed are read again first.
+    func pushNodeItems(_ ids: [UInt64], of conversationID: UInt64, membersVersion: UInt64, _ cluster: ClusterDelivery) async {
         guard let itemStore = assistantStore, await cluster.local.hasAudience(conversationID) else { return }
         do {
-            await pushItems(try await itemStore.items(ids: ids), except: nil)
+            await pushItems(try await itemStore.items(ids: ids), except: nil, membersVersions: [conversationID: membersVersion])
         } catch {
             logger.error("event log: items of conversation \(conversationID) failed: \(error)")
         }

@@ -153,8 +153,11 @@ final class ClusterDelivery: Delivery {
     }
 
     /// Another node's commit (or this one's, stalled too long), as the store reads it back:
-    /// with no members version (0), so the cached members stand; the reader applied every
-    /// membership event logged before it (README "Running several nodes" says what is left).
+    /// with the members version its seq was taken under, from its event (schema v15). The
+    /// reader applied every membership event logged before it, but a leave that committed
+    /// just ahead of the seq can be logged after it (the log sorts by transaction id): the
+    /// version says so, and the members are read again before it is pushed. An event written
+    /// before v15 says 0, and the cached members stand.
     private func push(_ entry: LogEntry) async {
         switch entry {
         case .message(let stored, _):
@@ -226,8 +229,9 @@ final class ClusterDelivery: Delivery {
     func connections(of userID: UInt64) -> [Peer] { local.connections(of: userID) }
     var usersOnline: Int { local.usersOnline }
 
-    func send(_ frame: Frame, toMembersOf conversationID: UInt64, except: Peer?, only: (Peer) -> Bool) async throws {
-        try await local.send(frame, toMembersOf: conversationID, except: except, only: only)
+    func send(_ frame: Frame, toMembersOf conversationID: UInt64, except: Peer?, membersVersion: UInt64,
+              only: (Peer) -> Bool) async throws {
+        try await local.send(frame, toMembersOf: conversationID, except: except, membersVersion: membersVersion, only: only)
     }
 
     func send(to users: [UInt64], except: Peer?, only: (Peer) -> Bool, _ frameFor: (UInt64) throws -> Frame?) rethrows {

@@ -46,7 +46,9 @@ protocol Delivery: AnyObject {
     func deliver(_ change: MessageChange, except: Peer?, membersVersion: UInt64) async throws
     /// One frame to every connection of the conversation's members but `except`, for which
     /// `only` holds (assistant items go to connections that agreed on the assistant).
-    func send(_ frame: Frame, toMembersOf conversationID: UInt64, except: Peer?, only: (Peer) -> Bool) async throws
+    /// `membersVersion` as for a message: the one the write that made the frame saw, or 0.
+    func send(_ frame: Frame, toMembersOf conversationID: UInt64, except: Peer?, membersVersion: UInt64,
+              only: (Peer) -> Bool) async throws
     /// To the connections of `users` but `except` for which `only` holds: the frame
     /// `frameFor` makes for their user, asked at most once per user, and only for users with
     /// such a connection. nil sends nothing. (Synchronous: a frame that needs the store is

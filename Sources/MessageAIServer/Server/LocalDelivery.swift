@@ -56,8 +56,11 @@ final class LocalDelivery: Delivery {
         }
     }
 
-    func send(_ frame: Frame, toMembersOf conversationID: UInt64, except: Peer?, only: (Peer) -> Bool) async throws {
-        for p in try await audience(of: conversationID) where p !== except && only(p) { p.connection.send(frame) }
+    func send(_ frame: Frame, toMembersOf conversationID: UInt64, except: Peer?, membersVersion: UInt64,
+              only: (Peer) -> Bool) async throws {
+        for p in try await audience(of: conversationID, atLeast: membersVersion) where p !== except && only(p) {
+            p.connection.send(frame)
+        }
     }
 
     func send(to users: [UInt64], except: Peer?, only: (Peer) -> Bool, _ frameFor: (UInt64) throws -> Frame?) rethrows {
