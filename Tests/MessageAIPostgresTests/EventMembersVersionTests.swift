@@ -1,6 +1,7 @@
 import Foundation
 import MessageAIPostgres
 import MessageAIStore
+import MessageAIVocabulary
 import XCTest
 
 /// Schema v15: each message's event carries the members version its seq was taken under, so a
@@ -68,8 +69,12 @@ final class EventMembersVersionTests: PostgresTestCase {
                                                text: "hello", serverTime: now())])
         _ = try await store.apply(NewChange(conversationID: group, actorID: users[1], clientID: newClientID(),
                                             targetSeq: 1, action: .react, emoji: "👍", serverTime: now()))
+        _ = try await store.insertItems([NewAssistItem(conversationID: group, seq: 1, kind: .action, ordinal: 0,
+                                                       text: "tag the branch", who: "", senderID: users[0],
+                                                       engine: "local", engineVersion: "t")], now: now())
         let events = try await store.events(after: start.cursor, limit: 100)
-        XCTAssertEqual(events.filter { $0.kind == .message || $0.kind == .change }.map(\.membersVersion), [version, version])
+        XCTAssertEqual(events.filter { [.message, .change, .assistItem].contains($0.kind) }.map(\.membersVersion),
+                       [version, version, version])
         XCTAssertEqual(events.filter { $0.kind == .membership }.map(\.membersVersion), [0])
     }
 }
