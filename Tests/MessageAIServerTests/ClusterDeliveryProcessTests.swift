@@ -18,15 +18,6 @@ final class ClusterDeliveryProcessTests: ClusterTestCase {
         return (a, b, name, dirs)
     }
 
-    private func login(_ name: String, port: Int) throws -> TestClient {
-        let c = try TestClient(port: port)
-        try c.hello(capabilities: [.zlib, .messageChanges])
-        let granted: SessionGranted = try c.request(Login(login: name, password: TestUsers.password))
-        c.user = granted.user
-        c.token = granted.token
-        return c
-    }
-
     /// MESSAGE pushes of the conversation until `count` arrived (or the deadline), in arrival order.
     private func messages(_ client: TestClient, in conversation: UInt64, count: Int, timeout: Double = 60) -> [ChatMessage] {
         var got: [ChatMessage] = []
@@ -45,10 +36,10 @@ final class ClusterDeliveryProcessTests: ClusterTestCase {
         let users = try TestUsers.register(["ann", "ben", "cat"], port: a.port, capabilities: [.zlib, .messageChanges])
         let group: Conversation = try users[0].request(GroupCreate(name: "race", usernames: ["ben", "cat"]))
         let ann = users[0]
-        let ben = try login("ben", port: b.port)
-        let cat = try login("cat", port: b.port)          // a reader on node 2
-        let annPhone = try login("ann", port: b.port)     // the sender's other device, on the other node
-        let benTablet = try login("ben", port: a.port)    // and the other sender's, on node 1
+        let ben = try loggedIn("ben", port: b.port)
+        let cat = try loggedIn("cat", port: b.port)          // a reader on node 2
+        let annPhone = try loggedIn("ann", port: b.port)     // the sender's other device, on the other node
+        let benTablet = try loggedIn("ben", port: a.port)    // and the other sender's, on node 1
         let perSender = 200
         let senders = [(ann, "ann"), (ben, "ben")]
         let acks = UnsafeSendableBox<[[UInt64]]>([[], []])
@@ -83,8 +74,8 @@ final class ClusterDeliveryProcessTests: ClusterTestCase {
         let users = try TestUsers.register(["ann", "ben", "cat", "dan"], port: a.port, capabilities: [.zlib, .messageChanges])
         let ann = users[0]
         let group: Conversation = try ann.request(GroupCreate(name: "crew", usernames: ["ben", "cat"]))
-        let ben = try login("ben", port: b.port)
-        let dan = try login("dan", port: b.port)
+        let ben = try loggedIn("ben", port: b.port)
+        let dan = try loggedIn("dan", port: b.port)
         let first = try ann.sendText("lunch?", in: group.conversationID)
         XCTAssertEqual(try ben.push(ChatMessage.self).text, "lunch?")
 
@@ -126,7 +117,7 @@ final class ClusterDeliveryProcessTests: ClusterTestCase {
         XCTAssertEqual(try dan.push(Conversation.self, where: { $0.conversationID == direct.conversationID }).kind, .direct)
 
         // ben leaves on node 2; ann's next message no longer reaches his other device on node 2.
-        let benPhone = try login("ben", port: b.port)
+        let benPhone = try loggedIn("ben", port: b.port)
         let _: OK = try ben.request(GroupLeave(conversationID: group.conversationID))
         let left = try ann.push(Conversation.self, where: { $0.conversationID == group.conversationID })
         XCTAssertEqual(left.members.count, 3)
@@ -143,7 +134,7 @@ final class ClusterDeliveryProcessTests: ClusterTestCase {
         let cluster = try XCTUnwrap(Self.cluster)
         let users = try TestUsers.register(["ann", "ben"], port: a.port)
         let dm = try users[0].openDM(with: "ben")
-        let ben = try login("ben", port: b.port)
+        let ben = try loggedIn("ben", port: b.port)
         for round in 0..<3 {
             let killed = try cluster.psql("""
                 SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
@@ -176,8 +167,8 @@ final class ClusterDeliveryProcessTests: ClusterTestCase {
         XCTAssertEqual(try ann.sendText("one", in: group.conversationID).seq, 1)
         XCTAssertEqual(try ann.sendText("hi ben", in: dm.conversationID).seq, 1)
         // On node 2: ann leaves the group (her other session), ben blocks her.
-        let annThere = try login("ann", port: b.port)
-        let ben = try login("ben", port: b.port)
+        let annThere = try loggedIn("ann", port: b.port)
+        let ben = try loggedIn("ben", port: b.port)
         let _: OK = try annThere.request(GroupLeave(conversationID: group.conversationID))
         let _: OK = try ben.request(Block(username: "ann"))
         let send = { (conversation: UInt64, text: String) in

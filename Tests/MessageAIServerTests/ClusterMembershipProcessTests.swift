@@ -23,7 +23,7 @@ final class ClusterMembershipProcessTests: ClusterTestCase {
         let (ann, ben, cat, dan) = (users[0], users[1], users[2], users[3])
         let group: Conversation = try ann.request(GroupCreate(name: "crew", usernames: ["ben", "cat", "dan"]))
         let g = group.conversationID
-        let benThere = try login("ben", port: b.port), danThere = try login("dan", port: b.port)
+        let benThere = try loggedIn("ben", port: b.port), danThere = try loggedIn("dan", port: b.port)
         // Node 1 pushes to ben and dan: its cached audience of the group holds them.
         let before = try ann.sendText("before", in: g)
         for (who, client) in [("ben", ben), ("dan", dan), ("cat", cat)] {
@@ -64,14 +64,6 @@ final class ClusterMembershipProcessTests: ClusterTestCase {
         XCTAssertNil(try? dan.push(MessageChange.self, timeout: 0, where: { $0.conversationID == g }))
     }
 
-    private func login(_ name: String, port: Int) throws -> TestClient {
-        let c = try TestClient(port: port)
-        try c.hello(capabilities: [.zlib, .messageChanges])
-        let granted: SessionGranted = try c.request(Login(login: name, password: TestUsers.password))
-        c.user = granted.user
-        c.token = granted.token
-        return c
-    }
 }
 
 /// A transaction left open with a transaction id, so that every node's reader of the event log

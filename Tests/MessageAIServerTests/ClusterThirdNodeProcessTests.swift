@@ -24,7 +24,7 @@ final class ClusterThirdNodeProcessTests: ClusterTestCase {
         let (annHere, ben, cat) = (users[0], users[1], users[2])
         let group: Conversation = try annHere.request(GroupCreate(name: "crew", usernames: ["ben", "cat"]))
         let g = group.conversationID
-        let benThere = try login("ben", port: two.port), ann = try login("ann", port: three.port)
+        let benThere = try loggedIn("ben", port: two.port), ann = try loggedIn("ann", port: three.port)
         // Node 1's cached audience of the group holds ben.
         let before = try annHere.sendText("before", in: g)
         for (who, client) in [("ben", ben), ("cat", cat)] {
@@ -64,15 +64,6 @@ final class ClusterThirdNodeProcessTests: ClusterTestCase {
         let _: Conversations = try ben.request(ConversationsList())
         XCTAssertNil(try? ben.push(ChatMessage.self, timeout: 0.5, where: { $0.conversationID == g }))
         XCTAssertNil(try? cat.push(ChatMessage.self, timeout: 0, where: { $0.conversationID == g }))
-    }
-
-    private func login(_ name: String, port: Int) throws -> TestClient {
-        let c = try TestClient(port: port)
-        try c.hello(capabilities: [.zlib, .messageChanges])
-        let granted: SessionGranted = try c.request(Login(login: name, password: TestUsers.password))
-        c.user = granted.user
-        c.token = granted.token
-        return c
     }
 
     /// Until `count` (a `SELECT count(*)`) answers at least 1, with a deadline.
