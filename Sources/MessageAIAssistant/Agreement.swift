@@ -16,7 +16,7 @@ enum Agreement {
                              "go ahead", "plan approved", "approved", "good idea", "great idea", "fair enough", "happy with that", "love it", "yes please", "fine",
                              "sounds great", "sounds right", "sounds fine", "sounds like a plan", "good with me", "i'm good with", "works for us", "fine with that",
                              "i can live with", "on board", "i'm on board", "let's go with that", "that's the plan", "sure thing", "totally agree", "fully agree", "exactly", "absolutely", "definitely",
-                             "i'm fine with", "i'm ok with", "i'm okay with", "ok by me", "okay by me", "fine by us", "all good", "yes from me", "no complaints"]
+                             "i'm fine with", "i'm ok with", "i'm okay with", "ok by me", "okay by me", "fine by us", "all good", "yes from me", "no complaints", "fair,"]
     /// Words that may stand before the yes without saying anything ("Ok, that works.", "Alright, agreed").
     static let fillers: Set<String> = ["ok", "okay", "alright", "right", "oh", "ah", "well", "then", "so", "cool", "great", "nice", "sure"]
 
@@ -73,7 +73,9 @@ enum Agreement {
             // "Should we keep the retry change or revert it?" asks for a choice, not agreement.
             let asksAgreement = asksAgreement(lower)
             guard asksAgreement || proposingQuestions.contains(where: { lower.hasBytes(" " + $0 + " ") }), !lower.hasBytes(" or ") else { return nil }
-        } else if !proposalMarkers.contains(where: { lower.hasBytes(" " + $0 + " ") }) {
+        } else if !proposalMarkers.contains(where: { lower.hasBytes(" " + $0 + " ") }) && !lower.hasPrefix(" i'd rather ") {
+            // ("I'd rather not promise a credit before the RCA" — "fair, no credit talk until then": a preference
+            // put to the others when it opens the sentence; "Agreed, I'd rather not rush it" is a yes.)
             return nil
         }
         return content(s)
@@ -97,6 +99,12 @@ enum Agreement {
             let cut = lower.distance(from: lower.startIndex, to: comma) + 1
             text = String(text.dropFirst(cut)).trimmingSpaces()
             lower = text.lowercased().replacingPresent("’", with: "'")
+        }
+        // A word and a dash before it ("separately — should we add alerting ...?").
+        if let dash = lower.range(of: " — ") ?? lower.range(of: " - "), lower[..<dash.lowerBound].split(separator: " ").count <= 2,
+           case let after = String(lower[dash.upperBound...]), leads.contains(where: { after.hasPrefix($0) }) {
+            text = String(text.dropFirst(lower.distance(from: lower.startIndex, to: dash.upperBound)))
+            lower = after
         }
         if let lead = leads.first(where: { lower.hasPrefix($0) }), text.count > lead.count + 3 { text = String(text.dropFirst(lead.count)) }
         return DecisionRules.strip(text)
@@ -172,13 +180,16 @@ enum Agreement {
         let sentences = Sentences.split(line.text)
         // "Can we have both? Make export the primary action": the question opens, the next sentence says what.
         if let k = sentences.firstIndex(where: { s in s.hasSuffix("?") && proposingQuestions.contains { (" " + s.lowercased()).hasBytes(" " + $0 + " ") } }),
-           k + 1 < sentences.count, !sentences[k + 1].contains("?"), Words.content(sentences[k + 1]).count >= 3,
+           k + 1 < sentences.count, !sentences[k + 1].contains("?"), Words.content(sentences[k + 1]).count >= 3, thin(sentences[k]),
            !sentences[k].lowercased().hasBytes(" or "), accepts(reply, proposal: line.text) {
             return DecisionRules.strip(sentences[k + 1])
         }
         for (k, s) in sentences.enumerated().reversed() {
+            // "Q3 plan: X. Full sync moves to Q4. yuki, andrés, ok?": an ask with nothing but names in it proposes
+            // the statements before it (below), not the names.
+            if k > 0, asksForAgreement(s) { continue }
             guard let p = proposal(s), accepts(reply, proposal: line.text) else { continue }
-            if s.contains("?"), k + 1 < sentences.count, Words.content(sentences[k + 1]).count >= 3, !sentences[k + 1].contains("?") {
+            if s.contains("?"), k + 1 < sentences.count, Words.content(sentences[k + 1]).count >= 3, !sentences[k + 1].contains("?"), thin(s) {
                 return DecisionRules.strip(sentences[k + 1])
             }
             return p
@@ -186,7 +197,9 @@ enum Agreement {
         // "The shared inbox is our Q1 bet. Any objections?": the statement an agreement ask follows is proposed.
         if let k = sentences.firstIndex(where: asksForAgreement), k > 0, !sentences[k - 1].contains("?"), Words.content(sentences[k - 1]).count >= 3,
            accepts(reply, proposal: line.text) {
-            return DecisionRules.strip(sentences[k - 1])
+            // A plan put up in two statements ("Q3 plan: slim onboarding first. Full sync moves to Q4. ok?") is one proposal.
+            let head = k > 1 && !sentences[k - 2].contains("?") && Words.content(sentences[k - 2]).count >= 3 ? withoutOpeners(sentences[k - 2]) + " " : ""
+            return DecisionRules.strip(head + (head.isEmpty ? withoutOpeners(sentences[k - 1]) : sentences[k - 1]))
         }
         // "I can do 40k if onboarding is included." — "Deal.": an offer needs no marker, and "deal"
         // accepts nothing but an offer; terms the reply states again ("Deal, 40k with onboarding") are the decision.
@@ -194,6 +207,19 @@ enum Agreement {
             return terms.isEmpty ? DecisionRules.strip(offer) : terms
         }
         return nil
+    }
+
+    /// A question that says little of its own ("Can we have both?"): the sentence after it says what is proposed.
+    static func thin(_ question: String) -> Bool { Words.content(content(question)).count < 3 }
+
+    /// A sentence without the fillers and dashes it opens with ("ok — Q3 plan: ..." → "Q3 plan: ...").
+    static func withoutOpeners(_ s: String) -> String {
+        var t = Substring(s.trimmingSpaces())
+        while case let w = t.prefix(while: { $0 != " " }), !w.isEmpty, t.count > w.count,
+              fillers.contains(w.lowercased().trimming(",")) || ["—", "-", "–"].contains(String(w)) {
+            t = t.dropFirst(w.count).drop { $0 == " " }
+        }
+        return String(t)
     }
 
     /// A reply that closes a negotiation ("Deal.", "It's a deal", "Deal, 40k with onboarding"): the terms it

@@ -37,7 +37,8 @@ enum DecisionRules {
         var out: [String] = []
         for (k, s) in sentences.enumerated() {
             if first && !out.isEmpty { break }
-            if let d = explicit(s, before: k > 0 ? sentences[k - 1] : nil) ?? sealedYes(s, before: k > 0 ? sentences[k - 1] : nil, m) ?? restated(s, m) {
+            if let d = explicit(s, before: k > 0 ? sentences[k - 1] : nil) ?? sealedYes(s, before: k > 0 ? sentences[k - 1] : nil, m) ?? restated(s, m)
+                ?? concluded(s, m) ?? approvedTerms(s, m) {
                 // "X. Final.": the seal repeats the sentence before, already told.
                 if !out.contains(d) { out.append(d) }
                 continue
@@ -51,10 +52,19 @@ enum DecisionRules {
             // (The byte search first: Foundation's range(of:) is the costly part of a summary's every sentence.)
             let labelled = lower.hasBytes("decision") && (lower.range(of: "decision").map { lower[$0.upperBound...].prefix(24).contains(":") } ?? false)
             // "Thursday it is", "Ramen it is then": a choice made, social ones too (README).
-            let itIs = lower.hasSuffix(" it is ") || lower.hasSuffix(" it is then ") || lower.hasSuffix(" it is then. ") || lower.hasSuffix(" it is then! ")
+            // (An emoji after it says nothing: "next_page_token it is 😅".)
+            let core = " " + String(withoutTrailingSymbols(lower)).trimming(" .!") + " "
+            // ("there it is", "here it is": something found, not chosen.)
+            let itIs = (core.hasSuffix(" it is ") || core.hasSuffix(" it is then ")) && !core.hasSuffix(" there it is ") && !core.hasSuffix(" here it is ")
             guard markers.contains(where: { lower.hasBytes($0) }) || itIs || labelled else { continue }
             if s.contains("?") || negations.contains(where: { lower.hasBytes($0) }) || pastTimes.contains(where: { lower.hasBytes($0) }) { continue }
-            let d = withChoice(strip(s), m.context)
+            // "sigh, fine, next_page_token it is": the words before the choice's own clause say nothing of it.
+            var said = String(withoutTrailingSymbols(s.trimmingSpaces()))
+            if itIs, let comma = said.lastIndex(of: ","), case let after = String(said[said.index(after: comma)...]).trimmingSpaces(),
+               Words.all(after).count >= 3, said[..<comma].split(separator: " ").allSatisfy({ conclusionFillers.contains(String($0).lowercased().trimming(",")) || ["sigh", "ugh", "hmm", "meh", "welp"].contains(String($0).lowercased().trimming(",")) }) {
+                said = after
+            }
+            let d = withChoice(strip(said), m.context)
             if !out.contains(d) { out.append(d) }
         }
         return out

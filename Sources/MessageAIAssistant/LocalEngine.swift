@@ -4,7 +4,7 @@ import Foundation
 public struct LocalEngine: AssistantEngine {
     public static let name = "local"
     /// Bumped whenever a rule changes, so cached summaries made by older rules are not reused.
-    public static let version = "0.5.7"
+    public static let version = "0.5.8"
 
     public let info = EngineInfo(name: LocalEngine.name, version: LocalEngine.version)
 

@@ -15,14 +15,15 @@ enum OpenQuestions {
         for (i, m) in judged.enumerated() {
             let found = founds[i]
             var last = -2
-            for (si, s) in Sentences.split(m.text).enumerated() where s.hasSuffix("?") {
+            for (si, s) in Sentences.split(m.text).enumerated() where s.hasSuffix("?") || unmarked(s) {
                 if found.contains(where: { $0.sentence == si }) { continue }
                 if Words.content(s).count < 2 { continue }
                 // "can you ask acme which fixed ranges they need? 7/30/90 days?": a few words that ask
                 // nothing of their own after an ask are that ask's detail, not a question.
                 if si > 0, found.contains(where: { $0.sentence == si - 1 }), elliptical(s) { continue }
                 if answered(s, asker: m.from, after: i, judged) || assigned(s, after: i, judged, founds) { continue }
-                let q = Compress.sentence(s.trimmingSpaces(), names: Set(judged.map { $0.from.lowercased() }))
+                var q = Compress.sentence(s.trimmingSpaces(), names: Set(judged.map { $0.from.lowercased() }))
+                if !q.hasSuffix("?") { q = q.trimming(" .!") + "?" }
                 // Back-to-back questions of one message are one open question ("Who tells the partners? Is there a comms plan?").
                 if last == si - 1, let prev = out.popLast() { out.append(prev + " " + q) } else { out.append(q) }
                 last = si
@@ -161,6 +162,24 @@ enum OpenQuestions {
     static func firstSentenceAsks(_ text: String) -> Bool {
         guard text.hasBytes("?") else { return false }
         return Sentences.split(text).first?.hasSuffix("?") ?? false
+    }
+
+    /// A question typed without its mark, as chat often is ("does anyone have the logo in svg",
+    /// "which font are we using"): an asking word, then the one asked, and a few more words.
+    static func unmarked(_ s: String) -> Bool {
+        guard !s.hasBytes("?"), let b = s.utf8.first, "dDiIaAwWhHcC".utf8.contains(b) else { return false }
+        let words = Words.all(s)
+        guard words.count >= 4, words.count <= 16 else { return false }
+        // (Not "is it just me or ...", "when I pushed on it he said ...": the one asked is someone, and a
+        // question word is followed by its verb.)
+        let subjects: Set<String> = ["anyone", "anybody", "someone", "we", "you", "they", "there"]
+        let verbs: Set<String> = ["do", "does", "did", "is", "are", "was", "were", "can", "could", "should", "will", "would", "have", "has"]
+        switch words[0] {
+        case "does", "do", "did", "is", "are", "was", "were", "can", "could", "would", "will", "has", "have": return subjects.contains(words[1])
+        case "anyone", "anybody": return true
+        case "which", "what", "when", "where", "who", "how", "why": return verbs.contains(words[1]) && !s.hasBytes("!")
+        default: return false
+        }
     }
 
     /// A reply with no word ("👀", "🙏"): it answers nothing. (A "✅" report of one's own work often

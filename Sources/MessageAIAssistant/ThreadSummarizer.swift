@@ -14,7 +14,7 @@ enum ThreadSummarizer {
 
     static func reverses(_ d: String) -> Bool {
         let lower = " " + d.lowercased() + " "
-        return reversals.contains { lower.hasBytes(" " + $0 + " ") || lower.hasBytes(" " + $0 + ",") }
+        return reversals.contains { lower.hasBytes(" " + $0 + " ") || lower.hasBytes(" " + $0 + ",") || lower.hasBytes(" " + $0 + ":") }
     }
 
     /// A decision without the choice it names in brackets ("15 it is (do we keep the merge gate at 15
@@ -22,6 +22,15 @@ enum ThreadSummarizer {
     static func ownWords(_ d: String) -> String {
         guard d.hasSuffix(")"), let open = d.lastIndex(of: "("), open > d.startIndex else { return d }
         return String(d[..<open])
+    }
+
+    /// A decision as the summary tells it: a long bracket naming the choice's context is left to
+    /// `/decisions` ("next_page_token it is (the mobile SDK already has helpers for ...)"), where its words
+    /// do not come out of the summary's 30 %.
+    static func briefly(_ d: String) -> String {
+        let own = ownWords(d)
+        guard own != d, Words.all(String(d.dropFirst(own.count))).count > 8, Words.content(own).count >= 2 else { return d }
+        return own.trimmingSpaces()
     }
 
     static func summarize(_ thread: ThreadToSummarize, engine: EngineInfo) -> ThreadSummary {
@@ -86,7 +95,7 @@ enum ThreadSummarizer {
         var picker = SummaryPicker(budget: budget)
         // What a returning reader needs first: decisions, open work with owners and dates, open
         // questions (ASSISTANT.md's key points), each as short as its own words allow.
-        for d in decisions { picker.require(SummaryLine(text: "Decision: " + Compress.tight(Compress.decision(d)), order: .max - 3)) }
+        for d in decisions { picker.require(SummaryLine(text: "Decision: " + Compress.tight(Compress.decision(briefly(d))), order: .max - 3)) }
         // Open work that names no object ("get back to", "comment") competes with the rest instead.
         let actionLines = actions.map { a in (a, SummaryLine(text: "\(a.who): " + Compress.tight(a.what) + (a.due.map { " (\($0))" } ?? ""), order: .max - 2,
                                                              salience: 0.5)) }
