@@ -8,7 +8,7 @@ enum Agreement {
     static let proposalMarkers = ["let's", "lets", "we should", "how about", "i propose", "proposal:", "proposed fix:", "proposed plan:", "what if we", "we could", "i suggest",
                                   "suggestion:", "then we", "so we", "we drop", "we move", "we keep", "we ship", "we use", "what about",
                                   "why don't we", "shall we", "i'd go with", "i would go with", "i'd suggest", "i'd propose", "i vote for", "my vote is", "i'd pick",
-                                  "my suggestion", "my proposal", "i recommend", "i'd recommend", "recommendation:", "the plan:"]
+                                  "my suggestion", "my proposal", "i recommend", "i'd recommend", "recommendation:", "the plan:", "we'll"]
     static let agreements = ["agreed", "sounds good", "+1", "works for me", "makes sense", "let's do it", "fine by me", "lgtm",
                              "deal", "👍", "yes", "yep", "sgtm", "ok with me", "okay with me", "same", "i agree", "agree", "good call", "perfect",
                              "that works", "works", "that's fine", "fine with me", "fine for", "i'm in", "count me in", "ship it", "do it",
@@ -16,7 +16,7 @@ enum Agreement {
                              "go ahead", "plan approved", "approved", "good idea", "great idea", "fair enough", "happy with that", "love it", "yes please", "fine",
                              "sounds great", "sounds right", "sounds fine", "sounds like a plan", "good with me", "i'm good with", "works for us", "fine with that",
                              "i can live with", "on board", "i'm on board", "let's go with that", "that's the plan", "sure thing", "totally agree", "fully agree", "exactly", "absolutely", "definitely",
-                             "i'm fine with", "i'm ok with", "i'm okay with", "ok by me", "okay by me", "fine by us", "all good", "yes from me", "no complaints", "fair,"]
+                             "i'm fine with", "i'm ok with", "i'm okay with", "ok by me", "okay by me", "fine by us", "all good", "yes from me", "no complaints", "fair,", "👌"]
     /// Words that may stand before the yes without saying anything ("Ok, that works.", "Alright, agreed").
     static let fillers: Set<String> = ["ok", "okay", "alright", "right", "oh", "ah", "well", "then", "so", "cool", "great", "nice", "sure"]
 
@@ -67,13 +67,15 @@ enum Agreement {
     static func proposal(_ s: String) -> String? {
         let lower = " " + s.lowercased().replacingPresent("’", with: "'") + " "
         guard Words.content(s).count >= 2 else { return nil }
-        if ["if we ever", "maybe later", "someday", "i'll", "i will", "i can", "not sure"].contains(where: { lower.hasBytes($0) }) || continuing(lower)
+        if ["if we ever", "maybe later", "someday", "i'll", "i will", "i can", "not sure"].contains(where: { lower.hasBytes($0) }) || continuing(lower) || weWillNoCourse(lower)
             || lower.hasBytes("decide") && !lower.hasBytes("decide:") { return nil }
         if s.contains("?") {
             // "Should we keep the retry change or revert it?" asks for a choice, not agreement.
             let asksAgreement = asksAgreement(lower)
             guard asksAgreement || proposingQuestions.contains(where: { lower.hasBytes(" " + $0 + " ") }), !lower.hasBytes(" or ") else { return nil }
-        } else if !proposalMarkers.contains(where: { lower.hasBytes(" " + $0 + " ") }) && !lower.hasPrefix(" i'd rather ") {
+        } else if !proposalMarkers.contains(where: { lower.hasBytes(" " + $0 + " ") }) && !lower.hasPrefix(" i'd rather ")
+                    // ("use the one in the onboarding doc, v2" — "👌": a choice handed to the one who asked, taken.)
+                    && !lower.hasPrefix(" use the ") && !lower.hasPrefix(" go with ") {
             // ("I'd rather not promise a credit before the RCA" — "fair, no credit talk until then": a preference
             // put to the others when it opens the sentence; "Agreed, I'd rather not rush it" is a yes.)
             return nil
@@ -84,7 +86,7 @@ enum Agreement {
     /// The proposal without the words that only propose ("How about we", "Let's", "Agreed?").
     static func content(_ s: String) -> String {
         var text = s.trimmingSpaces()
-        for tail in [" Agreed?", ", agreed?", " agreed?", ", ok?", ", okay?", ", right?", " Objections?", "?"] where text.hasSuffix(tail) {
+        for tail in [" Agreed?", ", agreed?", " agreed?", ", everyone ok?", ", everyone okay?", ", all ok?", ", ok?", ", okay?", ", right?", " Objections?", "?"] where text.hasSuffix(tail) {
             text = String(text.dropLast(tail.count))
         }
         let leads = ["are we ok with ", "are we okay with ", "is everyone ok with ", "is everyone okay with ", "how do we feel about ",
@@ -120,7 +122,9 @@ enum Agreement {
         }
         guard !t.contains("?"), !["yes, but", "yes but", "but ", "not ", "no ", "no,", "hmm", "i'd rather", "rather "].contains(where: { t.hasPrefix($0) }) else { return false }
         let words = Words.all(t)
-        guard !words.isEmpty, words.count <= 12 else { return false }
+        // A thumbs-up or an OK hand alone is a yes with no words.
+        if words.isEmpty { return ["👍", "👌"].contains { t.hasPrefix($0) } }
+        guard words.count <= 12 else { return false }
         if [" but ", " not ", "n't", " unless ", " instead", " rather"].contains(where: { (" " + t + " ").hasBytes($0) }) { return false }
         let said = Set(Words.content(t)), proposed = Set(Words.content(proposal))
         // "Sure, let's just keep moving every deadline": an opener followed by other content is no yes.
@@ -166,9 +170,41 @@ enum Agreement {
             if line.from.lowercased() == me { continue }
             // Further back than the two messages before only behind another member's yes, or for an approval.
             if back >= 2 && !pastYes && !approval { return nil }
-            if let d = proposed(in: line, acceptedBy: m.text) { return d }
+            if let d = proposed(in: line, acceptedBy: m.text) { return elaborated(d, m.context.dropLast(back + 1)) }
+            if back == 0, let d = offeredAnswer(line, m) { return d }
             guard approval || isYes(line.text) else { return nil }
             pastYes = true
+        }
+        return nil
+    }
+
+    /// "I'd keep dual-write on for 2 weeks after cutover" — "2 weeks, everyone ok?" — "👍": a proposal of a
+    /// few words put to the group confirms a member's statement just before that holds them all.
+    static func elaborated(_ d: String, _ before: ArraySlice<ChatLine>) -> String {
+        let words = Set(Words.content(d))
+        guard (1...3).contains(words.count) else { return d }
+        for line in before.suffix(3).reversed() {
+            for s in Sentences.split(line.text).reversed() where !s.hasBytes("?") && Words.content(s).count > words.count + 1 && words.isSubset(of: Words.content(s)) {
+                return DecisionRules.strip(withoutOpeners(s))
+            }
+        }
+        return d
+    }
+
+    /// "which font are we using" — "the one from the deck?" — "that works": an answer offered as a
+    /// question to a question someone else asked, then accepted, is the choice made: the offer with
+    /// the question it answers ("the one from the deck (which font are we using)").
+    static func offeredAnswer(_ line: ChatLine, _ m: MessageToJudge) -> String? {
+        let offer = line.text.trimmingSpaces()
+        guard offer.hasSuffix("?"), !offer.contains(","), Sentences.split(offer).count == 1, (1...8).contains(Words.all(offer).count),
+              proposal(offer) == nil, !DecisionRules.asks(String(offer.dropLast())), Words.content(offer).count >= 1,
+              accepts(m.text, proposal: offer), Words.all(m.text).count <= 6 else { return nil }
+        let proposer = line.from.lowercased()
+        // The question it answers: the nearest asking sentence of another member before the offer.
+        for earlier in m.context.dropLast().reversed() where earlier.from.lowercased() != proposer {
+            for q in Sentences.split(earlier.text).reversed() where DecisionRules.asks(q) && Words.content(q).count >= 2 {
+                return String(offer.dropLast()).trimmingSpaces() + " (" + q.trimming(" ?") + ")"
+            }
         }
         return nil
     }
@@ -216,7 +252,7 @@ enum Agreement {
     static func withoutOpeners(_ s: String) -> String {
         var t = Substring(s.trimmingSpaces())
         while case let w = t.prefix(while: { $0 != " " }), !w.isEmpty, t.count > w.count,
-              fillers.contains(w.lowercased().trimming(",")) || ["—", "-", "–"].contains(String(w)) {
+              fillers.contains(w.lowercased().trimming(",")) || ["—", "-", "–", "and", "also"].contains(w.lowercased().trimming(",")) {
             t = t.dropFirst(w.count).drop { $0 == " " }
         }
         return String(t)
@@ -257,6 +293,15 @@ enum Agreement {
         return (t.hasPrefix("let's ") || t.hasPrefix("lets ")) && Words.content(String(t)).count >= 2
     }
 
+    /// "we'll need to ...", "we'll see", "we'll revisit if ...": a "we'll" that states no course of action taken.
+    static func weWillNoCourse(_ lower: String) -> Bool {
+        guard lower.hasBytes("we'll") else { return false }
+        return ["we'll need", "we'll see", "we'll have to", "we'll revisit", "we'll talk", "we'll know", "we'll figure", "we'll find", "we'll get back",
+                "we'll lose", "we'll miss", "we'll be ", "we'll end up", "we'll want", "we'll probably", "we'll likely", "we'll hear", "we'll check",
+                "we'll look", "we'll circle", "we'll discuss", "we'll sync", "we'll regret", "we'll run out", "we'll get "].contains { lower.hasBytes($0) }
+            && !proposalMarkers.contains(where: { $0 != "we'll" && lower.hasBytes(" " + $0 + " ") })
+    }
+
     /// "we keep getting tickets": "keep" before a gerund says what goes on, not what we keep.
     static func continuing(_ lower: String) -> Bool {
         guard lower.hasBytes(" keep ") else { return false }
@@ -265,7 +310,7 @@ enum Agreement {
     }
 
     /// Words that accept when they are the whole reply (as an opener they may only be a filler: "Ok, but ...").
-    static let bareYes: Set<String> = ["ok", "okay", "sure", "alright", "cool", "great", "ok then", "okay then", "alright then"]
+    static let bareYes: Set<String> = ["ok", "okay", "sure", "alright", "cool", "great", "ok then", "okay then", "alright then", "sold"]
     /// Replies that accept by saying nothing is against it.
     static let noObjection = ["no objection", "no objections", "no concerns", "not from me", "nothing from me"]
     /// Replies that approve a plan put up for it: they may come after some discussion of the plan.
@@ -301,7 +346,7 @@ enum Agreement {
                 if s.contains("?") && !asksAgreement(lower) { continue }
                 if ["if we ever", "maybe", "might", "should we", "can we", "could we"].contains(where: { lower.hasBytes($0) }) { continue }
                 // "let's not decide today", "we keep getting tickets": deciding put off, and a habit, propose nothing.
-                if lower.hasBytes("decide") && !lower.hasBytes("decide:") || continuing(lower) { continue }
+                if lower.hasBytes("decide") && !lower.hasBytes("decide:") || continuing(lower) || weWillNoCourse(lower) { continue }
                 // "Can we move the backup to 04:00?" — "Yes, let's move the backup to 04:00.": the
                 // reply that takes up someone's proposal is the decision.
                 let yesLets = ["yes, let's", "yes let's", "ok, let's", "okay, let's", "sure, let's", "agreed, let's", "fine, let's"].contains { lower.hasBytes(" " + $0) }

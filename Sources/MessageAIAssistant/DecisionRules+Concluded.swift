@@ -25,7 +25,12 @@ extension DecisionRules {
     /// answers ("17:00 CET (postmortem tomorrow 10:00 CET)"), or nil.
     static func concluded(_ s: String, _ m: MessageToJudge) -> String? {
         // (Most sentences hold no "then": bytes first.)
-        guard !m.context.isEmpty, s.hasBytes("then"), !s.hasBytes("?"), s.utf8.count <= 48 else { return nil }
+        guard !m.context.isEmpty, s.hasBytes("then"), !s.hasBytes("?") else { return nil }
+        // "ok thursday then, I withdraw the saturday idea": the conclusion is the clause before the comma.
+        if let comma = s.firstIndex(of: ","), s[..<comma].lowercased().hasSuffix(" then"), s[s.index(after: comma)...].contains(where: \.isLetter) {
+            return concluded(String(s[..<comma]), m)
+        }
+        guard s.utf8.count <= 48 else { return nil }
         var words = withoutTrailingSymbols(s.trimmingSpaces()).lowercased().replacingPresent("’", with: "'").trimming(" .!")
             .split(separator: " ").map { String($0).trimming(",") }
         guard words.count >= 2, words.last == "then" else { return nil }

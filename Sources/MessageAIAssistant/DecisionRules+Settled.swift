@@ -16,6 +16,12 @@ extension DecisionRules {
     static let pastTimes = ["last year", "last quarter", "last month", "back then", "at the time", "originally", "previously",
                             "years ago", "months ago", "remember when", "used to", "in the past", "reminder", "last week"]
 
+    /// A vote's count in a sentence ("3-1", "3 to 1").
+    static func score(_ lower: String) -> Bool {
+        let w = Words.all(lower)
+        return zip(w, w.dropFirst()).contains { $0.0.allSatisfy(\.isNumber) && $0.1.allSatisfy(\.isNumber) } || lower.hasBytes(" to 1") || lower.hasBytes(" to 2")
+    }
+
     /// Whether a decision's text opens with a reversal ("Actually we'll ...").
     static func opensReversal(_ d: String) -> Bool {
         let lower = d.lowercased().replacingPresent("’", with: "'")
@@ -32,7 +38,7 @@ extension DecisionRules {
         if reversalOpeners.contains(where: { trimmed.hasPrefix($0) }), Words.content(s).count >= 3 { return strip(s) }
         // "X wins 3 to 1": a count or a vote beside "wins"/"won" reads as the result, not as "the customer wins".
         let won = voteResults.contains { lower.hasBytes($0) }
-            || (lower.hasBytes(" wins ") || lower.hasBytes(" won ")) && (lower.contains { $0.isNumber } || lower.hasBytes("vote") || lower.hasBytes("poll"))
+            || (lower.hasBytes(" win ") && score(lower)) || (lower.hasBytes(" wins ") || lower.hasBytes(" won ")) && (lower.contains { $0.isNumber } || lower.hasBytes("vote") || lower.hasBytes("poll"))
         guard won else { return nil }
         var text = strip(s)
         if let n = next, !n.contains("?"), !Set(Words.content(n)).isDisjoint(with: Words.content(s)), Words.content(n).count >= 2 {

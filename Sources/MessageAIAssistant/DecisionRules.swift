@@ -13,7 +13,8 @@ enum DecisionRules {
                           "approved:", "decided to", "the decision is", "resolved:", "conclusion:", "outcome:", "landed on", "we settled",
                           "done deal", "that's settled", "it's decided", "we're going to go with", "we are going to go with",
                           "we'll be using", "we will be using", "final answer", "we've agreed", "we have agreed", "we've chosen", "we have chosen",
-                          "we've picked", "we're moving forward with", "moving forward with", "consensus", "verdict"]
+                          "we've picked", "we're moving forward with", "moving forward with", "consensus", "verdict",
+                          "stays at ", " stays as ", "stays the same", "remains at "]
     static let negations = ["lean toward", "leaning toward", "lean towards", "leaning towards", "i'd go with", "i would go with",
                             "decide by", "will decide", "need to decide", "needs to decide", "let's decide", "to decide",
                             "haven't decided", "not decided", "undecided", "still deciding", "not yet decided", "not agreed",
@@ -35,16 +36,18 @@ enum DecisionRules {
     static func allMarked(_ m: MessageToJudge, first: Bool = false) -> [String] {
         let sentences = Sentences.split(m.text)
         var out: [String] = []
-        for (k, s) in sentences.enumerated() {
+        var told = -1
+        for (k, s) in sentences.enumerated() where k > told {
             if first && !out.isEmpty { break }
-            if let d = explicit(s, before: k > 0 ? sentences[k - 1] : nil) ?? sealedYes(s, before: k > 0 ? sentences[k - 1] : nil, m) ?? restated(s, m)
+            // A label's decision goes on in the statements after it ("calling it: no-go for 7.0 today. kenji ships the fix tonight").
+            if let d = explicit(s, before: k > 0 ? sentences[k - 1] : nil).map({ withFollowing($0, sentences, after: k, told: &told) }) ?? sealedYes(s, before: k > 0 ? sentences[k - 1] : nil, m) ?? restated(s, m)
                 ?? concluded(s, m) ?? approvedTerms(s, m) {
                 // "X. Final.": the seal repeats the sentence before, already told.
                 if !out.contains(d) { out.append(d) }
                 continue
             }
             let lower = " " + s.lowercased().replacingPresent("’", with: "'") + " "
-            if let d = settled(s, lower: lower, next: k + 1 < sentences.count ? sentences[k + 1] : nil) {
+            if let d = settled(s, lower: lower, next: k + 1 < sentences.count ? sentences[k + 1] : nil).map({ withFollowing($0, sentences, after: k, told: &told) }) {
                 if !out.contains(d) { out.append(d) }
                 continue
             }
@@ -56,7 +59,8 @@ enum DecisionRules {
             let core = " " + String(withoutTrailingSymbols(lower)).trimming(" .!") + " "
             // ("there it is", "here it is": something found, not chosen.)
             let itIs = (core.hasSuffix(" it is ") || core.hasSuffix(" it is then ")) && !core.hasSuffix(" there it is ") && !core.hasSuffix(" here it is ")
-            guard markers.contains(where: { lower.hasBytes($0) }) || itIs || labelled else { continue }
+            // ("thursday 06:00 UTC stays": what was put in question is kept.)
+            guard markers.contains(where: { lower.hasBytes($0) }) || itIs || labelled || goCall(lower) || stays(core) else { continue }
             if s.contains("?") || negations.contains(where: { lower.hasBytes($0) }) || pastTimes.contains(where: { lower.hasBytes($0) }) { continue }
             // "sigh, fine, next_page_token it is": the words before the choice's own clause say nothing of it.
             var said = String(withoutTrailingSymbols(s.trimmingSpaces()))
@@ -64,22 +68,55 @@ enum DecisionRules {
                Words.all(after).count >= 3, said[..<comma].split(separator: " ").allSatisfy({ conclusionFillers.contains(String($0).lowercased().trimming(",")) || ["sigh", "ugh", "hmm", "meh", "welp"].contains(String($0).lowercased().trimming(",")) }) {
                 said = after
             }
-            let d = withChoice(strip(said), m.context)
+            let d = withFollowing(withChoice(strip(said), m.context), sentences, after: k, told: &told)
             if !out.contains(d) { out.append(d) }
         }
         return out
     }
 
+    /// "thursday 06:00 UTC stays": a thing of a few words kept as it was (not "v1 stays", not "only in v2, v1 stays").
+    static func stays(_ core: String) -> Bool {
+        guard core.hasSuffix(" stays "), !core.contains(",") else { return false }
+        return Words.all(core).count >= 4
+    }
+
+    /// A go/no-go call ("Go for 4.12 with #2290 included", "no-go for 7.0 today", "we're a go"), not "go for it".
+    static func goCall(_ lower: String) -> Bool {
+        guard lower.hasBytes("go") else { return false }
+        let t = lower.trimmingSpaces()
+        return t.hasPrefix("go for ") && !t.hasPrefix("go for it") || ["no-go for ", "no go for ", "it's a go", "we're a go", "it's a no-go", "it's a no go"].contains { lower.hasBytes($0) }
+    }
+
+    /// The decision with the statements that follow it in the same message and say how it is carried
+    /// out ("reverse CDC it is. ingrid owns it, done friday"): no question, no one's own "I'll", no thanks,
+    /// no sentence that is a decision of its own; at most two. `told` is the last sentence used.
+    static func withFollowing(_ d: String, _ sentences: [String], after k: Int, told: inout Int) -> String {
+        var text = d
+        for j in (k + 1)..<min(sentences.count, k + 3) {
+            let s = sentences[j]
+            let lower = s.lowercased().replacingPresent("’", with: "'").trimmingSpaces()
+            // (Not an ask of someone, "Omar, please write the notes", nor another choice put up.)
+            guard !s.hasBytes("?"), Words.content(s).count >= 2, !lower.hasBytes("please"), !lower.hasBytes(" or "), !lower.hasBytes("options"),
+                  !(lower.split(separator: " ").first?.hasSuffix(",") ?? false),
+                  !["i'll", "i will", "i can", "i'm", "let me", "thanks", "thank", "if ", "but ", "because", "since"].contains(where: { lower.hasPrefix($0) }),
+                  !markers.contains(where: { lower.hasBytes($0) }) else { break }
+            text += "; " + s.trimmingSpaces().trimming(" .!")
+            told = j
+        }
+        return text
+    }
+
     /// Labels that put the decision after a colon ("Let's decide: we use the existing flag").
     static let explicitLabels = ["let's decide:", "lets decide:", "decided:", "decision made:", "we decide:", "final:", "settled:", "agreed then:",
-                                 "final decision:", "final call:"]
+                                 "final decision:", "final call:", "calling it:", "my call:"]
     /// Labels read after a filler ("ok final: ...", "so let's decide: ...", "ok, agreed then: ..."): none of them is a marker's words.
-    static let fillerLabels = ["agreed then:"]
+    static let fillerLabels = ["agreed then:", "calling it:", "my call:"]
     /// Words a speaker may open with before a label or say before the decision they seal ("ok final: ...", "ok, X. agreed").
     static let labelFillers: Set<String> = ["ok", "okay", "so", "great", "fine", "alright", "yes", "then", "right", "cool", "good"]
     /// A sentence that only seals the one before it ("Analytics export moves to next sprint. Final.").
     static let seals: Set<String> = ["final", "that's final", "thats final", "decided", "it's decided", "done deal", "settled", "that's settled",
-                                     "final answer", "case closed", "confirmed", "that's confirmed", "agreed", "agreed then"]
+                                     "final answer", "case closed", "confirmed", "that's confirmed", "agreed", "agreed then",
+                                     "locking that in", "locking it in", "locked in", "lock it in", "my call", "that's my call", "that's the call"]
 
     /// The explicit forms of ASSISTANT.md's markers that need the words around them: a label
     /// then a colon, or a statement sealed by "Final." (in its own sentence or after a comma).
@@ -96,12 +133,13 @@ enum DecisionRules {
             let rest = String(text.dropFirst(label.count)).trimmingSpaces()
             return Words.content(rest).count >= 2 && !rest.contains("?") ? strip(rest) : nil
         }
-        let bare = lower.trimming(" .!")
-        if seals.contains(bare), let b = before, !b.contains("?"), Words.content(b).count >= 2 {
+        let bare = String(withoutTrailingSymbols(lower)).trimming(" .!")
+        if seals.contains(bare), !lower.hasBytes("?"), let b = before, !b.contains("?"), Words.content(b).count >= 2 {
             // "Good point. Agreed." seals nothing: a yes is no decision's words.
             let (_, head) = withoutFillers(b.lowercased().replacingPresent("’", with: "'").trimmingSpaces(), b.trimmingSpaces())
             if bare.hasPrefix("agreed") && (Words.content(head).count < 3 || Agreement.isYes(b)) { return nil }
-            return strip(bare.hasPrefix("agreed") ? head : b)
+            // ("great — 6 months grandfathering, ... locking that in 🔒": the yes before the terms is no part of them.)
+            return strip(bare.hasPrefix("agreed") ? head : Agreement.withoutOpeners(b))
         }
         for seal in [", final", " - final", " — final", "; final"] where bare.hasSuffix(seal) {
             let head = String(s.trimmingSpaces().prefix(bare.count - seal.count))

@@ -28,6 +28,8 @@ enum ThreadSummarizer {
     /// `/decisions` ("next_page_token it is (the mobile SDK already has helpers for ...)"), where its words
     /// do not come out of the summary's 30 %.
     static func briefly(_ d: String) -> String {
+        // (How it is carried out, "; ingrid owns it, done friday", is the open work's line already.)
+        if let cut = d.range(of: "; "), Words.content(String(d[..<cut.lowerBound])).count >= 3 { return briefly(String(d[..<cut.lowerBound])) }
         let own = ownWords(d)
         guard own != d, Words.all(String(d.dropFirst(own.count))).count > 8, Words.content(own).count >= 2 else { return d }
         return own.trimmingSpaces()

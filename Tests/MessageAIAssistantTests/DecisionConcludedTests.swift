@@ -85,4 +85,32 @@ final class DecisionConcludedTests: XCTestCase {
         let thread = [("ana", "landing page copy is in"), ("bo", "nice"), ("cyd", "does anyone have the logo in svg")]
         XCTAssertEqual(summary(thread).openQuestions, ["Does anyone have the logo in svg?"])
     }
+    func testAGoCallAndTheStatementsThatCarryItOut() {
+        let thread = [("ana", "the export suite is green now"), ("bo", "sign-off posted in #qa"),
+                      ("ana", "Go for 4.12 with #2290 included. Rollout starts 17:00 CET, 10% first. I'll post in #release.")]
+        XCTAssertEqual(decisions(thread), ["Go for 4.12 with #2290 included; Rollout starts 17:00 CET, 10% first"])
+        XCTAssertEqual(decisions([("ana", "crash-free is 99.1%"), ("bo", "ok, calling it: no-go for 7.0 today. cyd ships the fix to beta tonight")]),
+                       ["no-go for 7.0 today; cyd ships the fix to beta tonight"])
+        // "Go for it" is a yes, not a call; a question stops what is carried along.
+        XCTAssertFalse(DecisionRules.goCall(" go for it, the logs are yours "))
+        XCTAssertEqual(decisions([("ana", "we need reverse CDC or a dual-write window"), ("bo", "ok, reverse CDC it is. cyd owns it. does anyone object?")]),
+                       ["reverse CDC it is (we need reverse CDC or a dual-write window); cyd owns it"])
+        // The summary's line keeps the decision itself; how it is carried out is the open work's line.
+        XCTAssertEqual(summary(thread).keyPoints.first { $0.hasPrefix("Decision:") }?.contains("Rollout"), false)
+    }
+
+    func testAnAnswerOfferedAsAQuestionAndAccepted() {
+        let thread = [("bo", "which font are we using"), ("cyd", "idk"), ("ana", "the one from the deck?"), ("bo", "that works")]
+        XCTAssertEqual(decisions(thread), ["the one from the deck (which font are we using)"])
+        // An offer nobody accepted, and an offer that answers no question, decide nothing.
+        XCTAssertEqual(decisions([("bo", "which font are we using"), ("ana", "the one from the deck?"), ("cyd", "no, too thin")]), [])
+        XCTAssertEqual(decisions([("bo", "the banner looks off"), ("ana", "the one from the deck?"), ("cyd", "that works")]), [])
+    }
+
+    func testAChoiceHandedToTheOneWhoAskedAndTakenWithAThumb() {
+        let thread = [("bo", "I need the final CSV column list, the spec has two versions"),
+                      ("ana", "use the one in the onboarding doc, v2 with the team column"), ("bo", "👌")]
+        XCTAssertEqual(decisions(thread), ["use the one in the onboarding doc, v2 with the team column"])
+        XCTAssertEqual(decisions([("bo", "the spec has two versions"), ("ana", "use the one in the onboarding doc"), ("bo", "hmm, that one is stale")]), [])
+    }
 }

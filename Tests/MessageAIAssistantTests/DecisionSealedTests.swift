@@ -1,0 +1,54 @@
+@testable import MessageAIAssistant
+import XCTest
+
+/// Issue 28, 0.5.8 (from dev6, a set by a separate author): a seal after the terms ("locking that in 🔒",
+/// "my call"), a thing kept as it was ("thursday 06:00 UTC stays"), a vote's result with its plural verb
+/// ("flaky tests win 3-1"), "sold", a conclusion in the clause before a comma ("ok thursday then, I
+/// withdraw ..."), a few words put to the group that confirm a member's statement ("2 weeks, everyone
+/// ok?"), and "we'll <verb>" accepted; each beside look-alikes that must not count. Threads made up here.
+final class DecisionSealedTests: XCTestCase {
+    let people = ["ana", "bo", "cyd"]
+
+    func decisions(_ lines: [(String, String)]) -> [String] {
+        engine.summarize(ThreadToSummarize(participants: people, messages: lines.map { ChatLine(from: $0.0, text: $0.1) })).decisions
+    }
+
+    func testASealAfterTheTermsWithAnEmoji() {
+        XCTAssertEqual(decisions([("bo", "I could live with 6 months"), ("ana", "great — 6 months grace, annual plans keep the old price. locking that in 🔒")]),
+                       ["6 months grace, annual plans keep the old price"])
+        XCTAssertEqual(decisions([("bo", "I'd cut the confetti"), ("ana", "it tested well. keep it, off when reduce motion is set. my call")]),
+                       ["keep it, off when reduce motion is set"])
+        // "Agreed?" asks; it seals nothing.
+        XCTAssertEqual(decisions([("ana", "Then we move the import to 2.5. Agreed?")]), [])
+    }
+
+    func testAThingKeptAsItWas() {
+        XCTAssertEqual(decisions([("bo", "I'd rather do saturday"), ("cyd", "nobody from the DB team is on call saturday"),
+                                  ("ana", "thursday 06:00 UTC stays. go/no-go check wednesday 16:00 UTC")]),
+                       ["thursday 06:00 UTC stays; go/no-go check wednesday 16:00 UTC"])
+        XCTAssertEqual(decisions([("ana", "only in v2, v1 stays")]), [])
+        XCTAssertEqual(decisions([("ana", "the bug stays open until someone repros it")]), [])
+    }
+
+    func testAVotesResultWithItsPluralVerbAndWhatFollows() {
+        XCTAssertEqual(decisions([("bo", "🧪"), ("cyd", "🧪"), ("ana", "flaky tests win 3-1. #1176 is in, dark mode next sprint.")]),
+                       ["flaky tests win 3-1; #1176 is in, dark mode next sprint"])
+        XCTAssertEqual(decisions([("ana", "My gut says the onboarding redesign should win Q3, but I want the numbers first.")]), [])
+    }
+
+    func testAConclusionBeforeACommaAndAShortAskThatConfirmsAStatement() {
+        XCTAssertEqual(decisions([("ana", "cutover thursday or saturday?"), ("bo", "saturday nobody is on call"),
+                                  ("cyd", "ok thursday then, I withdraw the saturday idea")]),
+                       ["thursday (cutover thursday or saturday)"])
+        XCTAssertEqual(decisions([("bo", "and I'd keep dual-write on for 2 weeks after cutover"), ("ana", "2 weeks, everyone ok?"), ("cyd", "👍")]),
+                       ["I'd keep dual-write on for 2 weeks after cutover"])
+    }
+
+    func testWeWillAcceptedAndSold() {
+        XCTAssertEqual(decisions([("ana", "we'll offer senior, with a note that staff is a 12-18 month conversation"), ("bo", "+1")]),
+                       ["we'll offer senior, with a note that staff is a 12-18 month conversation"])
+        XCTAssertEqual(decisions([("ana", "we'll need to check the budget first"), ("bo", "+1")]), [])
+        XCTAssertEqual(decisions([("ana", "let's book hotel A and rent the coworking space for the sessions"), ("bo", "sold")]),
+                       ["book hotel A and rent the coworking space for the sessions"])
+    }
+}
