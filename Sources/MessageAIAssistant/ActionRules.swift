@@ -267,6 +267,9 @@ enum ActionRules {
 
     static func isSocial(_ what: String) -> Bool {
         let w = what.lowercased().split(separator: " ").map(String.init)
+        // A goodbye ("talk soon", "speak later", "see you tomorrow") is no work.
+        if w.count <= 3, let v = w.first, ["talk", "speak", "see", "chat", "catch"].contains(v),
+           w.dropFirst().allSatisfy({ ["soon", "later", "tomorrow", "you", "then", "ya", "monday", "next", "week", "up"].contains($0.trimming(".!")) }) { return true }
         guard let v = w.first, socialVerbs.contains(v) else { return false }
         return w.dropFirst().first(where: { !["a", "an", "the", "some", "my", "our", "quick"].contains($0) }).map(socialThings.contains) ?? false
     }

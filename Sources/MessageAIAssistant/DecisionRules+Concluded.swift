@@ -72,6 +72,32 @@ extension DecisionRules {
         return nil
     }
 
+    /// "i'd say private now, rewrite later" — "ok, private now, rewrite later": a yes that says the other
+    /// member's proposal again is its acceptance; the words are the proposal's (two thirds of them in the
+    /// message just before, by someone else). "$72k / 3 years / 30-day retention works for us": terms
+    /// accepted in the accepter's words. Not "ok, I'll look", not "works for me" alone.
+    static func echoed(_ s: String, _ m: MessageToJudge) -> String? {
+        guard let last = m.context.last, last.from.lowercased() != m.from.lowercased(), !s.hasBytes("?") else { return nil }
+        let t = s.trimmingSpaces().trimming(" .!")
+        let lower = t.lowercased().replacingPresent("’", with: "'")
+        var body: String? = nil
+        // (Told by the markers' own rules when it holds one: "ok, reverse CDC it is".)
+        if lower.hasBytes(" it is") || markers.contains(where: { lower.hasBytes($0) }) { return nil }
+        // ("yes, thursday noon" to "can you draft it by thursday noon?" confirms an ask: the proposal is a statement.)
+        if let opener = ["ok, ", "okay, "].first(where: { lower.hasPrefix($0) }), !last.text.contains("?") {
+            let rest = String(t.dropFirst(opener.count)).trimmingSpaces()
+            let said = Set(Words.content(rest)), before = Set(Words.content(last.text))
+            if said.count >= 3, 3 * said.intersection(before).count >= 2 * said.count { body = rest }
+        } else if let tail = [" works for us", " works for me", " works for both of us"].first(where: { lower.hasSuffix($0) }) {
+            let rest = String(t.dropLast(tail.count)).trimmingSpaces()
+            // (Terms of three things at least, and not one's own "thursday works for me" of a date put up.)
+            if Words.content(rest).count >= 4 { body = rest }
+        }
+        guard let b = body, let first = b.lowercased().split(separator: " ").first, !restateSubjects.contains(String(first).trimming(",")),
+              !negations.contains(where: { lower.hasBytes($0) }), !pastTimes.contains(where: { lower.hasBytes($0) }) else { return nil }
+        return strip(b)
+    }
+
     /// A sentence that asks: a question mark, or a question's first word without one ("when do we need it live").
     static func asks(_ s: String) -> Bool {
         if s.hasBytes("?") { return true }

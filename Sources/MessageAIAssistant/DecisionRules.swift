@@ -41,7 +41,7 @@ enum DecisionRules {
             if first && !out.isEmpty { break }
             // A label's decision goes on in the statements after it ("calling it: no-go for 7.0 today. kenji ships the fix tonight").
             if let d = explicit(s, before: k > 0 ? sentences[k - 1] : nil).map({ withFollowing($0, sentences, after: k, told: &told) }) ?? sealedYes(s, before: k > 0 ? sentences[k - 1] : nil, m) ?? restated(s, m)
-                ?? concluded(s, m) ?? approvedTerms(s, m) {
+                ?? concluded(s, m) ?? approvedTerms(s, m) ?? echoed(s, m) {
                 // "X. Final.": the seal repeats the sentence before, already told.
                 if !out.contains(d) { out.append(d) }
                 continue

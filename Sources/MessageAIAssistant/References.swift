@@ -9,7 +9,10 @@ enum References {
         }
         for line in message.context.reversed() {
             let lineMessage = MessageToJudge(from: line.from, to: [message.from], text: line.text)
-            if let item = ActionRules.items(lineMessage).first {
+            // An ask of the one replying before the asker's own work ("I'll write the draft — tomás can you send me
+            // the export?" — "will send it by 9am": the export).
+            let items = ActionRules.items(lineMessage)
+            if let item = items.first(where: { $0.who != "sender" && $0.who != line.from.lowercased() }) ?? items.first {
                 // "look at the flaky test" → "the flaky test": the particle belongs to the asked verb,
                 // not to the reply's ("I'll take it" → "take the flaky test", never "take at the flaky test").
                 let object = item.what.split(separator: " ").dropFirst().drop { particles.contains($0.lowercased()) }.joined(separator: " ")

@@ -54,6 +54,14 @@ enum Sentences {
             let c = chars[i]
             current.append(c)
             let next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
+            // (A spaced em dash joins two sentences in chat: "I'll write the draft — tomás can you send me the export?")
+            if c == "—", next == " ", i > 0, chars[i - 1] == " ", !out.isEmpty || Words.all(current).count >= 3 {
+                current.removeLast()
+                out.append(current)
+                current = ""
+                i += 1
+                continue
+            }
             if c == ";" || ((c == "." || c == "!" || c == "?") && (next == nil || next == " ")) {
                 // Runs of "?!" stay with their sentence.
                 var j = i + 1

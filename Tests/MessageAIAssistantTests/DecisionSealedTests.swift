@@ -51,4 +51,25 @@ final class DecisionSealedTests: XCTestCase {
         XCTAssertEqual(decisions([("ana", "let's book hotel A and rent the coworking space for the sessions"), ("bo", "sold")]),
                        ["book hotel A and rent the coworking space for the sessions"])
     }
+    func testAYesThatSaysTheProposalAgainAndTermsThatWorkForUs() {
+        XCTAssertEqual(decisions([("bo", "private is instant. i'd say private now, rewrite later"), ("ana", "ok, private now, rewrite later")]),
+                       ["private now, rewrite later"])
+        XCTAssertEqual(decisions([("bo", "I can do $72k with a 10% overage allowance"), ("ana", "ok. $72k / 3 years / 30-day retention / 10% overage allowance works for us")]),
+                       ["$72k / 3 years / 30-day retention / 10% overage allowance"])
+        // Confirming an ask, a date alone, or one's own work is no decision.
+        XCTAssertEqual(decisions([("bo", "can you draft the RCA by thursday noon?"), ("ana", "ok, thursday noon for the RCA draft")]), [])
+        XCTAssertEqual(decisions([("bo", "the retro is next wednesday"), ("ana", "ok, next wednesday")]), [])
+        XCTAssertEqual(decisions([("bo", "thursday works?"), ("ana", "thursday works for me")]), [])
+    }
+
+    func testASpacedDashJoinsTwoSentencesAndTheAskOfTheReplierIsWhatItsItNames() {
+        XCTAssertEqual(Sentences.split("i'll write the draft tomorrow — bo can you send me the full export before then?"),
+                       ["i'll write the draft tomorrow", "bo can you send me the full export before then?"])
+        XCTAssertEqual(Sentences.split("great — 6 months it is"), ["great — 6 months it is"])
+        let thread = [("ana", "i'll write the postmortem draft tomorrow — bo can you send me the full cloudtrail export before then?"),
+                      ("bo", "yep, will send it by 9am"), ("ana", "thanks bo, talk soon")]
+        let actions = engine.summarize(ThreadToSummarize(participants: people, messages: thread.map { ChatLine(from: $0.0, text: $0.1) })).actions
+        XCTAssertTrue(actions.contains { $0.who == "bo" && $0.what.contains("cloudtrail export") }, "\(actions)")
+        XCTAssertFalse(actions.contains { $0.what.hasPrefix("talk") }, "a goodbye is no work: \(actions)")
+    }
 }
