@@ -126,7 +126,8 @@ enum OpenQuestions {
             // The next person to speak answers unless they ask something back first, put it off, or say
             // nothing in words ("👀").
             // (Read only of the first reply: every later message is asked about every question.)
-            if firstReply && !deferral && !firstSentenceAsks(m.text) && !saysNothing(m.text) && !topicChanges.contains(where: { lower.hasPrefix($0) || lower.hasBytes(". " + $0) || lower.hasBytes(": " + $0) }) {
+            if firstReply && !deferral && !firstSentenceAsks(m.text) && !saysNothing(m.text) && !departs(lower)
+                && !topicChanges.contains(where: { lower.hasPrefix($0) || lower.hasBytes(". " + $0) || lower.hasBytes(": " + $0) }) {
                 return true
             }
             // "yes pls, can you do it gabriela?": a yes answers, whatever it asks next.
@@ -181,6 +182,13 @@ enum OpenQuestions {
         default: return false
         }
     }
+
+    /// A reply that leaves ("gotta run, standup", "sorry, next loop starting, have to run", "lunch, back in 30"):
+    /// the question before it is still open.
+    static let departures = ["gotta run", "got to run", "have to run", "gotta go", "have to go", "gtg", "brb", "afk", "back later", "back in ",
+                             "jump to another call", "jumping on a call", "going into a call", "going into a meeting", "heading out", "signing off",
+                             "logging off", "catch up tonight", "catch up later", "will catch up", "next loop starting", "ttyl", "off for the day"]
+    static func departs(_ lower: String) -> Bool { departures.contains { lower.hasBytes($0) } }
 
     /// A reply with no word ("👀", "🙏"): it answers nothing. (A "✅" report of one's own work often
     /// answers a question too, "I updated the runbook, it uses terraform now ✅", and dev4's key points

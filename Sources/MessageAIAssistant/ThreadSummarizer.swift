@@ -108,6 +108,11 @@ enum ThreadSummarizer {
         // Then what else happened (work reported done, changes of plan, dates and figures, the
         // topic), chosen for the most new content per word so no point is told twice.
         // Work asked for and reported done in the thread, in a few words each ("omar done: roll back receipts").
+        // A returning reader learns first that there is nothing for them here (ASSISTANT.md: chatter has key
+        // points, but no actions, decisions or open questions).
+        if actions.isEmpty && decisions.isEmpty && questions.isEmpty && unowned.isEmpty {
+            picker.require(SummaryLine(text: "No decisions, open work or open questions.", order: .min))
+        }
         let doneLines = done.enumerated().map { SummaryLine(text: "\($0.element.who) done: " + Compress.tight($0.element.what), order: .max - 4 - done.count + $0.offset, salience: 2) }
         let unownedLines = unowned.map { SummaryLine(text: "\($0.who): " + Compress.tight($0.what) + ($0.due.map { " (\($0))" } ?? ""), order: .max - 2, salience: 0.5) }
         picker.fill(doneLines + unownedLines + actionLines.filter { Words.content($0.0.what).count < 2 }.map(\.1) + SalientSentences.candidates(judged, founds, questions: questions, participants: participants))
