@@ -26,6 +26,11 @@ enum ActionRules {
     static func found(_ m: MessageToJudge) -> [Found] { TextMemo.found(m, findAll) }
 
     private static func findAll(_ m: MessageToJudge) -> [Found] {
+        // Work starts with its verb: "per-tenant only please, I don't want ..." asks nothing of anyone.
+        findEvery(m).filter { !["i", "we", "you", "they", "he", "she", "i'm", "we're", "i've"].contains(OpenActions.firstWord($0.item.what)) }
+    }
+
+    private static func findEvery(_ m: MessageToJudge) -> [Found] {
         // "Actually Sam will do the alert": the sender's ask passed on is the named member's.
         if !m.context.isEmpty, let handed = handoff(m) { return handed }
         let own = written(m)

@@ -30,4 +30,10 @@ final class OpenQuestionsLeftTests: XCTestCase {
         let work = chatter + [("ana", "bo can you order better beans for the office by friday?"), ("bo", "sure")]
         XCTAssertNotEqual(summary(work).keyPoints.first, "No decisions, open work or open questions.")
     }
+    func testWorkStartsWithItsVerbNotWithASpeakersWish() {
+        let items = engine.judge(MessageToJudge(from: "ana", to: ["bo", "cyd"], text: "per-tenant only please, I don't want 200 other customers getting retry storms")).actions
+        XCTAssertEqual(items, [])
+        let asked = engine.judge(MessageToJudge(from: "ana", to: ["bo", "cyd"], text: "bo, please lower the retry cap to 5 minutes for them only")).actions
+        XCTAssertEqual(asked.map(\.who), ["bo"])
+    }
 }
