@@ -175,7 +175,12 @@ enum ActionRules {
                 if w == "and", j + 1 < t.count, ["get", "let", "see", "go", "come", "try", "then", "i", "we", "you", "it's", "that's"].contains(t[j + 1].lower) { break }
                 // (After "that" the subject opens what is told: "tell the teams that they move to 3.3".)
                 if ["i", "we", "you", "they"].contains(w) && j > verb + 1 && t[j - 1].lower != "that" { break }
-                words.append(pronouns.contains(w) ? reference(t[j].raw, after: words, t, j, message, sentenceIndex, sentences) : t[j].raw)
+                // "will add both": the two things the message before named, when "both" is the whole object.
+                if w == "both", words.count == 1, j + 1 == end || due.map({ $0.start == j + 1 }) == true, let pair = References.pair(message) {
+                    words.append(pair)
+                } else {
+                    words.append(pronouns.contains(w) ? reference(t[j].raw, after: words, t, j, message, sentenceIndex, sentences) : t[j].raw)
+                }
                 if t[j].endsClause { break }
                 j += 1
             }

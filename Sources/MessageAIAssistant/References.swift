@@ -25,6 +25,23 @@ enum References {
         return nil
     }
 
+    /// What "both" stands for: two things another member just named with "and" ("also missing: tests for an
+    /// empty page and for a message deleted between pages"), after a label's colon when there is one.
+    static func pair(_ message: MessageToJudge) -> String? {
+        for line in message.context.suffix(2).reversed() where line.from.lowercased() != message.from.lowercased() {
+            for s in Sentences.split(line.text).reversed() where !s.hasBytes("?") && s.hasBytes(" and ") {
+                var text = Substring(s.trimmingSpaces().trimming(" .!"))
+                if let colon = text.lastIndex(of: ":") { text = text[text.index(after: colon)...] }
+                let phrase = String(text).trimmingSpaces()
+                let words = Words.all(phrase)
+                guard (3...14).contains(words.count), let first = words.first, !["i", "we", "you", "they", "it", "that", "this"].contains(first),
+                      !Verbs.work.contains(first) else { return nil }
+                return phrase
+            }
+        }
+        return nil
+    }
+
     /// Particles and prepositions of a phrasal verb that open an ask's object ("look into", "follow up on").
     static let particles: Set<String> = ["at", "into", "on", "up", "over", "through", "about", "after", "out", "for", "to", "with"]
 

@@ -36,4 +36,12 @@ final class OpenQuestionsLeftTests: XCTestCase {
         let asked = engine.judge(MessageToJudge(from: "ana", to: ["bo", "cyd"], text: "bo, please lower the retry cap to 5 minutes for them only")).actions
         XCTAssertEqual(asked.map(\.who), ["bo"])
     }
+    func testBothNamesTheTwoThingsJustListed() {
+        let context = [ChatLine(from: "bo", text: "also missing: tests for an empty page and for a message deleted between pages")]
+        let items = engine.judge(MessageToJudge(from: "ana", to: ["bo"], text: "will add both", context: context)).actions
+        XCTAssertEqual(items.map(\.what), ["add tests for an empty page and for a message deleted between pages"])
+        // Nothing listed before: "both" stays as written rather than naming the wrong thing.
+        let alone = engine.judge(MessageToJudge(from: "ana", to: ["bo"], text: "will add both", context: [ChatLine(from: "bo", text: "two tests are missing")])).actions
+        XCTAssertEqual(alone.map(\.what), ["add both"])
+    }
 }
