@@ -45,15 +45,31 @@ extension Agreement {
             && !second.contains { subjects.contains($0) || Verbs.finite.contains($0) || choiceAuxiliaries.contains($0) || modals.contains($0) }
     }
 
+    /// "phased rollout on iOS or all at once?" — "phased, the 7 day default" — "👍": options put up
+    /// without a "we", answered with one of them and accepted by the one who asked.
+    static func optionAccepted(after i: Int, question q: String, _ judged: [MessageToJudge]) -> String? {
+        let asker = judged[i].from.lowercased()
+        guard namesAlternatives(q), let k = judged.indices.dropFirst(i + 1).prefix(2).first(where: { judged[$0].from.lowercased() != asker }),
+              let answer = Sentences.split(judged[k].text).first, !answer.contains("?"),
+              !Set(Words.content(answer)).isDisjoint(with: Words.content(q)), Words.all(answer).count <= 8,
+              let yes = judged.dropFirst(k + 1).first, yes.from.lowercased() == asker, isYes(yes.text) || yes.text.hasPrefix("👍") else { return nil }
+        return DecisionRules.strip(answer) + " (" + q.trimming(" ?") + ")"
+    }
+
     /// The thread's choices put as questions and settled by the next other speaker's plain answer.
     static func answeredChoices(_ judged: [MessageToJudge]) -> [String] {
         var out: [String] = []
         for (i, m) in judged.enumerated() {
             // The last question of a message is the one its reply answers.
-            guard m.text.contains("?"), let q = Sentences.split(m.text).last(where: { $0.hasSuffix("?") }), putsChoice(q) else { continue }
+            guard m.text.contains("?"), let q = Sentences.split(m.text).last(where: { $0.hasSuffix("?") }) else { continue }
+            guard putsChoice(q) else {
+                if let d = optionAccepted(after: i, question: q, judged) { out.append(d) }
+                continue
+            }
             let asker = m.from.lowercased()
             guard let reply = judged.dropFirst(i + 1).prefix(2).first(where: { $0.from.lowercased() != asker }),
                   let answer = Sentences.split(reply.text).first, takesOption(answer, question: q), let d = settles(answer) else {
+                if let d = optionAccepted(after: i, question: q, judged) { out.append(d) }
                 if let d = settledThen(after: i, question: q, judged) { out.append(d) }
                 continue
             }

@@ -69,6 +69,11 @@ enum Agreement {
         guard Words.content(s).count >= 2 else { return nil }
         if ["if we ever", "maybe later", "someday", "i'll", "i will", "i can", "not sure"].contains(where: { lower.hasBytes($0) }) || continuing(lower) || weWillNoCourse(lower)
             || lower.hasBytes("decide") && !lower.hasBytes("decide:") { return nil }
+        // "so: iOS 4.12 to the store thursday as planned, android waits for RC3?": the plan said back for a yes.
+        if s.hasSuffix("?"), lower.hasPrefix(" so: ") || lower.hasPrefix(" so, ") || lower.hasPrefix(" so the plan"),
+           Words.content(s).count >= 4, !["what", "who", "when", "where", "why", "how", "which"].contains(Words.all(s).dropFirst().first ?? "") {
+            return DecisionRules.strip(String(s.trimmingSpaces().dropFirst(3)).trimming(" :,?"))
+        }
         if s.contains("?") {
             // "Should we keep the retry change or revert it?" asks for a choice, not agreement.
             let asksAgreement = asksAgreement(lower)

@@ -82,7 +82,8 @@ enum DecisionRules {
 
     /// A go/no-go call ("Go for 4.12 with #2290 included", "no-go for 7.0 today", "we're a go"), not "go for it".
     static func goCall(_ lower: String) -> Bool {
-        guard lower.hasBytes("go") else { return false }
+        // ("the go/no-go for 4.12 is at 16:00" names the meeting, not its outcome.)
+        guard lower.hasBytes("go"), !lower.hasBytes("go/no-go"), !lower.hasBytes("go/no go") else { return false }
         let t = lower.trimmingSpaces()
         return t.hasPrefix("go for ") && !t.hasPrefix("go for it") || ["no-go for ", "no go for ", "it's a go", "we're a go", "it's a no-go", "it's a no go"].contains { lower.hasBytes($0) }
     }
@@ -108,9 +109,9 @@ enum DecisionRules {
 
     /// Labels that put the decision after a colon ("Let's decide: we use the existing flag").
     static let explicitLabels = ["let's decide:", "lets decide:", "decided:", "decision made:", "we decide:", "final:", "settled:", "agreed then:",
-                                 "final decision:", "final call:", "calling it:", "my call:"]
+                                 "final decision:", "final call:", "calling it:", "my call:", "plan changed:", "new plan:", "updated plan:", "revised plan:"]
     /// Labels read after a filler ("ok final: ...", "so let's decide: ...", "ok, agreed then: ..."): none of them is a marker's words.
-    static let fillerLabels = ["agreed then:", "calling it:", "my call:"]
+    static let fillerLabels = ["agreed then:", "calling it:", "my call:", "plan changed:", "new plan:", "updated plan:", "revised plan:"]
     /// Words a speaker may open with before a label or say before the decision they seal ("ok final: ...", "ok, X. agreed").
     static let labelFillers: Set<String> = ["ok", "okay", "so", "great", "fine", "alright", "yes", "then", "right", "cool", "good"]
     /// A sentence that only seals the one before it ("Analytics export moves to next sprint. Final.").

@@ -72,4 +72,16 @@ final class DecisionSealedTests: XCTestCase {
         XCTAssertTrue(actions.contains { $0.who == "bo" && $0.what.contains("cloudtrail export") }, "\(actions)")
         XCTAssertFalse(actions.contains { $0.what.hasPrefix("talk") }, "a goodbye is no work: \(actions)")
     }
+    func testAPlanSaidBackForAYesAChangedPlanAndAnOptionTheAskerTakes() {
+        XCTAssertEqual(decisions([("ana", "marketing is fine with iOS first"), ("bo", "so: iOS 4.12 to the store thursday as planned, android waits for RC3?"),
+                                  ("cyd", "yes. iOS thursday, android on RC3")]),
+                       ["iOS 4.12 to the store thursday as planned, android waits for RC3"])
+        XCTAssertEqual(decisions([("ana", "ok, plan changed: iOS ships thursday, Android held for RC3")]), ["iOS ships thursday, Android held for RC3"])
+        XCTAssertEqual(decisions([("ana", "phased rollout on iOS or all at once?"), ("bo", "phased, the 7 day default"), ("ana", "👍")]),
+                       ["phased, the 7 day default (phased rollout on iOS or all at once)"])
+        // "So, what ...?" asks; an answer the asker does not take settles nothing; "the go/no-go is at 16:00" is a meeting.
+        XCTAssertEqual(decisions([("bo", "so, what do we tell the customer?"), ("cyd", "yes")]), [])
+        XCTAssertEqual(decisions([("ana", "phased rollout on iOS or all at once?"), ("bo", "phased, the 7 day default"), ("ana", "hmm, not sure")]), [])
+        XCTAssertEqual(decisions([("ana", "go/no-go for 4.12 is at 16:00 CET today")]), [])
+    }
 }
