@@ -82,8 +82,11 @@ enum DecisionRules {
 
     /// A go/no-go call ("Go for 4.12 with #2290 included", "no-go for 7.0 today", "we're a go"), not "go for it".
     static func goCall(_ lower: String) -> Bool {
-        // ("the go/no-go for 4.12 is at 16:00" names the meeting, not its outcome.)
-        guard lower.hasBytes("go"), !lower.hasBytes("go/no-go"), !lower.hasBytes("go/no go") else { return false }
+        guard lower.hasBytes("go") else { return false }
+        // "the go/no-go for 4.12 is at 16:00 CET", "is in your morning": the meeting and its time, not its outcome.
+        if lower.hasBytes("go/no-go") || lower.hasBytes("go/no go"), [" is at ", " is in ", " starts at ", " at 1", " at 0", " at 2", " meeting"].contains(where: { lower.hasBytes($0) }) {
+            return false
+        }
         let t = lower.trimmingSpaces()
         return t.hasPrefix("go for ") && !t.hasPrefix("go for it") || ["no-go for ", "no go for ", "it's a go", "we're a go", "it's a no-go", "it's a no go"].contains { lower.hasBytes($0) }
     }
