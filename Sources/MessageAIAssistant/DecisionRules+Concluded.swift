@@ -77,7 +77,9 @@ extension DecisionRules {
     /// message just before, by someone else). "$72k / 3 years / 30-day retention works for us": terms
     /// accepted in the accepter's words. Not "ok, I'll look", not "works for me" alone.
     static func echoed(_ s: String, _ m: MessageToJudge) -> String? {
-        guard let last = m.context.last, last.from.lowercased() != m.from.lowercased(), !s.hasBytes("?") else { return nil }
+        // (Bytes first: most sentences neither open with "ok" nor end in "works for ...".)
+        guard let b = s.utf8.drop(while: { $0 == 32 }).first, b == 111 || b == 79 || s.hasBytes("works for"),
+              let last = m.context.last, last.from.lowercased() != m.from.lowercased(), !s.hasBytes("?") else { return nil }
         let t = s.trimmingSpaces().trimming(" .!")
         let lower = t.lowercased().replacingPresent("’", with: "'")
         var body: String? = nil

@@ -13,8 +13,9 @@ enum DecisionRules {
                           "approved:", "decided to", "the decision is", "resolved:", "conclusion:", "outcome:", "landed on", "we settled",
                           "done deal", "that's settled", "it's decided", "we're going to go with", "we are going to go with",
                           "we'll be using", "we will be using", "final answer", "we've agreed", "we have agreed", "we've chosen", "we have chosen",
-                          "we've picked", "we're moving forward with", "moving forward with", "consensus", "verdict",
-                          "stays at ", " stays as ", "stays the same", "remains at "]
+                          "we've picked", "we're moving forward with", "moving forward with", "consensus", "verdict"]
+    /// Markers of a thing kept as it was, read only where "stay" or "remain" is (most sentences hold neither).
+    static let keptMarkers = ["stays at ", " stays as ", "stays the same", "remains at "]
     static let negations = ["lean toward", "leaning toward", "lean towards", "leaning towards", "i'd go with", "i would go with",
                             "decide by", "will decide", "need to decide", "needs to decide", "let's decide", "to decide",
                             "haven't decided", "not decided", "undecided", "still deciding", "not yet decided", "not agreed",
@@ -60,7 +61,8 @@ enum DecisionRules {
             // ("there it is", "here it is": something found, not chosen.)
             let itIs = (core.hasSuffix(" it is ") || core.hasSuffix(" it is then ")) && !core.hasSuffix(" there it is ") && !core.hasSuffix(" here it is ")
             // ("thursday 06:00 UTC stays": what was put in question is kept.)
-            guard markers.contains(where: { lower.hasBytes($0) }) || itIs || labelled || goCall(lower) || stays(core) else { continue }
+            let kept = (lower.hasBytes("stay") || lower.hasBytes("remain")) && (keptMarkers.contains(where: { lower.hasBytes($0) }) || stays(core))
+            guard markers.contains(where: { lower.hasBytes($0) }) || itIs || labelled || goCall(lower) || kept else { continue }
             if s.contains("?") || negations.contains(where: { lower.hasBytes($0) }) || pastTimes.contains(where: { lower.hasBytes($0) }) { continue }
             // "sigh, fine, next_page_token it is": the words before the choice's own clause say nothing of it.
             var said = String(withoutTrailingSymbols(s.trimmingSpaces()))
@@ -82,7 +84,7 @@ enum DecisionRules {
 
     /// A go/no-go call ("Go for 4.12 with #2290 included", "no-go for 7.0 today", "we're a go"), not "go for it".
     static func goCall(_ lower: String) -> Bool {
-        guard lower.hasBytes("go") else { return false }
+        guard lower.hasBytes("go for") || lower.hasBytes("a go") || lower.hasBytes("no-go") || lower.hasBytes("no go") else { return false }
         // "the go/no-go for 4.12 is at 16:00 CET", "is in your morning": the meeting and its time, not its outcome.
         if lower.hasBytes("go/no-go") || lower.hasBytes("go/no go"), [" is at ", " is in ", " starts at ", " at 1", " at 0", " at 2", " meeting"].contains(where: { lower.hasBytes($0) }) {
             return false
