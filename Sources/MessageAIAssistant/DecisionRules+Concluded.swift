@@ -14,6 +14,8 @@ extension DecisionRules {
 
     /// The text without the symbols it ends in ("next_page_token it is 😅" → "next_page_token it is").
     static func withoutTrailingSymbols(_ s: String) -> Substring {
+        // (Most sentences end in a letter, a digit or a stop: one byte tells, before any Character is read.)
+        if let b = s.utf8.last, b < 128, b == 46 || b == 33 || b == 41 || (48...57).contains(b) || (65...90).contains(b) || (97...122).contains(b) { return s[...] }
         var end = s.endIndex
         while end > s.startIndex, case let c = s[s.index(before: end)], !(c.isLetter || c.isNumber || c == "." || c == "!" || c == ")") {
             end = s.index(before: end)
