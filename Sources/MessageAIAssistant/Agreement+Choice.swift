@@ -50,7 +50,7 @@ extension Agreement {
     static func optionAccepted(after i: Int, question q: String, _ judged: [MessageToJudge]) -> String? {
         let asker = judged[i].from.lowercased()
         // (The asker's yes first: most questions get none, and reading the options is the costly part.)
-        guard let k = judged.indices.dropFirst(i + 1).prefix(2).first(where: { judged[$0].from.lowercased() != asker }),
+        guard q.hasBytes(" or "), let k = judged.indices.dropFirst(i + 1).prefix(2).first(where: { judged[$0].from.lowercased() != asker }),
               let yes = judged.dropFirst(k + 1).first, yes.from.lowercased() == asker, yes.text.hasPrefix("👍") || isYes(yes.text),
               namesAlternatives(q), let answer = Sentences.split(judged[k].text).first, !answer.contains("?"),
               Words.all(answer).count <= 8, !Set(Words.content(answer)).isDisjoint(with: Words.content(q)) else { return nil }

@@ -57,7 +57,8 @@ enum DecisionRules {
             let labelled = lower.hasBytes("decision") && (lower.range(of: "decision").map { lower[$0.upperBound...].prefix(24).contains(":") } ?? false)
             // "Thursday it is", "Ramen it is then": a choice made, social ones too (README).
             // (An emoji after it says nothing: "next_page_token it is 😅".)
-            let core = " " + String(withoutTrailingSymbols(lower)).trimming(" .!") + " "
+            // (Built only where "it is" or "stays" may end the sentence: most sentences hold neither.)
+            let core = lower.hasBytes(" it is") || lower.hasBytes("stays") ? " " + String(withoutTrailingSymbols(lower)).trimming(" .!") + " " : ""
             // ("there it is", "here it is": something found, not chosen.)
             let itIs = (core.hasSuffix(" it is ") || core.hasSuffix(" it is then ")) && !core.hasSuffix(" there it is ") && !core.hasSuffix(" here it is ")
             // ("thursday 06:00 UTC stays": what was put in question is kept.)

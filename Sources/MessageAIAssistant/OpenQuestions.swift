@@ -169,6 +169,10 @@ enum OpenQuestions {
     /// "which font are we using"): an asking word, then the one asked, and a few more words.
     static func unmarked(_ s: String) -> Bool {
         guard !s.hasBytes("?"), let b = s.utf8.first, "dDiIaAwWhHcC".utf8.contains(b) else { return false }
+        // (The first word off the bytes before the sentence is cut into words: "I'll ..." and "the ..." are most.)
+        let head = String(decoding: s.utf8.prefix { $0 != 32 && $0 != 44 }, as: UTF8.self).lowercased()
+        guard ["does", "do", "did", "is", "are", "was", "were", "can", "could", "would", "will", "has", "have", "anyone", "anybody",
+               "which", "what", "when", "where", "who", "how", "why"].contains(head) else { return false }
         let words = Words.all(s)
         guard words.count >= 4, words.count <= 16 else { return false }
         // (Not "is it just me or ...", "when I pushed on it he said ...": the one asked is someone, and a
