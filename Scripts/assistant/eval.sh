@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds messageai-assist, runs the local engine on the labelled sets in Scripts/assistant/data
-# (dev, dev2, dev3, dev4, dev5, dev6, heldout, fresh, then the blind sets blind and blind2) and prints the scorer's figures per task against
+# (dev, dev2, dev3, dev4, dev5, dev6, heldout, fresh, then the blind sets blind, blind2, blind5 and blind6) and prints the scorer's figures per task against
 # ASSISTANT.md's targets.
 # Prints figures only: fails when a command fails, never because a score misses its target.
 #   Scripts/assistant/eval.sh [--engine local] [--bin PATH] [--out DIR] [SET...]
@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
     *) sets+=("$1"); shift ;;
   esac
 done
-[ ${#sets[@]} -gt 0 ] || sets=(dev dev2 dev3 dev4 dev5 dev6 heldout fresh blind blind2)
+[ ${#sets[@]} -gt 0 ] || sets=(dev dev2 dev3 dev4 dev5 dev6 heldout fresh blind blind2 blind5 blind6)
 if [ -z "$bin" ]; then
   swift build --product messageai-assist >/dev/null
   bin="$(swift build --show-bin-path)/messageai-assist"

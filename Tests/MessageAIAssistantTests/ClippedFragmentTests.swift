@@ -37,7 +37,7 @@ final class ClippedFragmentTests: XCTestCase {
     func testNoSummaryOfAnySetEndsInAClippedFragment() throws {
         var threads = 0
         var found: [String] = []
-        for set in ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "heldout", "fresh", "blind", "blind2"] {
+        for set in ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "heldout", "fresh", "blind", "blind2", "blind5", "blind6"] {
             let url = Self.data.appendingPathComponent("\(set).jsonl")
             guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
             for row in text.split(separator: "\n") {
