@@ -17,6 +17,9 @@ enum Agreement {
                              "sounds great", "sounds right", "sounds fine", "sounds like a plan", "good with me", "i'm good with", "works for us", "fine with that",
                              "i can live with", "on board", "i'm on board", "let's go with that", "that's the plan", "sure thing", "totally agree", "fully agree", "exactly", "absolutely", "definitely",
                              "i'm fine with", "i'm ok with", "i'm okay with", "ok by me", "okay by me", "fine by us", "all good", "yes from me", "no complaints", "fair,", "👌"]
+    /// The markers as searched for, built once (a summary asks every sentence).
+    static let paddedProposalMarkers = proposalMarkers.map { " " + $0 + " " }
+    static let leadingProposalMarkers = proposalMarkers.map { " " + $0 }
     /// Words that may stand before the yes without saying anything ("Ok, that works.", "Alright, agreed").
     static let fillers: Set<String> = ["ok", "okay", "alright", "right", "oh", "ah", "well", "then", "so", "cool", "great", "nice", "sure"]
 
@@ -78,7 +81,7 @@ enum Agreement {
             // "Should we keep the retry change or revert it?" asks for a choice, not agreement.
             let asksAgreement = asksAgreement(lower)
             guard asksAgreement || proposingQuestions.contains(where: { lower.hasBytes(" " + $0 + " ") }), !lower.hasBytes(" or ") else { return nil }
-        } else if !proposalMarkers.contains(where: { lower.hasBytes(" " + $0 + " ") }) && !lower.hasPrefix(" i'd rather ")
+        } else if !paddedProposalMarkers.contains(where: { lower.hasBytes($0) }) && !lower.hasPrefix(" i'd rather ")
                     // ("use the one in the onboarding doc, v2" — "👌": a choice handed to the one who asked, taken.)
                     && !lower.hasPrefix(" use the ") && !lower.hasPrefix(" go with ") {
             // ("I'd rather not promise a credit before the RCA" — "fair, no credit talk until then": a preference
@@ -305,7 +308,7 @@ enum Agreement {
         return ["we'll need", "we'll see", "we'll have to", "we'll revisit", "we'll talk", "we'll know", "we'll figure", "we'll find", "we'll get back",
                 "we'll lose", "we'll miss", "we'll be ", "we'll end up", "we'll want", "we'll probably", "we'll likely", "we'll hear", "we'll check",
                 "we'll look", "we'll circle", "we'll discuss", "we'll sync", "we'll regret", "we'll run out", "we'll get "].contains { lower.hasBytes($0) }
-            && !proposalMarkers.contains(where: { $0 != "we'll" && lower.hasBytes(" " + $0 + " ") })
+            && !paddedProposalMarkers.contains(where: { $0 != " we'll " && lower.hasBytes($0) })
     }
 
     /// "we keep getting tickets": "keep" before a gerund says what goes on, not what we keep.
@@ -330,8 +333,8 @@ enum Agreement {
     }
     /// A sentence that only asks for agreement ("Any objections?", "Agreed?", "OK?").
     static func asksForAgreement(_ s: String) -> Bool {
-        let lower = s.lowercased()
-        return s.hasSuffix("?") && Words.content(s).count <= 2 && asksAgreement(lower)
+        // (The question mark first: every sentence of a proposal's message is asked this.)
+        s.utf8.last == 63 && Words.content(s).count <= 2 && asksAgreement(s.lowercased())
     }
     /// The reply without a short lead-in before a colon ("As the payments owner: plan approved").
     static func withoutLeadIn(_ t: String) -> String {
@@ -346,7 +349,7 @@ enum Agreement {
             for s in Sentences.split(m.text) {
                 let lower = " " + s.lowercased() + " "
                 // (Two content words do for a "let's": "Fine, let's do the 14th.", "Let's ship Friday then.")
-                guard proposalMarkers.contains(where: { lower.hasBytes(" " + $0) }),
+                guard leadingProposalMarkers.contains(where: { lower.hasBytes($0) }),
                       Words.content(s).count >= (lower.hasBytes("let's ") || lower.hasBytes("lets ") ? 2 : 3) else { continue }
                 // A question is a proposal only when it asks for agreement ("..., agreed?").
                 if s.contains("?") && !asksAgreement(lower) { continue }

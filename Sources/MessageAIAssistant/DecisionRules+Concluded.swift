@@ -80,7 +80,7 @@ extension DecisionRules {
     /// accepted in the accepter's words. Not "ok, I'll look", not "works for me" alone.
     static func echoed(_ s: String, _ m: MessageToJudge) -> String? {
         // (Bytes first: most sentences neither open with "ok" nor end in "works for ...".)
-        guard let b = s.utf8.drop(while: { $0 == 32 }).first, b == 111 || b == 79 || s.hasBytes("works for"),
+        guard opensWithOK(s) || s.hasBytes("works for"),
               let last = m.context.last, last.from.lowercased() != m.from.lowercased(), !s.hasBytes("?") else { return nil }
         let t = s.trimmingSpaces().trimming(" .!")
         let lower = t.lowercased().replacingPresent("’", with: "'")
@@ -112,8 +112,16 @@ extension DecisionRules {
     /// "ok, max limit 200, default 50" right after another member's "200 is fine": the speaker's terms,
     /// approved just before in words they share, are settled. (Not the speaker's own work, "ok, I'll
     /// look", nor a report that shares no word with the approval.)
+    /// Whether a sentence opens with "ok" or "okay" (any case), read off its first bytes.
+    static func opensWithOK(_ s: String) -> Bool {
+        let head = s.utf8.drop { $0 == 32 }.prefix(2)
+        return head.count == 2 && (head.first! | 32) == 111 && (head.dropFirst().first! | 32) == 107
+    }
+
     static func approvedTerms(_ s: String, _ m: MessageToJudge) -> String? {
-        guard let b = s.utf8.first, "oOaAfF".utf8.contains(b), !s.hasBytes("?"),
+        // (Its openers are "ok", "okay", "alright" and "fine": one or two bytes tell most sentences apart.)
+        guard opensWithOK(s) || s.utf8.first.map({ ($0 | 32) == 97 || ($0 | 32) == 102 }) == true && (s.hasBytes("lright, ") || s.hasBytes("ine, ")),
+              !s.hasBytes("?"),
               let last = m.context.last, last.from.lowercased() != m.from.lowercased() else { return nil }
         let t = s.trimmingSpaces()
         let lower = t.lowercased().replacingPresent("’", with: "'")
