@@ -9,6 +9,8 @@ extension ActionRules {
                             "i can do it", "i can do that", "i'll handle it", "i'll handle that", "i can handle it", "i'll own it", "i'll grab it",
                             "i'll cover it", "i'll cover that", "will do", "i'll get it done", "i'll get that done", "ack", "acked", "roger", "copy that",
                             "sure thing", "wilco", "i'll do this", "i'll handle this"]
+    /// Each takeover as searched for, with the space or stop after it, built once.
+    static let paddedTakeovers = takeovers.map { t in [" ", ",", ".", "!"].map { " " + t + $0 } }
     static let genericVerbs: Set<String> = ["do", "take", "handle", "own", "grab", "cover", "get"]
 
     /// Takeovers that only open a reply ("Can do.", "Will handle."): inside a sentence they are other words ("I can do the review").
@@ -28,7 +30,7 @@ extension ActionRules {
             return body.starts(with: phrase) && (body.count == phrase.count || timeAfterTakeover.contains(body[phrase.count]))
         }
         guard !m.text.contains("?"), Words.all(m.text).count <= 14,
-              opening || takeovers.contains(where: { lower.hasBytes(" " + $0 + " ") || lower.hasBytes(" " + $0 + ",") || lower.hasBytes(" " + $0 + ".") || lower.hasBytes(" " + $0 + "!") }),
+              opening || paddedTakeovers.contains(where: { $0.contains(where: lower.hasBytes) }),
               // Only a reply whose own items are the generic "do it" / "take that" (or none).
               own.allSatisfy({ genericVerbs.contains(OpenActions.firstWord($0.item.what)) && Words.content($0.item.what).count <= 2 || $0.item.who != m.from.lowercased() }),
               let ask = m.context.last(where: { $0.from.lowercased() != m.from.lowercased() }) else { return nil }

@@ -19,6 +19,7 @@ enum Agreement {
                              "i'm fine with", "i'm ok with", "i'm okay with", "ok by me", "okay by me", "fine by us", "all good", "yes from me", "no complaints", "fair,", "👌"]
     /// The markers as searched for, built once (a summary asks every sentence).
     static let paddedProposalMarkers = proposalMarkers.map { " " + $0 + " " }
+    static let paddedProposingQuestions = proposingQuestions.map { " " + $0 + " " }
     static let leadingProposalMarkers = proposalMarkers.map { " " + $0 }
     /// Words that may stand before the yes without saying anything ("Ok, that works.", "Alright, agreed").
     static let fillers: Set<String> = ["ok", "okay", "alright", "right", "oh", "ah", "well", "then", "so", "cool", "great", "nice", "sure"]
@@ -80,7 +81,7 @@ enum Agreement {
         if s.contains("?") {
             // "Should we keep the retry change or revert it?" asks for a choice, not agreement.
             let asksAgreement = asksAgreement(lower)
-            guard asksAgreement || proposingQuestions.contains(where: { lower.hasBytes(" " + $0 + " ") }), !lower.hasBytes(" or ") else { return nil }
+            guard asksAgreement || paddedProposingQuestions.contains(where: { lower.hasBytes($0) }), !lower.hasBytes(" or ") else { return nil }
         } else if !paddedProposalMarkers.contains(where: { lower.hasBytes($0) }) && !lower.hasPrefix(" i'd rather ")
                     // ("use the one in the onboarding doc, v2" — "👌": a choice handed to the one who asked, taken.)
                     && !lower.hasPrefix(" use the ") && !lower.hasPrefix(" go with ") {
@@ -134,7 +135,8 @@ enum Agreement {
         // A thumbs-up or an OK hand alone is a yes with no words.
         if words.isEmpty { return ["👍", "👌"].contains { t.hasPrefix($0) } }
         guard words.count <= 12 else { return false }
-        if [" but ", " not ", "n't", " unless ", " instead", " rather"].contains(where: { (" " + t + " ").hasBytes($0) }) { return false }
+        let padded = " " + t + " "
+        if [" but ", " not ", "n't", " unless ", " instead", " rather"].contains(where: { padded.hasBytes($0) }) { return false }
         let said = Set(Words.content(t)), proposed = Set(Words.content(proposal))
         // "Sure, let's just keep moving every deadline": an opener followed by other content is no yes.
         if let (text, opener) = opening(t) {
@@ -224,7 +226,7 @@ enum Agreement {
         // both? Make X the primary action"), so the sentence after it is the content.
         let sentences = Sentences.split(line.text)
         // "Can we have both? Make export the primary action": the question opens, the next sentence says what.
-        if let k = sentences.firstIndex(where: { s in s.hasSuffix("?") && proposingQuestions.contains { (" " + s.lowercased()).hasBytes(" " + $0 + " ") } }),
+        if let k = sentences.firstIndex(where: { s in s.hasSuffix("?") && { l in paddedProposingQuestions.contains { l.hasBytes($0) } }(" " + s.lowercased()) }),
            k + 1 < sentences.count, !sentences[k + 1].contains("?"), Words.content(sentences[k + 1]).count >= 3, thin(sentences[k]),
            !sentences[k].lowercased().hasBytes(" or "), accepts(reply, proposal: line.text) {
             return DecisionRules.strip(sentences[k + 1])
@@ -358,7 +360,7 @@ enum Agreement {
                 if lower.hasBytes("decide") && !lower.hasBytes("decide:") || continuing(lower) || weWillNoCourse(lower) { continue }
                 // "Can we move the backup to 04:00?" — "Yes, let's move the backup to 04:00.": the
                 // reply that takes up someone's proposal is the decision.
-                let yesLets = ["yes, let's", "yes let's", "ok, let's", "okay, let's", "sure, let's", "agreed, let's", "fine, let's"].contains { lower.hasBytes(" " + $0) }
+                let yesLets = [" yes, let's", " yes let's", " ok, let's", " okay, let's", " sure, let's", " agreed, let's", " fine, let's"].contains { lower.hasBytes($0) }
                 // (Only a "yes, let's" or a sentence ending in "then" reads the messages before it.)
                 let ends = lower.hasBytes("then")
                 let others = yesLets || ends ? judged[..<i].suffix(3).filter { $0.from.lowercased() != m.from.lowercased() } : []
@@ -372,7 +374,7 @@ enum Agreement {
                     let first = r.text.lowercased().trimmingSpaces()
                     // (A yes with a condition is no yes: "Fine with Thursday but not at 10.")
                     return opening(first).map { !$0.rest.hasPrefix("yes, but") } == true && !first.contains("?")
-                        && ![" but ", " not ", "n't ", " unless "].contains { (" " + first + " ").hasBytes($0) }
+                        && { p in ![" but ", " not ", "n't ", " unless "].contains { p.hasBytes($0) } }(" " + first + " ")
                 }
                 if accepted || takesUp {
                     out.append(DecisionRules.strip(s.replacingPresent(" Agreed?", with: "").replacingPresent("?", with: "")))

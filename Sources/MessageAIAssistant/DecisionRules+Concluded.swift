@@ -137,7 +137,7 @@ extension DecisionRules {
         let approval = last.text.lowercased()
         let approving = ["fine", "works", "good", "agreed", "ok", "okay", "+1", "👍"].contains { w in Words.all(approval).contains(w) || w.count <= 2 && approval.hasBytes(w) }
         guard approving, !approval.contains("?"), !Set(Words.content(last.text)).isDisjoint(with: terms),
-              ![" but ", " not ", "n't", " unless "].contains(where: { (" " + approval + " ").hasBytes($0) }) else { return nil }
+              case let padded = " " + approval + " ", ![" but ", " not ", "n't", " unless "].contains(where: { padded.hasBytes($0) }) else { return nil }
         // The terms were the speaker's to begin with ("200?"): not a plan of their own that happens to share a word.
         let me = m.from.lowercased()
         guard m.context.dropLast().contains(where: { $0.from.lowercased() == me && !Set(Words.content($0.text)).isDisjoint(with: terms) }) else { return nil }

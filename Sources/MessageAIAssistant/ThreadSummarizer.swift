@@ -10,11 +10,13 @@ enum ThreadSummarizer {
     static let reversals = ["instead", "actually", "change of plan", "scratch that", "reverse", "reversing", "no longer", "after all", "back to",
                             "changed our mind", "rather than"]
 
+    static let paddedReversals = reversals.map { r in [" ", ",", ":"].map { " " + r + $0 } }
+
     static let reversalWords: Set<String> = Set(reversals.flatMap { $0.split(separator: " ").map(String.init) })
 
     static func reverses(_ d: String) -> Bool {
         let lower = " " + d.lowercased() + " "
-        return reversals.contains { lower.hasBytes(" " + $0 + " ") || lower.hasBytes(" " + $0 + ",") || lower.hasBytes(" " + $0 + ":") }
+        return paddedReversals.contains { $0.contains(where: lower.hasBytes) }
     }
 
     /// A decision without the choice it names in brackets ("15 it is (do we keep the merge gate at 15
