@@ -9,9 +9,7 @@ import XCTest
 final class DecisionConcludedTests: XCTestCase {
     let people = ["ana", "bo", "cyd"]
 
-    func summary(_ lines: [(String, String)]) -> ThreadSummary {
-        engine.summarize(ThreadToSummarize(participants: people, messages: lines.map { ChatLine(from: $0.0, text: $0.1) }))
-    }
+    func summary(_ lines: [(String, String)]) -> ThreadSummary { summarized(lines, people: people) }
 
     func decisions(_ lines: [(String, String)]) -> [String] { summary(lines).decisions }
 

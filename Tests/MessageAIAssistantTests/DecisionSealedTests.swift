@@ -9,9 +9,7 @@ import XCTest
 final class DecisionSealedTests: XCTestCase {
     let people = ["ana", "bo", "cyd"]
 
-    func decisions(_ lines: [(String, String)]) -> [String] {
-        engine.summarize(ThreadToSummarize(participants: people, messages: lines.map { ChatLine(from: $0.0, text: $0.1) })).decisions
-    }
+    func decisions(_ lines: [(String, String)]) -> [String] { summarized(lines, people: people).decisions }
 
     func testASealAfterTheTermsWithAnEmoji() {
         XCTAssertEqual(decisions([("bo", "I could live with 6 months"), ("ana", "great — 6 months grace, annual plans keep the old price. locking that in 🔒")]),
@@ -68,7 +66,7 @@ final class DecisionSealedTests: XCTestCase {
         XCTAssertEqual(Sentences.split("great — 6 months it is"), ["great — 6 months it is"])
         let thread = [("ana", "i'll write the postmortem draft tomorrow — bo can you send me the full cloudtrail export before then?"),
                       ("bo", "yep, will send it by 9am"), ("ana", "thanks bo, talk soon")]
-        let actions = engine.summarize(ThreadToSummarize(participants: people, messages: thread.map { ChatLine(from: $0.0, text: $0.1) })).actions
+        let actions = summarized(thread, people: people).actions
         XCTAssertTrue(actions.contains { $0.who == "bo" && $0.what.contains("cloudtrail export") }, "\(actions)")
         XCTAssertFalse(actions.contains { $0.what.hasPrefix("talk") }, "a goodbye is no work: \(actions)")
     }

@@ -7,9 +7,7 @@ import XCTest
 final class OpenQuestionsLeftTests: XCTestCase {
     let people = ["ana", "bo", "cyd"]
 
-    func summary(_ lines: [(String, String)]) -> ThreadSummary {
-        engine.summarize(ThreadToSummarize(participants: people, messages: lines.map { ChatLine(from: $0.0, text: $0.1) }))
-    }
+    func summary(_ lines: [(String, String)]) -> ThreadSummary { summarized(lines, people: people) }
 
     func testAReplyThatLeavesAnswersNothing() {
         let thread = [("ana", "read replicas showed 4s lag spikes yesterday"), ("bo", "what's the alert threshold on replica lag right now?"),

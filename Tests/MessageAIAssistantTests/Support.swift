@@ -9,3 +9,8 @@ func judge(_ text: String, to: [String] = ["maya"], context: [(String, String)] 
 }
 
 let group = ["maya", "li", "ken"]
+
+/// A thread of (sender, text) lines among `people`, summarised.
+func summarized(_ lines: [(String, String)], people: [String]) -> ThreadSummary {
+    engine.summarize(ThreadToSummarize(participants: people, messages: lines.map { ChatLine(from: $0.0, text: $0.1) }))
+}
