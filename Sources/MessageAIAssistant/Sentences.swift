@@ -54,8 +54,10 @@ enum Sentences {
             let c = chars[i]
             current.append(c)
             let next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
-            // (A spaced em dash joins two sentences in chat: "I'll write the draft — tomás can you send me the export?")
-            if c == "—", next == " ", i > 0, chars[i - 1] == " ", !out.isEmpty || Words.all(current).count >= 3 {
+            // (A spaced em dash joins two sentences in chat when what follows it turns to someone or seals:
+            // "I'll write the draft — tomás can you send me the export?", "Sunday 06:00 UTC — settled.";
+            // a reason after it stays in its sentence: "No-go for 7.0 today — the crash-free rate is 99.1%".)
+            if c == "—", next == " ", i > 0, chars[i - 1] == " ", !out.isEmpty || Words.all(current).count >= 3, turns(String(chars[(i + 2)...].prefix(40))) {
                 current.removeLast()
                 out.append(current)
                 current = ""
@@ -77,6 +79,17 @@ enum Sentences {
         }
         if !current.unicodeScalars.allSatisfy(\.isSpaceOrTab) { out.append(current) }
         return out
+    }
+
+    /// Whether the words after a dash turn to someone ("ingrid, can you", "tomás can you", "please",
+    /// "I'll", "don't delete it") or seal what came before ("settled").
+    static func turns(_ after: String) -> Bool {
+        let w = after.lowercased().replacingPresent("’", with: "'").split(separator: " ").map(String.init)
+        guard let first = w.first else { return false }
+        if first.hasSuffix(","), first.count > 2 { return true }
+        let bare = first.trimming(".,!")
+        if ["please", "pls", "i'll", "we'll", "don't", "settled", "final", "decided", "agreed", "can", "could"].contains(bare) { return true }
+        return w.count > 2 && ["can", "could", "would", "please", "pls"].contains(w[1]) && ["you", "u"].contains(w[2]) || w.count > 1 && ["please", "pls"].contains(w[1])
     }
 
     static func isQuestion(_ sentence: String) -> Bool {

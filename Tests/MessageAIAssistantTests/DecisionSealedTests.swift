@@ -64,6 +64,10 @@ final class DecisionSealedTests: XCTestCase {
         XCTAssertEqual(Sentences.split("i'll write the draft tomorrow — bo can you send me the full export before then?"),
                        ["i'll write the draft tomorrow", "bo can you send me the full export before then?"])
         XCTAssertEqual(Sentences.split("great — 6 months it is"), ["great — 6 months it is"])
+        // A reason after the dash stays in its sentence; a seal after it is one of its own.
+        XCTAssertEqual(Sentences.split("No-go for 7.0 today — the crash-free rate is 99.1% against a 99.5% target."),
+                       ["No-go for 7.0 today — the crash-free rate is 99.1% against a 99.5% target."])
+        XCTAssertEqual(Sentences.split("Sunday 06:00 UTC for the cutover — settled."), ["Sunday 06:00 UTC for the cutover", "settled."])
         let thread = [("ana", "i'll write the postmortem draft tomorrow — bo can you send me the full cloudtrail export before then?"),
                       ("bo", "yep, will send it by 9am"), ("ana", "thanks bo, talk soon")]
         let actions = summarized(thread, people: people).actions
