@@ -51,7 +51,7 @@ extension Agreement {
         let asker = judged[i].from.lowercased()
         // (The asker's yes first: most questions get none, and reading the options is the costly part.)
         guard q.hasBytes(" or "), let k = judged.indices.dropFirst(i + 1).prefix(2).first(where: { judged[$0].from.lowercased() != asker }),
-              let yes = judged.dropFirst(k + 1).first, yes.from.lowercased() == asker, yes.text.hasPrefix("👍") || isYes(yes.text),
+              let yes = judged.dropFirst(k + 1).first, yes.from.lowercased() == asker, isYes(yes.text),
               namesAlternatives(q), let answer = Sentences.split(judged[k].text).first, !answer.contains("?"),
               Words.all(answer).count <= 8, !Set(Words.content(answer)).isDisjoint(with: Words.content(q)) else { return nil }
         return DecisionRules.strip(answer) + " (" + q.trimming(" ?") + ")"

@@ -8,6 +8,8 @@ import Foundation
 extension DecisionRules {
     /// Openers before the choice that say nothing of it ("ok monday then", "fine, 17:00 then").
     static let conclusionFillers: Set<String> = ["ok", "okay", "alright", "fine", "so", "cool", "great", "sure", "right", "yes", "yep", "yeah", "good", "fair"]
+    /// Words before an "X it is" that say nothing of the choice: the fillers, and a sigh ("sigh, fine, X it is").
+    static let choiceLeadIns = conclusionFillers.union(["sigh", "ugh", "hmm", "meh", "welp"])
     /// First words of a "... then" that is no choice: a farewell, a time ("see you then", "until then"), or a clause.
     static let notChoices: Set<String> = ["see", "talk", "bye", "until", "since", "and", "by", "only", "what", "even", "back", "i", "we", "you",
                                           "it", "that", "but", "let's", "lets", "speak", "catch", "chat", "good", "thanks", "thank", "not", "no"]

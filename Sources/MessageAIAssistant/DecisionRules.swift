@@ -68,7 +68,7 @@ enum DecisionRules {
             // "sigh, fine, next_page_token it is": the words before the choice's own clause say nothing of it.
             var said = String(withoutTrailingSymbols(s.trimmingSpaces()))
             if itIs, let comma = said.lastIndex(of: ","), case let after = String(said[said.index(after: comma)...]).trimmingSpaces(),
-               Words.all(after).count >= 3, said[..<comma].split(separator: " ").allSatisfy({ conclusionFillers.contains(String($0).lowercased().trimming(",")) || ["sigh", "ugh", "hmm", "meh", "welp"].contains(String($0).lowercased().trimming(",")) }) {
+               Words.all(after).count >= 3, said[..<comma].split(separator: " ").allSatisfy({ choiceLeadIns.contains(String($0).lowercased().trimming(",")) }) {
                 said = after
             }
             let d = withFollowing(withChoice(strip(said), m.context), sentences, after: k, told: &told)
